@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { createSandbox } from './sandbox.js';
+
+export const USAGE = `Usage: svc-sandbox serve [options]
+
+Runs the sandbox headless: the /v1 API on a test and a production address, the control API
+(/sandbox), hosted pages and the dashboard.
+
+Options:
+  --port <n>        test address port (default 4010; 0 = any free port)
+  --prod-port <n>   production address port (default 4011; 0 = any free port)
+  --host <addr>     interface to bind (default 127.0.0.1)
+  --db <path>       SQLite file, or :memory: (default ./svc-sandbox.db)
+  --seed <text>     deterministic ids, keys and addresses
+  -h, --help        show this help
+`;
+
+export interface ServeOptions {
+  port: number;
+  prodPort: number;
+  host: string;
+  db: string;
+  seed: string | undefined;
+}
+
+export class UsageError extends Error {}
+
+function port(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got ${value}`);
+  return Number(value);
+}
+
+export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (positionals.length !== 1 || positionals[0] !== 'serve') {
+    throw new UsageError(positionals.length === 0 ? 'missing command' : `unknown command: ${positionals.join(' ')}`);
+  }
+  const options: ServeOptions = {
+    port: port('port', values.port, 4010),
+    prodPort: port('prod-port', values['prod-port'], 4011),
+    host: values.host ?? '127.0.0.1',
+    db: values.db ?? './svc-sandbox.db',
+    seed: values.seed,
+  };
+  if (options.port !== 0 && options.port === options.prodPort) throw new UsageError('--port and --prod-port must differ');
+  return options;
+}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  'prod-port': { type: 'string' },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  seed: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function main(argv: string[]): Promise<void> {
+  let options: ServeOptions | 'help';
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`svc-sandbox: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const sandbox = await createSandbox({
+    dbPath: options.db,
+    host: options.host,
+    ports: { test: options.port, production: options.prodPort },
+    seed: options.seed,
+    logger: { level: 'warn' },
+  });
+  let urls: Awaited<ReturnType<typeof sandbox.listen>>;
+  try {
+    urls = await sandbox.listen();
+  } catch (error) {
+    process.stderr.write(`svc-sandbox: cannot listen: ${(error as Error).message}\n`);
+    await sandbox.close().catch(() => {});
+    process.exit(1);
+  }
+  process.stdout.write(`svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`svc-sandbox: ${signal}, shutting down\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`svc-sandbox: error while closing: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) await main(process.argv.slice(2));

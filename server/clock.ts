@@ -1,0 +1,79 @@
+/**
+ * The sandbox clock: real time plus an offset, which can be frozen and advanced.
+ * Every time-driven rule reads `now()` from here; only this module touches the real clock,
+ * and only through the injected `realNow`, so tests can drive it completely.
+ */
+export interface ClockState {
+  offsetMs: number;
+  /** When frozen, the sandbox time at which it stands still (ms since epoch). */
+  frozenAt: number | null;
+}
+
+export interface ClockStore {
+  load(): ClockState | undefined;
+  save(state: ClockState): void;
+}
+
+export interface Clock {
+  now(): number;
+  nowIso(): string;
+}
+
+export class SandboxClock implements Clock {
+  private state: ClockState;
+
+  constructor(
+    private readonly store: ClockStore,
+    private readonly realNow: () => number = Date.now,
+  ) {
+    this.state = store.load() ?? { offsetMs: 0, frozenAt: null };
+  }
+
+  now(): number {
+    return this.state.frozenAt ?? this.realNow() + this.state.offsetMs;
+  }
+
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  get frozen(): boolean {
+    return this.state.frozenAt !== null;
+  }
+
+  get offsetMs(): number {
+    return this.state.frozenAt === null ? this.state.offsetMs : this.state.frozenAt - this.realNow();
+  }
+
+  /** Moves sandbox time forward. Running what became due is the scheduler's job. */
+  advance(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError('advance takes a non-negative integer');
+    this.state =
+      this.state.frozenAt === null
+        ? { offsetMs: this.state.offsetMs + ms, frozenAt: null }
+        : { offsetMs: this.state.offsetMs, frozenAt: this.state.frozenAt + ms };
+    this.store.save(this.state);
+  }
+
+  freeze(): void {
+    if (this.state.frozenAt !== null) return;
+    this.state = { offsetMs: this.state.offsetMs, frozenAt: this.now() };
+    this.store.save(this.state);
+  }
+
+  resume(): void {
+    if (this.state.frozenAt === null) return;
+    this.state = { offsetMs: this.state.frozenAt - this.realNow(), frozenAt: null };
+    this.store.save(this.state);
+  }
+
+  /** Back to real time, unfrozen (used by a workspace reset). */
+  reset(): void {
+    this.state = { offsetMs: 0, frozenAt: null };
+    this.store.save(this.state);
+  }
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}

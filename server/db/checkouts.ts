@@ -1,0 +1,113 @@
+import type { Db } from './connection.js';
+import { createScopedLister, type Page } from './pagination.js';
+
+export interface CheckoutRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  title: string;
+  description: string | null;
+  amount: number | null;
+  currency: string;
+  method: 'crypto' | 'fiat' | 'any';
+  status: string;
+  reference: string | null;
+  customer_id: string | null;
+  received_amount: number;
+  paid_amount: number | null;
+  paid_at: string | null;
+  payer_address: string | null;
+  paid_chain: string | null;
+  paid_token: string | null;
+  refunded_amount: number;
+  refund_status: string | null;
+  reseller_id: string | null;
+  reseller_fee: number;
+  platform_fee: number;
+  platform_gas_fee: number;
+  /** JSON: the chains, addresses and tokens fixed at creation */
+  crypto_chains: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CheckoutPaymentRow {
+  id: string;
+  checkout_id: string;
+  method: string;
+  chain: string | null;
+  token: string | null;
+  amount: number;
+  payer_address: string | null;
+  txid: string | null;
+  created_at: string;
+}
+
+const COLUMNS = [
+  'id',
+  'merchant_id',
+  'env',
+  'title',
+  'description',
+  'amount',
+  'currency',
+  'method',
+  'status',
+  'reference',
+  'customer_id',
+  'received_amount',
+  'paid_amount',
+  'paid_at',
+  'payer_address',
+  'paid_chain',
+  'paid_token',
+  'refunded_amount',
+  'refund_status',
+  'reseller_id',
+  'reseller_fee',
+  'platform_fee',
+  'platform_gas_fee',
+  'crypto_chains',
+  'success_url',
+  'cancel_url',
+  'expires_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof CheckoutRow)[];
+
+const MUTABLE = COLUMNS.filter((c) => !['id', 'merchant_id', 'env', 'created_at'].includes(c));
+
+export function createCheckoutsRepo(db: Db) {
+  const insert = db.prepare<CheckoutRow>(
+    `INSERT INTO checkouts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  );
+  const save = db.prepare<CheckoutRow>(
+    `UPDATE checkouts SET ${MUTABLE.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+  );
+  const byId = db.prepare<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
+  const byReference = db.prepare<[string, string, string], { id: string }>(
+    'SELECT id FROM checkouts WHERE merchant_id = ? AND env = ? AND reference = ?',
+  );
+  const insertPayment = db.prepare<CheckoutPaymentRow>(
+    `INSERT INTO checkout_payments (id, checkout_id, method, chain, token, amount, payer_address, txid, created_at)
+     VALUES (@id, @checkout_id, @method, @chain, @token, @amount, @payer_address, @txid, @created_at)`,
+  );
+  const payments = db.prepare<[string], CheckoutPaymentRow>(
+    'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',
+  );
+  const list = createScopedLister<CheckoutRow>(db, 'checkouts');
+  return {
+    insert: (row: CheckoutRow) => void insert.run(row),
+    save: (row: CheckoutRow) => void save.run(row),
+    findById: (id: string) => byId.get(id),
+    referenceTaken: (merchantId: string, env: string, reference: string) =>
+      byReference.get(merchantId, env, reference) !== undefined,
+    list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),
+    insertPayment: (row: CheckoutPaymentRow) => void insertPayment.run(row),
+    payments: (checkoutId: string) => payments.all(checkoutId),
+  };
+}
+export type CheckoutsRepo = ReturnType<typeof createCheckoutsRepo>;

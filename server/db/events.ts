@@ -1,0 +1,30 @@
+import type { Db } from './connection.js';
+
+export interface EventRow {
+  id: string;
+  env: string;
+  merchant_id: string;
+  type: string;
+  resource_id: string | null;
+  data: string;
+  created_at: string;
+}
+
+export function createEventsRepo(db: Db) {
+  const insert = db.prepare<EventRow>(
+    `INSERT INTO events (id, env, merchant_id, type, resource_id, data, created_at)
+     VALUES (@id, @env, @merchant_id, @type, @resource_id, @data, @created_at)`,
+  );
+  const byMerchant = db.prepare<[string, string, number], EventRow>(
+    'SELECT * FROM events WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
+  );
+  const byResource = db.prepare<[string], EventRow>('SELECT * FROM events WHERE resource_id = ? ORDER BY rowid');
+  const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
+  return {
+    insert: (row: EventRow) => void insert.run(row),
+    listByMerchant: (merchantId: string, env: string, limit: number) => byMerchant.all(merchantId, env, limit),
+    listByResource: (resourceId: string) => byResource.all(resourceId),
+    recent: (limit: number) => recent.all(limit),
+  };
+}
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

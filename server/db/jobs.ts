@@ -1,0 +1,38 @@
+import type { Db } from './connection.js';
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  ref: string;
+  due_at: number;
+  payload: string | null;
+  failed_at: string | null;
+  last_error: string | null;
+}
+
+export function createJobsRepo(db: Db) {
+  const upsert = db.prepare<[string, string, number, string | null]>(
+    `INSERT INTO jobs (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)
+     ON CONFLICT (kind, ref) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
+       failed_at = NULL, last_error = NULL`,
+  );
+  const cancel = db.prepare<[string, string]>('DELETE FROM jobs WHERE kind = ? AND ref = ?');
+  const remove = db.prepare<[number]>('DELETE FROM jobs WHERE id = ?');
+  const nextDue = db.prepare<[number], JobRow>(
+    'SELECT * FROM jobs WHERE failed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1',
+  );
+  const fail = db.prepare<[string, string, number]>('UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?');
+  const pending = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE failed_at IS NULL ORDER BY due_at, id');
+  const find = db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE kind = ? AND ref = ?');
+  return {
+    schedule: (kind: string, ref: string, dueAt: number, payload: string | null = null) =>
+      void upsert.run(kind, ref, dueAt, payload),
+    cancel: (kind: string, ref: string) => void cancel.run(kind, ref),
+    remove: (id: number) => void remove.run(id),
+    nextDue: (now: number) => nextDue.get(now),
+    markFailed: (id: number, at: string, error: string) => void fail.run(at, error, id),
+    pending: () => pending.all(),
+    find: (kind: string, ref: string) => find.get(kind, ref),
+  };
+}
+export type JobsRepo = ReturnType<typeof createJobsRepo>;

@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate.js';
+import { init } from './001-init.js';
+
+/** Every migration, in order. Append only; never edit one that has shipped. */
+export const migrations: readonly Migration[] = [init];

@@ -1,0 +1,31 @@
+import type { Db } from './connection.js';
+import { ValidationError } from '../errors.js';
+
+export interface Page {
+  limit: number;
+  startingAfter?: string | undefined;
+}
+
+/**
+ * Keyset pagination over a table scoped by (merchant_id, env), newest first. Insertion order is
+ * creation order (the sandbox clock never runs backwards), so rowid is the sort key and the
+ * (merchant_id, env) index, which ends in rowid, serves the whole query.
+ */
+export function createScopedLister<Row>(db: Db, table: string, where = '') {
+  const extra = where ? ` AND ${where}` : '';
+  const first = db.prepare<[string, string, number], Row>(
+    `SELECT * FROM ${table} WHERE merchant_id = ? AND env = ?${extra} ORDER BY rowid DESC LIMIT ?`,
+  );
+  const cursor = db.prepare<[string, string, string], { rowid: number }>(
+    `SELECT rowid FROM ${table} WHERE merchant_id = ? AND env = ? AND id = ?`,
+  );
+  const after = db.prepare<[string, string, number, number], Row>(
+    `SELECT * FROM ${table} WHERE merchant_id = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
+  );
+  return (merchantId: string, env: string, page: Page): Row[] => {
+    if (page.startingAfter === undefined) return first.all(merchantId, env, page.limit);
+    const anchor = cursor.get(merchantId, env, page.startingAfter);
+    if (!anchor) throw new ValidationError('starting_after', `no such object in this list: ${page.startingAfter}`);
+    return after.all(merchantId, env, anchor.rowid, page.limit);
+  };
+}

@@ -1,0 +1,27 @@
+import type { Db } from './connection.js';
+
+export interface StaticAddressRow {
+  id: number;
+  merchant_id: string;
+  env: string;
+  chain: string;
+  address: string;
+  created_at: string;
+}
+
+export function createStaticAddressesRepo(db: Db) {
+  const insert = db.prepare<Omit<StaticAddressRow, 'id'>>(
+    `INSERT INTO static_addresses (merchant_id, env, chain, address, created_at)
+     VALUES (@merchant_id, @env, @chain, @address, @created_at)`,
+  );
+  const list = db.prepare<[string, string], StaticAddressRow>(
+    'SELECT * FROM static_addresses WHERE merchant_id = ? AND env = ? ORDER BY id',
+  );
+  const byAddress = db.prepare<[string], StaticAddressRow>('SELECT * FROM static_addresses WHERE address = ?');
+  return {
+    insert: (row: Omit<StaticAddressRow, 'id'>) => void insert.run(row),
+    list: (merchantId: string, env: string) => list.all(merchantId, env),
+    findByAddress: (address: string) => byAddress.get(address),
+  };
+}
+export type StaticAddressesRepo = ReturnType<typeof createStaticAddressesRepo>;

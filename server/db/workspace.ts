@@ -1,0 +1,10 @@
+import type { Db } from './connection.js';
+
+/** Tables holding sandbox data (not settings, not schema bookkeeping), children first. */
+const DATA_TABLES = ['checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];
+
+export function wipeData(db: Db): void {
+  db.transaction(() => {
+    for (const table of DATA_TABLES) db.prepare(`DELETE FROM ${table}`).run();
+  })();
+}

@@ -1,0 +1,359 @@
+import type { Clock } from '../../clock.js';
+import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
+import type { MerchantsRepo } from '../../db/merchants.js';
+import type { Page } from '../../db/pagination.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
+import type {
+  Checkout,
+  CheckoutBase,
+  CreateCheckoutBody,
+  CryptoChain,
+  SimulatePaymentBody,
+} from '../../schemas/checkouts.js';
+import type { Settings } from '../../schemas/settings.js';
+import type { Scheduler } from '../../scheduler.js';
+import { generateAddress, generateTxid, isValidAddress } from '../../simulate/addresses.js';
+import { targetMerchant } from '../access.js';
+import type { CustomerService } from '../customers/service.js';
+import { checkCountry } from '../customers/service.js';
+import type { EventRecorder } from '../events/recorder.js';
+import type { Env, Principal } from '../types.js';
+import { eligibleChains, FIAT_CURRENCIES, SUPPORTED_CURRENCIES } from './chains.js';
+import { completedPayload, createdPayload, paidPayload, toCheckout, toCheckoutBase } from './present.js';
+import { assertMove } from './state.js';
+
+export const JOB_EXPIRE = 'checkout.expire';
+export const JOB_SETTLE = 'checkout.settle';
+const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
+
+export interface CheckoutDeps {
+  checkouts: CheckoutsRepo;
+  merchants: MerchantsRepo;
+  customers: CustomerService;
+  clock: Clock;
+  ids: Ids;
+  settings: () => Settings;
+  events: EventRecorder;
+  scheduler: Scheduler;
+  baseUrl: (env: Env) => string;
+}
+
+export interface PaymentResult {
+  checkout: Checkout;
+  payment: CheckoutPaymentRow;
+}
+
+export class CheckoutService {
+  constructor(private readonly deps: CheckoutDeps) {}
+
+  // ---- /v1 -------------------------------------------------------------------------------------
+
+  create(principal: Principal, body: CreateCheckoutBody): Checkout {
+    const { clock, ids } = this.deps;
+    const merchantId = targetMerchant(principal, body.merchant_id);
+    const currency = (body.currency ?? 'USDC').toUpperCase();
+    if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
+      throw new ValidationError('currency', `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`);
+    }
+    const method = body.method ?? 'crypto';
+    if (method !== 'crypto' && !FIAT_CURRENCIES.has(currency)) {
+      throw new ValidationError('currency', `fiat payment takes ${[...FIAT_CURRENCIES].join(', ')}, not ${currency}`);
+    }
+    if (method === 'fiat' && body.chains !== undefined) {
+      throw new ValidationError('chains', 'applies to the crypto method only');
+    }
+    checkCountry('customer_country', body.customer_country);
+
+    const now = clock.now();
+    const expiresAt = Date.parse(body.expires_at);
+    if (expiresAt <= now) throw new BusinessRuleError('expires_at must be in the future');
+    if (expiresAt > now + MAX_EXPIRY_MS) throw new BusinessRuleError('expires_at must be at most 30 days from now');
+    if (body.reference !== undefined && this.deps.checkouts.referenceTaken(merchantId, principal.env, body.reference)) {
+      throw new BusinessRuleError(`Duplicate reference: ${body.reference} is already used by another checkout`);
+    }
+
+    const amount = body.amount ?? null;
+    let chains: CryptoChain[] = [];
+    if (method !== 'fiat') {
+      const eligible = eligibleChains(this.deps.settings().chains, body.chains, currency, amount);
+      if (eligible.length === 0 && method === 'crypto') {
+        throw new BusinessRuleError(
+          `No eligible chains: none of the ${body.chains ? 'requested ' : ''}chains accepts ${currency}${amount === null ? '' : ` for an amount of ${amount}`}`,
+        );
+      }
+      chains = eligible.map(({ chain, tokens }) => ({ chain, address: generateAddress(chain, ids), tokens }));
+    }
+
+    return this.deps.events.transaction(() => {
+      const customerId = this.resolveCustomer(principal.env, merchantId, body);
+      const created = clock.nowIso();
+      const row: CheckoutRow = {
+        id: ids.uuid(),
+        merchant_id: merchantId,
+        env: principal.env,
+        title: body.title,
+        description: body.description ?? null,
+        amount,
+        currency,
+        method,
+        status: 'active',
+        reference: body.reference ?? null,
+        customer_id: customerId,
+        received_amount: 0,
+        paid_amount: null,
+        paid_at: null,
+        payer_address: null,
+        paid_chain: null,
+        paid_token: null,
+        refunded_amount: 0,
+        refund_status: null,
+        reseller_id: null,
+        reseller_fee: 0,
+        platform_fee: 0,
+        platform_gas_fee: 0,
+        crypto_chains: JSON.stringify(chains),
+        success_url: body.success_url ?? null,
+        cancel_url: body.cancel_url ?? null,
+        expires_at: new Date(expiresAt).toISOString(),
+        created_at: created,
+        updated_at: created,
+      };
+      this.deps.checkouts.insert(row);
+      this.deps.scheduler.schedule(JOB_EXPIRE, row.id, expiresAt);
+      const checkout = toCheckout(row, this.deps.baseUrl(row.env as Env));
+      this.deps.events.record(principal.env, merchantId, 'checkout.created', createdPayload(checkout));
+      return checkout;
+    });
+  }
+
+  list(principal: Principal, page: Page): CheckoutBase[] {
+    const base = this.deps.baseUrl(principal.env);
+    return this.deps.checkouts.list(principal.merchantId, principal.env, page).map((r) => toCheckoutBase(r, base));
+  }
+
+  get(principal: Principal, id: string): Checkout {
+    return this.present(this.owned(principal, id));
+  }
+
+  cancel(principal: Principal, id: string): void {
+    this.cancelRow(this.owned(principal, id));
+  }
+
+  // ---- the outside world (control API) ----------------------------------------------------------
+
+  /** Any checkout by id, whatever its merchant or environment (ids are global UUIDs). */
+  find(id: string): CheckoutRow {
+    const row = this.deps.checkouts.findById(id);
+    if (!row) throw new NotFoundError('Checkout', id);
+    return row;
+  }
+
+  present(row: CheckoutRow): Checkout {
+    return toCheckout(row, this.deps.baseUrl(row.env as Env));
+  }
+
+  payments(id: string): CheckoutPaymentRow[] {
+    this.find(id);
+    return this.deps.checkouts.payments(id);
+  }
+
+  cancelRow(row: CheckoutRow): void {
+    assertMove(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
+    this.deps.events.transaction(() => {
+      const next = this.save({ ...row, status: 'cancelled' });
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.cancelled', this.present(next));
+    });
+  }
+
+  /**
+   * An incoming transfer (or a fiat payment). Transfers accumulate while the checkout is active;
+   * once they reach the amount (any transfer for an open amount) it is paid and settlement is
+   * scheduled `settlement_delay_seconds` later on the sandbox clock.
+   */
+  pay(id: string, body: SimulatePaymentBody): PaymentResult {
+    const row = this.find(id);
+    if (row.status !== 'active') throw new BusinessRuleError(`Checkout is not active (status: ${row.status})`);
+    const method = body.method ?? (row.method === 'fiat' ? 'fiat' : 'crypto');
+    if (method === 'fiat' && row.method === 'crypto') throw new BusinessRuleError('Checkout does not accept fiat payment');
+    if (method === 'crypto' && row.method === 'fiat') throw new BusinessRuleError('Checkout does not accept crypto payment');
+
+    let chain: string | null = null;
+    let token: string | null = null;
+    let gasFee = 0;
+    let payer: string | null = null;
+    let txid: string | null = null;
+    if (method === 'crypto') {
+      const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
+      const target = body.chain
+        ? chains.find((c) => c.chain.toLowerCase() === body.chain!.toLowerCase())
+        : chains[0];
+      if (!target) {
+        throw new BusinessRuleError(
+          `Checkout has no deposit address on chain ${body.chain} (chains: ${chains.map((c) => c.chain).join(', ') || 'none'})`,
+        );
+      }
+      const tokenEntry = body.token
+        ? target.tokens.find((t) => t.name.toUpperCase() === body.token!.toUpperCase())
+        : target.tokens[0];
+      if (!tokenEntry) {
+        throw new BusinessRuleError(
+          `Token ${body.token} is not accepted on ${target.chain} for this checkout (tokens: ${target.tokens.map((t) => t.name).join(', ')})`,
+        );
+      }
+      chain = target.chain;
+      token = tokenEntry.name;
+      gasFee = tokenEntry.gas_fee;
+      if (body.payer_address !== undefined && !isValidAddress(chain, body.payer_address)) {
+        throw new ValidationError('payer_address', `not a valid ${chain} address`);
+      }
+      payer = body.payer_address ?? generateAddress(chain, this.deps.ids);
+      txid = body.txid ?? generateTxid(chain, this.deps.ids);
+    }
+    const amount = body.amount ?? (row.amount === null ? null : row.amount - row.received_amount);
+    if (amount === null) throw new ValidationError('amount', 'required for an open-amount checkout');
+
+    return this.deps.events.transaction(() => {
+      const now = this.deps.clock.nowIso();
+      const payment: CheckoutPaymentRow = {
+        id: this.deps.ids.uuid(),
+        checkout_id: row.id,
+        method,
+        chain,
+        token,
+        amount,
+        payer_address: payer,
+        txid,
+        created_at: now,
+      };
+      this.deps.checkouts.insertPayment(payment);
+      const received = row.received_amount + amount;
+      const base = { ...row, received_amount: received, payer_address: payer, paid_chain: chain, paid_token: token };
+      if (row.amount !== null && received < row.amount) {
+        return { checkout: this.present(this.save(base)), payment };
+      }
+      const next = this.save({
+        ...base,
+        status: 'paid',
+        paid_amount: received,
+        paid_at: now,
+        platform_gas_fee: gasFee,
+      });
+      const env = next.env as Env;
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      this.deps.scheduler.schedule(
+        JOB_SETTLE,
+        row.id,
+        this.deps.clock.now() + this.deps.settings().settlement_delay_seconds * 1000,
+      );
+      this.deps.events.record(env, next.merchant_id, 'checkout.paid', paidPayload(next));
+      return { checkout: this.present(next), payment };
+    });
+  }
+
+  /** Settles a paid checkout now (the control API's /complete, and the settlement job). */
+  complete(id: string): Checkout {
+    const row = this.find(id);
+    if (row.status !== 'paid') throw new BusinessRuleError(`Only a paid checkout can be completed (status: ${row.status})`);
+    return this.present(this.settle(row));
+  }
+
+  /** Expires an active checkout now: `partial` if anything arrived, else `expired`. */
+  expire(id: string): Checkout {
+    const row = this.find(id);
+    if (row.status !== 'active') throw new BusinessRuleError(`Only an active checkout can expire (status: ${row.status})`);
+    return this.present(this.expireRow(row));
+  }
+
+  // ---- scheduled work ---------------------------------------------------------------------------
+
+  onExpireDue(id: string): void {
+    const row = this.deps.checkouts.findById(id);
+    if (row?.status === 'active') this.expireRow(row);
+  }
+
+  onSettleDue(id: string): void {
+    const row = this.deps.checkouts.findById(id);
+    if (row?.status === 'paid') this.settle(row);
+  }
+
+  private settle(row: CheckoutRow): CheckoutRow {
+    return this.deps.events.transaction(() => {
+      const next = this.save({ ...row, status: 'completed', platform_fee: this.platformFee(row, row.paid_amount ?? 0) });
+      this.deps.scheduler.cancel(JOB_SETTLE, row.id);
+      this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.completed', completedPayload(next));
+      return next;
+    });
+  }
+
+  private expireRow(row: CheckoutRow): CheckoutRow {
+    return this.deps.events.transaction(() => {
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      const env = row.env as Env;
+      if (row.received_amount === 0) {
+        const next = this.save({ ...row, status: 'expired' });
+        this.deps.events.record(env, next.merchant_id, 'checkout.expired', this.present(next));
+        return next;
+      }
+      // Something arrived: credited (minus fees) as a partial payment.
+      const payments = this.deps.checkouts.payments(row.id);
+      const last = payments[payments.length - 1];
+      const gas = last?.chain ? this.gasFee(row, last.chain, last.token) : 0;
+      const next = this.save({
+        ...row,
+        status: 'partial',
+        paid_amount: row.received_amount,
+        paid_at: last?.created_at ?? this.deps.clock.nowIso(),
+        platform_gas_fee: gas,
+        platform_fee: this.platformFee(row, row.received_amount),
+      });
+      this.deps.events.record(env, next.merchant_id, 'checkout.partial', this.present(next));
+      return next;
+    });
+  }
+
+  private platformFee(row: CheckoutRow, paid: number): number {
+    const merchant = this.deps.merchants.findById(row.merchant_id);
+    const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
+    // Integer arithmetic, floored (PRODUCT.md, Fees). BigInt keeps huge amounts exact.
+    return Number((BigInt(paid) * BigInt(rate)) / 10000n);
+  }
+
+  private gasFee(row: CheckoutRow, chain: string, token: string | null): number {
+    const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
+    return chains.find((c) => c.chain === chain)?.tokens.find((t) => t.name === token)?.gas_fee ?? 0;
+  }
+
+  private save(row: CheckoutRow): CheckoutRow {
+    const next = { ...row, updated_at: this.deps.clock.nowIso() };
+    this.deps.checkouts.save(next);
+    return next;
+  }
+
+  private owned(principal: Principal, id: string): CheckoutRow {
+    const row = this.deps.checkouts.findById(id);
+    if (!row || row.env !== principal.env) throw new NotFoundError('Checkout', id);
+    if (row.merchant_id !== principal.merchantId) throw new ForbiddenError('Checkout belongs to another merchant');
+    return row;
+  }
+
+  private resolveCustomer(env: Env, merchantId: string, body: CreateCheckoutBody): string | null {
+    if (body.customer_id !== undefined) return this.deps.customers.ownedBy(env, merchantId, body.customer_id).id;
+    if (body.customer_email !== undefined) {
+      const existing = this.deps.customers.findByEmail(env, merchantId, body.customer_email);
+      if (existing) return existing.id;
+    }
+    if (body.customer_name === undefined) {
+      if (body.customer_email !== undefined) {
+        throw new ValidationError('customer_name', 'required to create a customer inline (no customer has that email)');
+      }
+      return null;
+    }
+    return this.deps.customers.insert(env, merchantId, {
+      name: body.customer_name,
+      email: body.customer_email ?? null,
+      country: body.customer_country ?? null,
+    }).id;
+  }
+}

@@ -1,0 +1,10 @@
+import { createRequire } from 'node:module';
+
+type CodeRow = [alpha2: string, alpha3: string, numeric: string, iso: string];
+const codes = createRequire(import.meta.url)('i18n-iso-countries/codes.json') as CodeRow[];
+
+const ALPHA3 = new Set(codes.map((row) => row[1]));
+const ALPHA2 = new Set(codes.map((row) => row[0]));
+
+export const isAlpha3Country = (code: string): boolean => ALPHA3.has(code);
+export const isAlpha2Country = (code: string): boolean => ALPHA2.has(code);

@@ -1,0 +1,102 @@
+import { EventEmitter } from 'node:events';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/connection.js';
+import type { EventsRepo } from '../../db/events.js';
+import type { Ids } from '../../ids.js';
+import type { Env } from '../types.js';
+
+export const EVENT_TYPES = [
+  'checkout.created',
+  'checkout.paid',
+  'checkout.completed',
+  'checkout.partial',
+  'checkout.refunded',
+  'checkout.expired',
+  'checkout.cancelled',
+  'invoice.paid',
+  'invoice.sent',
+  'payout.completed',
+  'payout.failed',
+  'card.created',
+  'card.transaction',
+  'deposit.received',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface RecordedEvent {
+  id: string;
+  env: Env;
+  merchant_id: string;
+  type: EventType;
+  resource_id: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+}
+
+/**
+ * Records every state change as an event row, inside the caller's transaction, and publishes it
+ * to in-process listeners (SSE, webhook fan-out) only once that transaction has committed.
+ */
+export class EventRecorder {
+  private readonly bus = new EventEmitter();
+  private pending: RecordedEvent[] = [];
+  private depth = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: EventsRepo,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {
+    this.bus.setMaxListeners(0);
+  }
+
+  record(
+    env: Env,
+    merchantId: string,
+    type: EventType,
+    data: Record<string, unknown>,
+    resourceId: string | null = typeof data.id === 'string' ? data.id : null,
+  ): RecordedEvent {
+    const event: RecordedEvent = {
+      id: this.ids.uuid(),
+      env,
+      merchant_id: merchantId,
+      type,
+      resource_id: resourceId,
+      data,
+      created_at: this.clock.nowIso(),
+    };
+    this.repo.insert({ ...event, data: JSON.stringify(data) });
+    this.pending.push(event);
+    if (this.depth === 0) this.flush();
+    return event;
+  }
+
+  /** Runs `fn` in one transaction; events it records are published after commit, dropped on rollback. */
+  transaction<T>(fn: () => T): T {
+    this.depth++;
+    let result: T;
+    try {
+      result = this.db.transaction(fn)();
+    } catch (error) {
+      this.depth--;
+      if (this.depth === 0) this.pending = [];
+      throw error;
+    }
+    this.depth--;
+    if (this.depth === 0) this.flush();
+    return result;
+  }
+
+  on(listener: (event: RecordedEvent) => void): () => void {
+    this.bus.on('event', listener);
+    return () => this.bus.off('event', listener);
+  }
+
+  private flush(): void {
+    const events = this.pending;
+    this.pending = [];
+    for (const event of events) this.bus.emit('event', event);
+  }
+}

@@ -1,0 +1,126 @@
+import type { Clock } from '../../clock.js';
+import type { ApiKeyRow, ApiKeysRepo, MerchantRow, MerchantsRepo } from '../../db/merchants.js';
+import type { StaticAddressesRepo } from '../../db/static-addresses.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
+import type { ApiKey, CreateMerchantBody, Merchant, PatchMerchantBody, Role } from '../../schemas/merchants.js';
+import type { Settings } from '../../schemas/settings.js';
+import { generateAddress } from '../../simulate/addresses.js';
+import { isAlpha2Country } from '../countries.js';
+import { ENVS } from '../types.js';
+
+export const API_KEY_PREFIX = 'svcb_';
+
+export interface MerchantDeps {
+  merchants: MerchantsRepo;
+  apiKeys: ApiKeysRepo;
+  addresses: StaticAddressesRepo;
+  clock: Clock;
+  ids: Ids;
+  settings: () => Settings;
+  transaction: <T>(fn: () => T) => T;
+}
+
+const toMerchant = (row: MerchantRow): Merchant => ({ ...row, kyb_status: row.kyb_status as Merchant['kyb_status'] });
+
+export class MerchantService {
+  constructor(private readonly deps: MerchantDeps) {}
+
+  /** A merchant comes with an owner key and its static addresses in both environments. */
+  create(body: CreateMerchantBody): { merchant: Merchant; api_key: ApiKey } {
+    if (body.country !== undefined && !isAlpha2Country(body.country)) {
+      throw new ValidationError('country', `not an ISO 3166-1 alpha-2 code: ${body.country}`);
+    }
+    const { clock, ids } = this.deps;
+    return this.deps.transaction(() => {
+      const now = clock.nowIso();
+      const row: MerchantRow = {
+        id: ids.uuid(),
+        name: body.name,
+        legal_name: body.legal_name ?? null,
+        country: body.country ?? null,
+        // The sandbox's merchants are ready to trade unless a test asks otherwise.
+        kyb_status: body.kyb_status ?? 'approved',
+        platform_rate: null,
+        created_at: now,
+        updated_at: now,
+      };
+      this.deps.merchants.insert(row);
+      for (const env of ENVS) {
+        for (const { chain } of this.deps.settings().chains) {
+          this.deps.addresses.insert({
+            merchant_id: row.id,
+            env,
+            chain,
+            address: generateAddress(chain, ids),
+            created_at: now,
+          });
+        }
+      }
+      const apiKey = this.createKey(row.id, { name: 'Owner key', role: 'owner' });
+      return { merchant: toMerchant(row), api_key: apiKey };
+    });
+  }
+
+  list(): Merchant[] {
+    return this.deps.merchants.list().map(toMerchant);
+  }
+
+  get(id: string): Merchant {
+    return toMerchant(this.row(id));
+  }
+
+  patch(id: string, body: PatchMerchantBody): Merchant {
+    const row = this.row(id);
+    const next: MerchantRow = {
+      ...row,
+      name: body.name ?? row.name,
+      kyb_status: body.kyb_status ?? row.kyb_status,
+      platform_rate: body.platform_rate === undefined ? row.platform_rate : body.platform_rate,
+      updated_at: this.deps.clock.nowIso(),
+    };
+    this.deps.merchants.update(next);
+    return toMerchant(next);
+  }
+
+  createKey(merchantId: string, body: { name: string; role?: Role | undefined }): ApiKey {
+    this.row(merchantId);
+    const row: ApiKeyRow = {
+      id: this.deps.ids.uuid(),
+      merchant_id: merchantId,
+      name: body.name,
+      role: body.role ?? 'developer',
+      key: `${API_KEY_PREFIX}${this.deps.ids.token(40)}`,
+      created_at: this.deps.clock.nowIso(),
+      revoked_at: null,
+    };
+    this.deps.apiKeys.insert(row);
+    return row;
+  }
+
+  listKeys(merchantId: string): ApiKey[] {
+    this.row(merchantId);
+    return this.deps.apiKeys.listByMerchant(merchantId);
+  }
+
+  revokeKey(id: string): ApiKey {
+    const key = this.deps.apiKeys.findById(id);
+    if (!key) throw new NotFoundError('API key', id);
+    this.deps.apiKeys.revoke(id, this.deps.clock.nowIso());
+    return this.deps.apiKeys.findById(id)!;
+  }
+
+  /** Resolves a bearer key; revoked keys fail on the very next request (no cache). */
+  authenticate(key: string): ApiKeyRow {
+    const row = key.startsWith(API_KEY_PREFIX) ? this.deps.apiKeys.findByKey(key) : undefined;
+    if (!row) throw new UnauthorizedError('Invalid API key');
+    if (row.revoked_at !== null) throw new UnauthorizedError('API key has been revoked');
+    return row;
+  }
+
+  private row(id: string): MerchantRow {
+    const row = this.deps.merchants.findById(id);
+    if (!row) throw new NotFoundError('Merchant', id);
+    return row;
+  }
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
+import { AppError, TooManyRequestsError } from '../errors.js';
+
+/**
+ * Turns schema violations into one readable sentence naming the field, e.g.
+ * `amount: must be integer` or `title: is required`.
+ */
+export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
+  const first = errors[0];
+  if (!first) return new Error(`${dataVar}: invalid`);
+  const params = first.params as Record<string, unknown>;
+  const path = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+  const missing =
+    typeof params.missingProperty === 'string'
+      ? params.missingProperty
+      : Array.isArray(params.requiredProperties)
+        ? String(params.requiredProperties[0])
+        : undefined;
+  if (first.keyword === 'required' && missing !== undefined) {
+    return new Error(`${path ? `${path}.` : ''}${missing}: is required`);
+  }
+  const field = path || (dataVar === 'body' ? 'body' : dataVar);
+  return new Error(`${field}: ${describe(first, params)}`);
+}
+
+function describe(error: FastifySchemaValidationError, params: Record<string, unknown>): string {
+  if (error.keyword === 'format') return `must be a valid ${String(params.format)}`;
+  if (error.keyword === 'anyOf' || error.keyword === 'union') return 'has an invalid type or value';
+  return error.message ?? 'is invalid';
+}
+
+/** Every error leaves as `{error}`; 5xx hide internals. Client input never yields a 500. */
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof TooManyRequestsError) {
+    void reply.header('Retry-After', String(error.retryAfterSeconds)).code(429).send({ error: error.message });
+    return;
+  }
+  if (error instanceof AppError) {
+    void reply.code(error.statusCode).send({ error: error.message });
+    return;
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    void reply.code(422).send({ error: fastifyError.message });
+    return;
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      void reply.code(400).send({ error: `Malformed JSON body: ${fastifyError.message}` });
+      return;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      void reply.code(400).send({ error: 'Malformed JSON body: the body is empty' });
+      return;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      void reply.code(415).send({ error: 'Unsupported Content-Type: request bodies must be application/json' });
+      return;
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    void reply.code(status).send({ error: fastifyError.message });
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  void reply.code(500).send({ error: 'Internal server error' });
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send({ error: `Route not found: ${request.method} ${request.url.split('?')[0]}` });
+}

@@ -1,0 +1,121 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { CheckoutRow } from '../../db/checkouts.js';
+import { NotFoundError } from '../../errors.js';
+import type { Checkout } from '../../schemas/checkouts.js';
+import { IdParams } from '../../schemas/common.js';
+import type { App, RouteDeps } from '../types.js';
+
+const escape = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const formatAmount = (amount: number | null, currency: string): string =>
+  amount === null
+    ? `Any amount of ${currency}`
+    : `${(amount / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`;
+
+const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1d2433}
+main{max-width:560px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0001}
+h1{font-size:22px;margin:0 0 4px}.amount{font-size:30px;font-weight:700;margin:12px 0}
+.status{display:inline-block;padding:2px 10px;border-radius:999px;background:#e8edff;color:#2446c7;font-size:13px}
+.chain{border:1px solid #e3e6ec;border-radius:8px;padding:12px;margin:10px 0}.chain b{text-transform:capitalize}
+code{word-break:break-all;font-size:13px}.muted{color:#6b7385;font-size:13px}
+button{padding:10px 18px;border-radius:8px;border:0;background:#2446c7;color:#fff;font-size:15px;cursor:pointer}
+button.secondary{background:#e3e6ec;color:#1d2433}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+function checkoutPage(checkout: Checkout): string {
+  const chains = checkout.crypto_chains
+    .map(
+      (c) => `<div class="chain" data-testid="chain-${escape(c.chain)}"><b>${escape(c.chain)}</b>
+        <span class="muted">${c.tokens.map((t) => escape(t.name)).join(' · ')}</span><br><code>${escape(c.address)}</code></div>`,
+    )
+    .join('');
+  const fiat = checkout.fiat ? `<p><a href="${escape(checkout.fiat.session_url)}">Pay by card</a></p>` : '';
+  return page(
+    checkout.title,
+    `<h1 data-testid="title">${escape(checkout.title)}</h1>
+    ${checkout.description ? `<p class="muted">${escape(checkout.description)}</p>` : ''}
+    <div class="amount" data-testid="amount">${escape(formatAmount(checkout.amount, checkout.currency))}</div>
+    <p>Status: <span class="status" data-testid="status">${escape(checkout.status)}</span>
+      <span class="muted" data-testid="countdown" data-expires="${escape(checkout.expires_at)}"></span></p>
+    ${chains}${fiat}
+    <p class="muted">svc-sandbox hosted checkout · test funds only</p>
+    <script>
+      const el = document.querySelector('[data-testid=countdown]');
+      const end = Date.parse(el.dataset.expires);
+      const skew = Date.parse(${JSON.stringify(new Date().toISOString())}) - Date.now();
+      const tick = () => {
+        const left = Math.max(0, end - (Date.now() + skew));
+        const s = Math.floor(left / 1000);
+        el.textContent = left > 0 ? 'expires in ' + Math.floor(s / 3600) + 'h ' + Math.floor(s % 3600 / 60) + 'm ' + (s % 60) + 's' : '';
+      };
+      tick(); setInterval(tick, 1000);
+      setInterval(async () => {
+        const r = await fetch(location.pathname + '/status');
+        if (r.ok) { const j = await r.json(); document.querySelector('[data-testid=status]').textContent = j.status; }
+      }, 2000);
+    </script>`,
+  );
+}
+
+function fiatPage(checkout: Checkout, row: CheckoutRow): string {
+  return page(
+    `Pay ${checkout.title}`,
+    `<h1>Card payment</h1><p class="muted">Sandbox stand-in for the fiat payment provider.</p>
+    <div class="amount">${escape(formatAmount(checkout.amount, checkout.currency))}</div>
+    <p>Status: <span class="status" data-testid="status">${escape(checkout.status)}</span></p>
+    <p><button data-testid="pay" ${row.status === 'active' ? '' : 'disabled'}>Pay</button>
+       <button class="secondary" data-testid="cancel">Cancel</button></p>
+    <p class="muted" data-testid="message"></p>
+    <script>
+      const success = ${JSON.stringify(row.success_url)}, cancel = ${JSON.stringify(row.cancel_url)};
+      document.querySelector('[data-testid=pay]').onclick = async () => {
+        const r = await fetch('/sandbox/checkouts/${row.id}/payments', { method: 'POST',
+          headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
+        const j = await r.json();
+        if (!r.ok) { document.querySelector('[data-testid=message]').textContent = j.error; return; }
+        if (success) location.href = success; else document.querySelector('[data-testid=status]').textContent = j.checkout.status;
+      };
+      document.querySelector('[data-testid=cancel]').onclick = () => {
+        if (cancel) location.href = cancel; else document.querySelector('[data-testid=message]').textContent = 'Cancelled';
+      };
+    </script>`,
+  );
+}
+
+/** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
+export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
+  const load = (id: string): CheckoutRow => {
+    const row = ctx.checkouts.find(id);
+    if (row.env !== env) throw new NotFoundError('Checkout', id);
+    return row;
+  };
+  const html = (reply: FastifyReply, body: string) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
+
+  app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
+    html(reply, checkoutPage(ctx.checkouts.present(load(request.params.id)))),
+  );
+  app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+    const row = load(request.params.id);
+    return html(reply, fiatPage(ctx.checkouts.present(row), row));
+  });
+  app.get(
+    '/pay/:id/status',
+    {
+      schema: {
+        hide: true,
+        params: IdParams,
+        response: { 200: Type.Object({ status: Type.String(), paid_amount: Type.Union([Type.Integer(), Type.Null()]) }) },
+      },
+    },
+    async (request) => {
+      const row = load(request.params.id);
+      return { status: row.status, paid_amount: row.paid_amount };
+    },
+  );
+}

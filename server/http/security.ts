@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Local-only safety for every route. DNS rebinding: the Host must be a loopback name, exactly
+ * (after the port is stripped), so `127.0.0.1.evil.com` is refused. CSRF: a state-changing control
+ * call must not come from a foreign Origin or a cross-site fetch.
+ */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1).toLowerCase();
+  }
+  const colon = host.indexOf(':');
+  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+}
+
+export function isLoopbackHost(host: string | undefined): boolean {
+  return host !== undefined && LOOPBACK_HOSTS.has(hostName(host));
+}
+
+/** Same-origin means the Origin's host:port is exactly this request's Host, over http. */
+function isSameOrigin(origin: string, host: string): boolean {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' && url.host === host.toLowerCase() && isLoopbackHost(url.host);
+  } catch {
+    return false;
+  }
+}
+
+export async function localOnly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const host = request.headers.host;
+  if (!isLoopbackHost(host)) {
+    return reply.code(403).send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+  }
+  if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/sandbox')) return;
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isSameOrigin(origin, host!)) {
+    return reply.code(403).send({ error: `Forbidden origin: ${origin} may not change the sandbox` });
+  }
+  if (request.headers['sec-fetch-site'] === 'cross-site') {
+    return reply.code(403).send({ error: 'Forbidden: cross-site requests may not change the sandbox' });
+  }
+}

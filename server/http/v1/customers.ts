@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { targetMerchant } from '../../domain/access.js';
+import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
+import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../schemas/customers.js';
+import { type App, principalOf, type RouteDeps } from '../types.js';
+
+const tags = ['customers'];
+
+export function customerRoutes(app: App, { ctx }: RouteDeps): void {
+  app.post(
+    '/customers',
+    { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
+    async (request) => {
+      const principal = principalOf(request);
+      return ctx.customers.create(principal, targetMerchant(principal, request.body.merchant_id), request.body);
+    },
+  );
+
+  app.get(
+    '/customers',
+    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Customer), ...errorResponses } } },
+    async (request) =>
+      ctx.customers.list(principalOf(request), {
+        limit: request.query.limit ?? 100,
+        startingAfter: request.query.starting_after,
+      }),
+  );
+
+  app.get(
+    '/customers/:id',
+    { schema: { tags, params: IdParams, response: { 200: Customer, ...errorResponses } } },
+    async (request) => ctx.customers.get(principalOf(request), request.params.id),
+  );
+
+  // The spec does not show PUT's response body; we return the updated customer.
+  app.put(
+    '/customers/:id',
+    { schema: { tags, params: IdParams, body: UpdateCustomerBody, response: { 200: Customer, ...errorResponses } } },
+    async (request) => ctx.customers.update(principalOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/customers/:id',
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      ctx.customers.delete(principalOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Every id, key, secret and random value the sandbox makes comes from here. With a seed the
+ * sequence is deterministic, so a scenario replays with the same ids.
+ */
+export interface Ids {
+  bytes(length: number): Buffer;
+  uuid(): string;
+  /** URL-safe random token of `length` base62 characters. */
+  token(length: number): string;
+  hex(length: number): string;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export function createIds(seed?: string): Ids {
+  let counter = 0;
+  const bytes =
+    seed === undefined
+      ? (length: number) => randomBytes(length)
+      : (length: number) => {
+          const chunks: Buffer[] = [];
+          let total = 0;
+          while (total < length) {
+            const chunk = createHash('sha256').update(`${seed}:${counter++}`).digest();
+            chunks.push(chunk);
+            total += chunk.length;
+          }
+          return Buffer.concat(chunks).subarray(0, length);
+        };
+
+  return {
+    bytes,
+    uuid() {
+      const b = bytes(16);
+      b[6] = (b[6]! & 0x0f) | 0x40;
+      b[8] = (b[8]! & 0x3f) | 0x80;
+      const h = b.toString('hex');
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    },
+    token(length) {
+      // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
+      let out = '';
+      while (out.length < length) {
+        for (const byte of bytes(length * 2)) {
+          if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+        }
+      }
+      return out;
+    },
+    hex(length) {
+      return bytes(Math.ceil(length / 2))
+        .toString('hex')
+        .slice(0, length);
+    },
+  };
+}

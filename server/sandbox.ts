@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import { createContext, type SandboxContext } from './context.js';
+import { type Db, openDatabase } from './db/connection.js';
+import { wipeData } from './db/workspace.js';
+import type { Env } from './domain/types.js';
+import { KeyLimiter } from './http/limits.js';
+import type { App } from './http/types.js';
+import { createIds } from './ids.js';
+import { VERSION } from './version.js';
+
+export interface SandboxOptions {
+  /** SQLite file, or ':memory:' (default). */
+  dbPath?: string;
+  /** Interface to bind; loopback by default. */
+  host?: string;
+  /** Listener ports; 0 picks a free one. Defaults 4010 (test) and 4011 (production). */
+  ports?: { test?: number; production?: number };
+  /** Makes ids, keys and addresses deterministic. */
+  seed?: string;
+  /** Real-time source behind the sandbox clock (tests pass a controllable one). */
+  realNow?: () => number;
+  dashboardDir?: string;
+  /** better-sqlite3 binary for another runtime (the Electron shell's). */
+  nativeBinding?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** How often the scheduler wakes to run due work while real time passes (ms). */
+  tickMs?: number;
+}
+
+export interface Urls {
+  test: string;
+  production: string;
+  dashboard: string;
+}
+
+export interface Sandbox {
+  ctx: SandboxContext;
+  db: Db;
+  apps: Record<Env, App>;
+  /** Binds both listeners, starts the scheduler; resolves with the live addresses. */
+  listen(): Promise<Urls>;
+  urls(): Urls;
+  close(): Promise<void>;
+}
+
+function defaultDashboardDir(): string | undefined {
+  for (const relative of ['../out/renderer', '../../out/renderer']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(`${dir}/index.html`)) return dir;
+  }
+  return undefined;
+}
+
+const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host);
+
+/** The sandbox as a library: the CLI, the Electron shell and the tests all start it through here. */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const ports: Record<Env, number> = {
+    test: options.ports?.test ?? 4010,
+    production: options.ports?.production ?? 4011,
+  };
+  const base: Record<Env, string> = {
+    test: `http://${urlHost(host)}:${ports.test}`,
+    production: `http://${urlHost(host)}:${ports.production}`,
+  };
+  const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
+  const log = {
+    error: (obj: object, msg: string) => {
+      if (options.logger) console.error(msg, obj);
+    },
+  };
+  const ctx = createContext({ db, ids: createIds(options.seed), realNow: options.realNow, baseUrl: (env) => base[env], log });
+  const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
+  const workspace = {
+    version: VERSION,
+    urls,
+    reset: () => {
+      wipeData(db);
+      ctx.clock.reset();
+    },
+  };
+  const limiter = new KeyLimiter();
+  const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
+  const apps: Record<Env, App> = {
+    test: await buildApp({ ctx, env: 'test', dashboardDir, logger: options.logger, workspace, limiter }),
+    production: await buildApp({ ctx, env: 'production', dashboardDir, logger: options.logger, workspace, limiter }),
+  };
+  let listening = false;
+
+  return {
+    ctx,
+    db,
+    apps,
+    urls,
+    async listen() {
+      for (const env of ['test', 'production'] as const) {
+        await apps[env].listen({ host, port: ports[env] });
+        const address = apps[env].server.address();
+        if (address && typeof address === 'object') base[env] = `http://${urlHost(host)}:${address.port}`;
+      }
+      listening = true;
+      // Catch up on anything that fell due while the sandbox was not running.
+      await ctx.scheduler.runDue();
+      ctx.scheduler.start(options.tickMs);
+      return urls();
+    },
+    async close() {
+      await ctx.scheduler.stop();
+      listening = false;
+      await Promise.all(Object.values(apps).map((app) => app.close()));
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { SandboxClock } from './clock.js';
+import type { JobRow, JobsRepo } from './db/jobs.js';
+
+export type JobHandler = (job: JobRow) => void | Promise<void>;
+
+export interface SchedulerLogger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Runs due work stored in the jobs table, in due order, on the sandbox clock. A light ticker wakes
+ * it while real time passes; `advance` runs everything that became due before it returns. Timers
+ * are only a wake-up: the truth is the table, so a restart picks up exactly where it stopped.
+ */
+export class Scheduler {
+  private readonly handlers = new Map<string, JobHandler>();
+  private running: Promise<number> | null = null;
+  private rerun = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly jobs: JobsRepo,
+    private readonly clock: SandboxClock,
+    private readonly log: SchedulerLogger,
+    /** Runs a synchronous unit of work in one transaction (the event recorder's). */
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {}
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  schedule(kind: string, ref: string, dueAt: number, payload?: unknown): void {
+    this.jobs.schedule(kind, ref, dueAt, payload === undefined ? null : JSON.stringify(payload));
+  }
+
+  cancel(kind: string, ref: string): void {
+    this.jobs.cancel(kind, ref);
+  }
+
+  /** Runs every job due at the clock's current time; resolves with how many ran. */
+  runDue(): Promise<number> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running.then(() => this.runDue());
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  async advance(ms: number): Promise<number> {
+    this.clock.advance(ms);
+    return this.runDue();
+  }
+
+  start(intervalMs = 250): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      void this.runDue();
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async drain(): Promise<number> {
+    let count = 0;
+    do {
+      this.rerun = false;
+      for (let job = this.jobs.nextDue(this.clock.now()); job; job = this.jobs.nextDue(this.clock.now())) {
+        const handler = this.handlers.get(job.kind);
+        const current = job;
+        try {
+          if (!handler) throw new Error(`no handler for job kind ${current.kind}`);
+          // Removing the job and the handler's synchronous effects commit together, so a crash
+          // in between can neither lose the work nor run it twice. An async handler (a network
+          // call) owns the durability of whatever it does after its first await.
+          await this.transaction(() => {
+            this.jobs.remove(current.id);
+            return handler(current);
+          });
+        } catch (error) {
+          // Keep the job for inspection rather than retrying it in a tight loop.
+          const message = error instanceof Error ? error.message : String(error);
+          this.log.error({ job: current, err: error }, 'scheduled job failed');
+          if (!this.jobs.find(current.kind, current.ref)) {
+            this.jobs.schedule(current.kind, current.ref, current.due_at, current.payload);
+          }
+          const kept = this.jobs.find(current.kind, current.ref);
+          if (kept) this.jobs.markFailed(kept.id, this.clock.nowIso(), message);
+        }
+        count++;
+      }
+    } while (this.rerun);
+    return count;
+  }
+}

@@ -1,0 +1,130 @@
+import { type Static, Type } from 'typebox';
+import { Alpha3Country, Email } from './customers.js';
+import { Amount, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+
+const STATUSES = [
+  'active',
+  'paid',
+  'completed',
+  'partial',
+  'partially_refunded',
+  'refunded',
+  'expired',
+  'cancelled',
+] as const;
+export const CheckoutStatus = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('paid'),
+  Type.Literal('completed'),
+  Type.Literal('partial'),
+  Type.Literal('partially_refunded'),
+  Type.Literal('refunded'),
+  Type.Literal('expired'),
+  Type.Literal('cancelled'),
+]);
+export type CheckoutStatus = (typeof STATUSES)[number];
+
+export const Method = Type.Union([Type.Literal('crypto'), Type.Literal('fiat'), Type.Literal('any')]);
+export type Method = Static<typeof Method>;
+
+export const CheckoutToken = Type.Object({
+  name: Type.String(),
+  contract_address: Type.String(),
+  min: Amount,
+  max: Amount,
+  gas_fee: Amount,
+});
+
+export const CryptoChain = Type.Object({
+  chain: Type.String(),
+  address: Type.String(),
+  tokens: Type.Array(CheckoutToken),
+});
+export type CryptoChain = Static<typeof CryptoChain>;
+
+export const Fiat = Type.Object({
+  session_url: Type.String(),
+  success_url: Nullable(Type.String()),
+  cancel_url: Nullable(Type.String()),
+});
+export type Fiat = Static<typeof Fiat>;
+
+const baseFields = {
+  id: Uuid,
+  merchant_id: Uuid,
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  amount: Nullable(Type.Integer()),
+  currency: Type.String(),
+  method: Method,
+  status: CheckoutStatus,
+  hosted_url: Type.String(),
+  reference: Nullable(Type.String()),
+  customer_id: Nullable(Uuid),
+  paid_amount: Nullable(Type.Integer()),
+  paid_at: Nullable(Timestamp),
+  payer_address: Nullable(Type.String()),
+  refunded_amount: Type.Integer(),
+  refund_status: Nullable(Type.String()),
+  reseller_id: Nullable(Uuid),
+  reseller_fee: Type.Integer(),
+  platform_fee: Type.Integer(),
+  platform_gas_fee: Type.Integer(),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+/** The list item: the base object, without crypto_chains and fiat. */
+export const CheckoutBase = Type.Object(baseFields);
+export type CheckoutBase = Static<typeof CheckoutBase>;
+
+export const Checkout = Type.Object({
+  ...baseFields,
+  crypto_chains: Type.Array(CryptoChain),
+  fiat: Nullable(Fiat),
+});
+export type Checkout = Static<typeof Checkout>;
+
+export const CreateCheckoutBody = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  amount: Type.Optional(PositiveAmount),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
+  method: Type.Optional(Method),
+  chains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20 })),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  success_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  cancel_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  expires_at: Type.String({ format: 'date-time' }),
+  customer_id: Type.Optional(Uuid),
+  customer_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  customer_email: Type.Optional(Email),
+  customer_country: Type.Optional(Alpha3Country),
+  merchant_id: Type.Optional(Uuid),
+});
+export type CreateCheckoutBody = Static<typeof CreateCheckoutBody>;
+
+/** Control API: an on-chain transfer (or a fiat payment) detected for a checkout. */
+export const SimulatePaymentBody = Type.Object({
+  amount: Type.Optional(PositiveAmount),
+  method: Type.Optional(Type.Union([Type.Literal('crypto'), Type.Literal('fiat')])),
+  chain: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  token: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
+  payer_address: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  txid: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+});
+export type SimulatePaymentBody = Static<typeof SimulatePaymentBody>;
+
+export const CheckoutPayment = Type.Object({
+  id: Uuid,
+  checkout_id: Uuid,
+  method: Type.String(),
+  chain: Nullable(Type.String()),
+  token: Nullable(Type.String()),
+  amount: Type.Integer(),
+  payer_address: Nullable(Type.String()),
+  txid: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+export type CheckoutPayment = Static<typeof CheckoutPayment>;

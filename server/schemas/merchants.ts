@@ -1,0 +1,58 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Timestamp, Uuid } from './common.js';
+
+export const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('developer')]);
+export type Role = Static<typeof Role>;
+
+export const KybStatus = Type.Union([
+  Type.Literal('draft'),
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('rejected'),
+]);
+
+export const Merchant = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  legal_name: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  kyb_status: KybStatus,
+  /** per-merchant override of settings.platform_rate; null = use the setting */
+  platform_rate: Nullable(Type.Integer()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Merchant = Static<typeof Merchant>;
+
+export const ApiKey = Type.Object({
+  id: Uuid,
+  merchant_id: Uuid,
+  name: Type.String(),
+  role: Role,
+  /** the full key: sandbox keys stay viewable, as in the service's dashboard */
+  key: Type.String(),
+  created_at: Timestamp,
+  revoked_at: Nullable(Timestamp),
+});
+export type ApiKey = Static<typeof ApiKey>;
+
+export const CreateMerchantBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+  kyb_status: Type.Optional(KybStatus),
+});
+export type CreateMerchantBody = Static<typeof CreateMerchantBody>;
+
+export const PatchMerchantBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  kyb_status: Type.Optional(KybStatus),
+  platform_rate: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }))),
+});
+export type PatchMerchantBody = Static<typeof PatchMerchantBody>;
+
+export const CreateApiKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  role: Type.Optional(Role),
+});
+export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;

@@ -1,0 +1,45 @@
+import { type Static, Type } from 'typebox';
+import { Amount, Uuid } from './common.js';
+
+export const ChainToken = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 16 }),
+  contract_address: Type.String({ maxLength: 128 }),
+  /** 6dp; 0 = no minimum */
+  min: Amount,
+  /** 6dp; 0 = no maximum */
+  max: Amount,
+  /** 6dp platform gas fee for payments and refunds through this token */
+  gas_fee: Amount,
+});
+export type ChainToken = Static<typeof ChainToken>;
+
+export const ChainConfig = Type.Object({
+  chain: Type.String({ minLength: 1, maxLength: 32 }),
+  tokens: Type.Array(ChainToken, { minItems: 1 }),
+});
+export type ChainConfig = Static<typeof ChainConfig>;
+
+export const CardProduct = Type.Object({
+  id: Uuid,
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  type: Type.Union([Type.Literal('virtual'), Type.Literal('physical')]),
+});
+export type CardProduct = Static<typeof CardProduct>;
+
+export const Settings = Type.Object({
+  /** basis points of the paid amount the platform keeps */
+  platform_rate: Type.Integer({ minimum: 0, maximum: 10000 }),
+  settlement_delay_seconds: Type.Integer({ minimum: 0, maximum: 30 * 86400 }),
+  application_review: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  /** requests per minute per API key; 0 = off */
+  rate_limit_per_minute: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+  /** concurrent requests per API key; 0 = off */
+  concurrency_limit: Type.Integer({ minimum: 0, maximum: 100_000 }),
+  webhook_timeout_ms: Type.Integer({ minimum: 1, maximum: 120_000 }),
+  chains: Type.Array(ChainConfig, { minItems: 1 }),
+  card_catalogue: Type.Array(CardProduct),
+});
+export type Settings = Static<typeof Settings>;
+
+export const SettingsPatch = Type.Partial(Settings);
+export type SettingsPatch = Static<typeof SettingsPatch>;

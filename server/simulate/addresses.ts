@@ -1,0 +1,63 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bech32, createBase58check } from '@scure/base';
+import type { Ids } from '../ids.js';
+
+/**
+ * Deposit and payer addresses that look real for their chain, so an integrator's address
+ * validation accepts them: EVM chains get EIP-55 checksummed hex, tron a base58check address with
+ * version byte 0x41 (starts with T), bitcoin a bech32 P2WPKH address (bc1q...).
+ */
+const base58check = createBase58check(sha256);
+const EVM_CHAINS = new Set(['ethereum', 'polygon', 'bsc']);
+
+export function toChecksumAddress(hex40: string): string {
+  const lower = hex40.toLowerCase();
+  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString('hex');
+  let out = '0x';
+  for (let i = 0; i < 40; i++) {
+    const c = lower[i]!;
+    out += Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
+}
+
+export function isChecksumAddress(address: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) && toChecksumAddress(address.slice(2)) === address;
+}
+
+export function generateAddress(chain: string, ids: Ids): string {
+  const body = ids.bytes(20);
+  if (chain === 'tron') return base58check.encode(Uint8Array.from([0x41, ...body]));
+  if (chain === 'bitcoin') return bech32.encode('bc', [0, ...bech32.toWords(body)]);
+  // EVM layout for the EVM chains and for any chain an operator adds to the catalogue.
+  return toChecksumAddress(Buffer.from(body).toString('hex'));
+}
+
+/** Whether `address` is well formed for `chain` (used to validate payer and refund addresses). */
+export function isValidAddress(chain: string, address: string): boolean {
+  if (chain === 'tron') {
+    try {
+      const raw = base58check.decode(address);
+      return raw.length === 21 && raw[0] === 0x41;
+    } catch {
+      return false;
+    }
+  }
+  if (chain === 'bitcoin') {
+    try {
+      const decoded = bech32.decode(address as `${string}1${string}`);
+      return decoded.prefix === 'bc';
+    } catch {
+      return false;
+    }
+  }
+  if (EVM_CHAINS.has(chain)) return /^0x[0-9a-fA-F]{40}$/.test(address);
+  return address.length > 0;
+}
+
+/** A transaction hash in the chain's usual notation. */
+export function generateTxid(chain: string, ids: Ids): string {
+  const hex = ids.hex(64);
+  return chain === 'tron' || chain === 'bitcoin' ? hex : `0x${hex}`;
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../server/sandbox.js';
+
+/** A controllable real-time source: the sandbox clock adds its offset on top of this. */
+export class ManualTime {
+  constructor(public ms = Date.parse('2026-01-15T12:00:00.000Z')) {}
+  now = (): number => this.ms;
+  tick(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+const open: Sandbox[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close().catch(() => {})));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A sandbox closed automatically after the test. In-memory unless a dbPath is given. */
+export async function testSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await createSandbox({ ports: { test: 0, production: 0 }, ...options });
+  open.push(sandbox);
+  return sandbox;
+}
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+export interface Actor {
+  merchantId: string;
+  key: string;
+  auth: { authorization: string };
+}
+
+/** Creates a merchant through the control API and returns its owner key. */
+export async function createMerchant(sandbox: Sandbox, name = 'Acme'): Promise<Actor> {
+  const res = await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/merchants', payload: { name } });
+  if (res.statusCode !== 200) throw new Error(`create merchant: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { merchant: { id: string }; api_key: { key: string } };
+  return { merchantId: body.merchant.id, key: body.api_key.key, auth: { authorization: `Bearer ${body.api_key.key}` } };
+}
+
+/** An ISO timestamp `ms` after the sandbox's current time. */
+export function inFuture(sandbox: Sandbox, ms = 3600_000): string {
+  return new Date(sandbox.ctx.clock.now() + ms).toISOString();
+}
