@@ -1,0 +1,200 @@
+// Helpers shared by the bench sections: child processes (tracked and always killed), the ready
+// line, the load generator (autocannon in its own process), temp files and small statistics.
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = join(ROOT, 'dist/server/cli.js');
+const LOAD_WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
+const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+
+/** Every child process the bench started; all are SIGKILLed if the bench exits early. */
+const children = new Set();
+const tempDirs = [];
+
+export function killAll() {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  children.clear();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/**
+ * Installs the safety net: children die with the bench (normal exit, error, Ctrl-C), and a
+ * watchdog ends a run that overruns its budget.
+ */
+export function installCleanup(budgetMs) {
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      process.stderr.write(`\nbench: ${signal}, stopping\n`);
+      killAll();
+      process.exit(130);
+    });
+  }
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`bench: over its ${budgetMs / 1000} s budget, stopping\n`);
+    killAll();
+    process.exit(1);
+  }, budgetMs);
+  watchdog.unref();
+}
+
+export function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-bench-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * Resolves with the first stdout line matching `pattern` (its match), rejects if the process
+ * exits first or nothing matches within `timeoutMs`. Event-driven: no polling.
+ */
+export function waitForLine(child, pattern, timeoutMs, what = 'process') {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    let stderr = '';
+    const onStderr = (chunk) => {
+      stderr += chunk;
+    };
+    child.stderr?.on('data', onStderr);
+    const done = (fn, value) => {
+      clearTimeout(timer);
+      lines.off('line', onLine);
+      child.off('exit', onExit);
+      child.stderr?.off('data', onStderr);
+      fn(value);
+    };
+    const onLine = (line) => {
+      const match = pattern.exec(line);
+      if (match) done(resolve, match);
+    };
+    const onExit = (code, signal) =>
+      done(reject, new Error(`${what} exited (${signal ?? code}) before it was ready\n${stderr}`));
+    const timer = setTimeout(
+      () => done(reject, new Error(`${what} not ready within ${timeoutMs} ms\n${stderr}`)),
+      timeoutMs,
+    );
+    lines.on('line', onLine);
+    child.once('exit', onExit);
+  });
+}
+
+/** Stops a child: SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+export function stop(child, graceMs = 3000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const READY = /^svc-sandbox ready test=(\S+) production=(\S+) dashboard=(\S+)$/;
+
+/**
+ * Spawns the built CLI (`serve --port 0 --prod-port 0 --db <dbPath>`) and waits for its ready
+ * line. `readyMs` is from just before spawn to the line arriving here.
+ */
+export async function startSandbox({ dbPath, extraArgs = [], nodeArgs = [], timeoutMs = 10_000 }) {
+  const started = performance.now();
+  const child = track(
+    spawn(
+      process.execPath,
+      [...nodeArgs, CLI, 'serve', '--port', '0', '--prod-port', '0', '--db', dbPath, ...extraArgs],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
+  );
+  const match = await waitForLine(child, READY, timeoutMs, 'svc-sandbox');
+  const readyMs = performance.now() - started;
+  // Keep draining the pipes so a chatty server can never block on a full pipe.
+  child.stdout.resume();
+  child.stderr.resume();
+  return { child, readyMs, urls: { test: match[1], production: match[2], dashboard: match[3] } };
+}
+
+/** The bare Fastify hello-world baseline, in its own process. */
+export async function startBaseline({ timeoutMs = 10_000 } = {}) {
+  const child = track(
+    spawn(process.execPath, [BASELINE_SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  const match = await waitForLine(child, /^baseline ready url=(\S+)$/, timeoutMs, 'baseline server');
+  child.stdout.resume();
+  child.stderr.resume();
+  return { child, url: match[1] };
+}
+
+/**
+ * Runs autocannon in a separate process (so the load generator never shares an event loop with
+ * the server) and resolves with a summary. `spec` is plain data (sent over IPC): autocannon
+ * options (url, method, headers, body, connections, duration, warmup, requests...) plus
+ * `bodyTemplate`, a body in which every `{{seq}}` becomes a per-process sequence number.
+ */
+export function load(spec, { timeoutMs } = {}) {
+  const limit = timeoutMs ?? ((spec.duration ?? 5) + (spec.warmup?.duration ?? 0) + 15) * 1000;
+  const child = track(fork(LOAD_WORKER, [], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`load generator did not finish within ${limit} ms`));
+    }, limit);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      child.disconnect();
+      if (message.error) reject(new Error(`load generator: ${message.error}`));
+      else resolve(message.result);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`load generator exited (${signal ?? code}) without a result`));
+    });
+    child.send(spec);
+  });
+}
+
+/** JSON over HTTP to 127.0.0.1, throwing on a non-2xx answer. */
+export async function api(base, method, path, { body, headers = {} } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Renders rows (arrays of strings) as an aligned plain-text table. */
+export function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
