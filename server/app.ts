@@ -10,6 +10,9 @@ import { KeyLimiter } from './http/limits.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
+import { fundsControlRoutes } from './http/sandbox/funds.js';
+import { streamControlRoutes } from './http/sandbox/stream.js';
+import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
 import { localOnly } from './http/security.js';
@@ -97,6 +100,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       merchantControlRoutes(scoped, deps);
       checkoutControlRoutes(scoped, deps);
       eventControlRoutes(scoped, deps);
+      webhookControlRoutes(scoped, deps);
+      fundsControlRoutes(scoped, deps);
+      streamControlRoutes(scoped, deps);
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

@@ -6,15 +6,24 @@ import { createEventsRepo } from './db/events.js';
 import { createJobsRepo } from './db/jobs.js';
 import { createKvRepo } from './db/kv.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
+import { createFundsRepo } from './db/funds.js';
+import { createInboxRepo } from './db/inbox.js';
+import { createLedgerRepo } from './db/ledger.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
+import { createWebhooksRepo } from './db/webhooks.js';
 import { CheckoutService, JOB_EXPIRE, JOB_SETTLE } from './domain/checkouts/service.js';
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
+import { FundsService } from './domain/funds/service.js';
+import { Ledger } from './domain/ledger/service.js';
 import { MerchantService } from './domain/merchants/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Env } from './domain/types.js';
 import type { Ids } from './ids.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
+import { JOB_DELIVER, WebhookDispatcher } from './webhooks/dispatcher.js';
+import { InboxService } from './webhooks/inbox.js';
+import { WebhookService } from './webhooks/service.js';
 
 export interface ContextOptions {
   db: Db;
@@ -45,12 +54,17 @@ export function createContext(options: ContextOptions) {
     checkouts: createCheckoutsRepo(db),
     events: createEventsRepo(db),
     jobs: createJobsRepo(db),
+    webhooks: createWebhooksRepo(db),
+    ledger: createLedgerRepo(db),
+    funds: createFundsRepo(db),
+    inbox: createInboxRepo(db),
   };
   const settings = new SettingsService(kv);
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
   const transaction = <T>(fn: () => T): T => events.transaction(fn);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const getSettings = () => settings.get();
+  const ledger = new Ledger(repos.ledger, clock, ids);
 
   const merchants = new MerchantService({
     merchants: repos.merchants,
@@ -71,13 +85,69 @@ export function createContext(options: ContextOptions) {
     settings: getSettings,
     events,
     scheduler,
+    ledger,
     baseUrl,
   });
+  const funds = new FundsService({
+    repo: repos.funds,
+    merchants: repos.merchants,
+    addresses: repos.addresses,
+    ledger,
+    events,
+    clock,
+    ids,
+    settings: getSettings,
+  });
+  const dispatcher = new WebhookDispatcher({
+    repo: repos.webhooks,
+    clock,
+    scheduler,
+    transaction,
+    timeoutMs: () => settings.get().webhook_timeout_ms,
+  });
+  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher });
+  const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
 
   scheduler.register(JOB_EXPIRE, (job) => checkouts.onExpireDue(job.ref));
   scheduler.register(JOB_SETTLE, (job) => checkouts.onSettleDue(job.ref));
+  scheduler.register(JOB_DELIVER, (job) => dispatcher.onDue(job.ref));
+  events.onRecord((event) => webhooks.fanOut(event));
+  // New deliveries are due at once: wake the scheduler after the commit rather than at its next tick.
+  let wake: NodeJS.Immediate | null = null;
+  events.on(() => {
+    wake ??= setImmediate(() => {
+      wake = null;
+      void scheduler.runDue();
+    });
+  });
 
-  return { db, ids, clock, repos, settings, events, scheduler, transaction, merchants, customers, checkouts, baseUrl };
+  /** Runs what is due now and waits for the webhook sends that started. */
+  const settle = async (): Promise<number> => {
+    const ran = await scheduler.runDue();
+    await dispatcher.idle();
+    return ran;
+  };
+
+  return {
+    db,
+    ids,
+    clock,
+    repos,
+    settings,
+    events,
+    scheduler,
+    transaction,
+    ledger,
+    merchants,
+    customers,
+    checkouts,
+    funds,
+    dispatcher,
+    webhooks,
+    inbox,
+    settle,
+    baseUrl,
+  };
 }
 
 export type SandboxContext = ReturnType<typeof createContext>;

@@ -112,6 +112,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await ctx.scheduler.stop();
       listening = false;
       await Promise.all(Object.values(apps).map((app) => app.close()));
+      await ctx.dispatcher.close();
       db.close();
     },
   };

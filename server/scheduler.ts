@@ -17,6 +17,7 @@ export class Scheduler {
   private running: Promise<number> | null = null;
   private rerun = false;
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
 
   constructor(
     private readonly jobs: JobsRepo,
@@ -40,6 +41,7 @@ export class Scheduler {
 
   /** Runs every job due at the clock's current time; resolves with how many ran. */
   runDue(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
     if (this.running) {
       this.rerun = true;
       return this.running.then(() => this.runDue());
@@ -63,7 +65,9 @@ export class Scheduler {
     this.timer.unref();
   }
 
+  /** Stops for good (the database is about to close): later wake-ups do nothing. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;

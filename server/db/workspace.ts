@@ -1,7 +1,17 @@
 import type { Db } from './connection.js';
 
 /** Tables holding sandbox data (not settings, not schema bookkeeping), children first. */
-const DATA_TABLES = ['checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];
+const DATA_TABLES = [
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'inbox_messages',
+  'inboxes',
+  'ledger_entries',
+  'ledger_transactions',
+  'deposits',
+  'payouts',
+  'checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];
 
 export function wipeData(db: Db): void {
   db.transaction(() => {

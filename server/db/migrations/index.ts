@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.js';
 import { init } from './001-init.js';
+import { webhooksLedger } from './002-webhooks-ledger.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [init];
+export const migrations: readonly Migration[] = [init, webhooksLedger];

@@ -18,6 +18,7 @@ import { targetMerchant } from '../access.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
+import { Accounts, type Ledger } from '../ledger/service.js';
 import type { Env, Principal } from '../types.js';
 import { eligibleChains, FIAT_CURRENCIES, SUPPORTED_CURRENCIES } from './chains.js';
 import { completedPayload, createdPayload, paidPayload, toCheckout, toCheckoutBase } from './present.js';
@@ -36,6 +37,7 @@ export interface CheckoutDeps {
   settings: () => Settings;
   events: EventRecorder;
   scheduler: Scheduler;
+  ledger: Ledger;
   baseUrl: (env: Env) => string;
 }
 
@@ -163,6 +165,13 @@ export class CheckoutService {
     this.deps.events.transaction(() => {
       const next = this.save({ ...row, status: 'cancelled' });
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      if (row.received_amount > 0) {
+        // Transfers that arrived before the cancel go back to the payer.
+        this.deps.ledger.post(next.env as Env, 'checkout.cancel', row.id, [
+          { account: Accounts.pending(row.merchant_id), currency: row.currency, amount: -row.received_amount },
+          { account: Accounts.world, currency: row.currency, amount: row.received_amount },
+        ]);
+      }
       this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.cancelled', this.present(next));
     });
   }
@@ -228,6 +237,11 @@ export class CheckoutService {
         created_at: now,
       };
       this.deps.checkouts.insertPayment(payment);
+      // Detected on-chain: the merchant's, but not available until settlement.
+      this.deps.ledger.post(row.env as Env, 'checkout.payment', row.id, [
+        { account: Accounts.world, currency: row.currency, amount: -amount },
+        { account: Accounts.pending(row.merchant_id), currency: row.currency, amount },
+      ]);
       const received = row.received_amount + amount;
       const base = { ...row, received_amount: received, payer_address: payer, paid_chain: chain, paid_token: token };
       if (row.amount !== null && received < row.amount) {
@@ -280,7 +294,9 @@ export class CheckoutService {
 
   private settle(row: CheckoutRow): CheckoutRow {
     return this.deps.events.transaction(() => {
-      const next = this.save({ ...row, status: 'completed', platform_fee: this.platformFee(row, row.paid_amount ?? 0) });
+      const paid = row.paid_amount ?? 0;
+      const fees = this.credit(row, paid, row.platform_gas_fee);
+      const next = this.save({ ...row, status: 'completed', ...fees });
       this.deps.scheduler.cancel(JOB_SETTLE, row.id);
       this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.completed', completedPayload(next));
       return next;
@@ -300,17 +316,34 @@ export class CheckoutService {
       const payments = this.deps.checkouts.payments(row.id);
       const last = payments[payments.length - 1];
       const gas = last?.chain ? this.gasFee(row, last.chain, last.token) : 0;
+      const fees = this.credit(row, row.received_amount, gas);
       const next = this.save({
         ...row,
         status: 'partial',
         paid_amount: row.received_amount,
         paid_at: last?.created_at ?? this.deps.clock.nowIso(),
-        platform_gas_fee: gas,
-        platform_fee: this.platformFee(row, row.received_amount),
+        ...fees,
       });
       this.deps.events.record(env, next.merchant_id, 'checkout.partial', this.present(next));
       return next;
     });
+  }
+
+  /**
+   * Credits `paid` to the merchant: out of pending, less the platform fee and the gas fee (capped
+   * so a tiny payment never leaves the merchant owing). Returns the fees actually charged.
+   */
+  private credit(row: CheckoutRow, paid: number, gas: number): { platform_fee: number; platform_gas_fee: number } {
+    const platformFee = this.platformFee(row, paid);
+    const gasFee = Math.min(gas, paid - platformFee);
+    const { currency, merchant_id: merchantId } = row;
+    this.deps.ledger.post(row.env as Env, 'checkout.settlement', row.id, [
+      { account: Accounts.pending(merchantId), currency, amount: -paid },
+      { account: Accounts.available(merchantId), currency, amount: paid - platformFee - gasFee },
+      { account: Accounts.platformFees, currency, amount: platformFee },
+      { account: Accounts.platformGas, currency, amount: gasFee },
+    ]);
+    return { platform_fee: platformFee, platform_gas_fee: gasFee };
   }
 
   private platformFee(row: CheckoutRow, paid: number): number {

@@ -41,6 +41,7 @@ export class EventRecorder {
   private readonly bus = new EventEmitter();
   private pending: RecordedEvent[] = [];
   private depth = 0;
+  private readonly hooks: ((event: RecordedEvent) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -68,6 +69,7 @@ export class EventRecorder {
       created_at: this.clock.nowIso(),
     };
     this.repo.insert({ ...event, data: JSON.stringify(data) });
+    for (const hook of this.hooks) hook(event);
     this.pending.push(event);
     if (this.depth === 0) this.flush();
     return event;
@@ -89,6 +91,12 @@ export class EventRecorder {
     return result;
   }
 
+  /** Runs inside the recording transaction (webhook fan-out): what it writes commits with the event. */
+  onRecord(hook: (event: RecordedEvent) => void): void {
+    this.hooks.push(hook);
+  }
+
+  /** Called after commit (live stream, dispatcher wake-up). */
   on(listener: (event: RecordedEvent) => void): () => void {
     this.bus.on('event', listener);
     return () => this.bus.off('event', listener);

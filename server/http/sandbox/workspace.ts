@@ -55,7 +55,10 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
   app.post(
     '/clock/advance',
     { schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } } },
-    async (request) => clockState(await ctx.scheduler.advance(request.body.seconds * 1000)),
+    async (request) => {
+      ctx.clock.advance(request.body.seconds * 1000);
+      return clockState(await ctx.settle());
+    },
   );
   app.post('/clock/freeze', { schema: { tags, response: { 200: ClockState } } }, async () => {
     ctx.clock.freeze();
@@ -63,7 +66,7 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
   });
   app.post('/clock/resume', { schema: { tags, response: { 200: ClockState } } }, async () => {
     ctx.clock.resume();
-    return clockState(await ctx.scheduler.runDue());
+    return clockState(await ctx.settle());
   });
 
   app.get('/settings', { schema: { tags: ['sandbox: settings'], response: { 200: Settings } } }, async () =>

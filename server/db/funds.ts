@@ -1,0 +1,49 @@
+import type { Db } from './connection.js';
+
+export interface DepositRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  chain: string;
+  address: string;
+  currency: string;
+  amount: number;
+  txid: string;
+  created_at: string;
+}
+
+export interface PayoutRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  amount: number;
+  currency: string;
+  destination: string | null;
+  status: 'completed' | 'failed';
+  failure_reason: string | null;
+  created_at: string;
+}
+
+export function createFundsRepo(db: Db) {
+  const insertDeposit = db.prepare<DepositRow>(
+    `INSERT INTO deposits (id, merchant_id, env, chain, address, currency, amount, txid, created_at)
+     VALUES (@id, @merchant_id, @env, @chain, @address, @currency, @amount, @txid, @created_at)`,
+  );
+  const insertPayout = db.prepare<PayoutRow>(
+    `INSERT INTO payouts (id, merchant_id, env, amount, currency, destination, status, failure_reason, created_at)
+     VALUES (@id, @merchant_id, @env, @amount, @currency, @destination, @status, @failure_reason, @created_at)`,
+  );
+  const deposits = db.prepare<[string, string, number], DepositRow>(
+    'SELECT * FROM deposits WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
+  );
+  const payouts = db.prepare<[string, string, number], PayoutRow>(
+    'SELECT * FROM payouts WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
+  );
+  return {
+    insertDeposit: (row: DepositRow) => void insertDeposit.run(row),
+    insertPayout: (row: PayoutRow) => void insertPayout.run(row),
+    deposits: (merchantId: string, env: string, limit: number) => deposits.all(merchantId, env, limit),
+    payouts: (merchantId: string, env: string, limit: number) => payouts.all(merchantId, env, limit),
+  };
+}
+export type FundsRepo = ReturnType<typeof createFundsRepo>;

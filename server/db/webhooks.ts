@@ -1,0 +1,124 @@
+import type { Db } from './connection.js';
+
+export interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  url: string;
+  events: string;
+  secret: string;
+  created_at: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  env: string;
+  event: string;
+  url: string;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt_count: number;
+  next_attempt_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptRow {
+  id: number;
+  delivery_id: string;
+  number: number;
+  at: string;
+  request_headers: string;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface DeliveryFilter {
+  merchant_id?: string | undefined;
+  env?: string | undefined;
+  endpoint_id?: string | undefined;
+  event?: string | undefined;
+  status?: string | undefined;
+  limit: number;
+}
+
+export function createWebhooksRepo(db: Db) {
+  const insertEndpoint = db.prepare<EndpointRow>(
+    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, created_at)
+     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @created_at)`,
+  );
+  const endpointById = db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
+  const endpointsOf = db.prepare<[string, string], EndpointRow>(
+    'SELECT * FROM webhook_endpoints WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
+  );
+  const deleteEndpoint = db.prepare<[string]>('DELETE FROM webhook_endpoints WHERE id = ?');
+  const insertDelivery = db.prepare<DeliveryRow>(
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
+       attempt_count, next_attempt_at, created_at, updated_at)
+     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
+       @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
+  );
+  const updateDelivery = db.prepare<Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>>(
+    `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
+       next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
+  );
+  const deliveryById = db.prepare<[string], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
+  const pendingOfEndpoint = db.prepare<[string], DeliveryRow>(
+    "SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'",
+  );
+  const insertAttempt = db.prepare<Omit<AttemptRow, 'id'>>(
+    `INSERT INTO webhook_attempts (delivery_id, number, at, request_headers, request_body, response_status,
+       response_body, duration_ms, error)
+     VALUES (@delivery_id, @number, @at, @request_headers, @request_body, @response_status, @response_body,
+       @duration_ms, @error)`,
+  );
+  const attemptsOf = db.prepare<[string], AttemptRow>(
+    'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number',
+  );
+  // Filters are optional: `? IS NULL OR col = ?` keeps one prepared statement for every combination.
+  const list = db.prepare<Record<string, string | number | null>, DeliveryRow>(
+    `SELECT * FROM webhook_deliveries
+     WHERE (@merchant_id IS NULL OR merchant_id = @merchant_id)
+       AND (@env IS NULL OR env = @env)
+       AND (@endpoint_id IS NULL OR endpoint_id = @endpoint_id)
+       AND (@event IS NULL OR event = @event)
+       AND (@status IS NULL OR status = @status)
+     ORDER BY rowid DESC LIMIT @limit`,
+  );
+  const attemptsFor = db.prepare<[string], AttemptRow>(
+    `SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))
+     ORDER BY delivery_id, number`,
+  );
+
+  return {
+    insertEndpoint: (row: EndpointRow) => void insertEndpoint.run(row),
+    findEndpoint: (id: string) => endpointById.get(id),
+    endpointsOf: (merchantId: string, env: string) => endpointsOf.all(merchantId, env),
+    deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
+    insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
+    updateDelivery: (row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>) =>
+      void updateDelivery.run(row),
+    findDelivery: (id: string) => deliveryById.get(id),
+    pendingOfEndpoint: (endpointId: string) => pendingOfEndpoint.all(endpointId),
+    insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
+    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
+    listDeliveries: (filter: DeliveryFilter) =>
+      list.all({
+        merchant_id: filter.merchant_id ?? null,
+        env: filter.env ?? null,
+        endpoint_id: filter.endpoint_id ?? null,
+        event: filter.event ?? null,
+        status: filter.status ?? null,
+        limit: filter.limit,
+      }),
+    /** Attempts of many deliveries in one query (no N+1 when listing). */
+    attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
+  };
+}
+export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;

@@ -1,0 +1,83 @@
+import type { Clock } from '../../clock.js';
+import type { LedgerRepo } from '../../db/ledger.js';
+import type { Ids } from '../../ids.js';
+import type { Env } from '../types.js';
+
+/** Named accounts. A positive entry increases the account's balance; every transaction sums to 0. */
+export const Accounts = {
+  available: (merchantId: string) => `merchant:${merchantId}:available`,
+  /** Detected on-chain but not yet settled to the merchant. */
+  pending: (merchantId: string) => `merchant:${merchantId}:pending`,
+  platformFees: 'platform:fees',
+  platformGas: 'platform:gas',
+  resellerFees: (resellerId: string) => `reseller:${resellerId}:fees`,
+  /** Customers, chains and banks: where money comes from and goes to. */
+  world: 'world',
+} as const;
+
+export interface Entry {
+  account: string;
+  currency: string;
+  amount: number;
+}
+
+export interface Balance {
+  currency: string;
+  available: number;
+  held: number;
+}
+
+export class LedgerError extends Error {}
+
+export class Ledger {
+  constructor(
+    private readonly repo: LedgerRepo,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {}
+
+  /** Posts one balanced transaction. Must run inside the caller's database transaction. */
+  post(env: Env, kind: string, refId: string | null, entries: readonly Entry[], memo: string | null = null): string {
+    const sums = new Map<string, number>();
+    for (const entry of entries) {
+      if (!Number.isSafeInteger(entry.amount)) throw new LedgerError(`non-integer amount on ${entry.account}`);
+      sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount);
+    }
+    for (const [currency, sum] of sums) {
+      if (sum !== 0) throw new LedgerError(`unbalanced ${kind}: ${currency} entries sum to ${sum}`);
+    }
+    const id = this.ids.uuid();
+    this.repo.insertTransaction({ id, env, kind, ref_id: refId, memo, created_at: this.clock.nowIso() });
+    for (const entry of entries) {
+      if (entry.amount !== 0) this.repo.insertEntry({ tx_id: id, env, ...entry });
+    }
+    return id;
+  }
+
+  balance(env: Env, account: string, currency: string): number {
+    return this.repo.balance(env, account, currency);
+  }
+
+  merchantBalances(env: Env, merchantId: string): Balance[] {
+    const available = Accounts.available(merchantId);
+    const byCurrency = new Map<string, Balance>();
+    for (const row of this.repo.balances(env, [available, Accounts.pending(merchantId)])) {
+      const balance = byCurrency.get(row.currency) ?? { currency: row.currency, available: 0, held: 0 };
+      if (row.account === available) balance.available = row.total;
+      else balance.held = row.total;
+      byCurrency.set(row.currency, balance);
+    }
+    return [...byCurrency.values()];
+  }
+
+  merchantTransactions(env: Env, merchantId: string, limit = 100) {
+    const txs = this.repo.transactionsOf(env, [Accounts.available(merchantId), Accounts.pending(merchantId)], limit);
+    const entries = this.repo.entriesOf(txs.map((t) => t.id));
+    return txs.map((tx) => ({
+      ...tx,
+      entries: entries
+        .filter((e) => e.tx_id === tx.id)
+        .map(({ account, currency, amount }) => ({ account, currency, amount })),
+    }));
+  }
+}

@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import { Type } from 'typebox';
+import type { RecordedEvent } from '../../domain/events/recorder.js';
+import { EnvName, Uuid } from '../../schemas/common.js';
+import { presentDelivery } from '../../webhooks/service.js';
+import type { App, RouteDeps } from '../types.js';
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
+ * delivery attempt (`event: delivery`) as it happens, optionally filtered by env and merchant.
+ */
+export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end();
+  });
+
+  app.get(
+    '/events',
+    {
+      schema: {
+        tags: ['sandbox: events'],
+        querystring: Type.Object({ env: Type.Optional(EnvName), merchant_id: Type.Optional(Uuid) }),
+      },
+    },
+    (request, reply) => {
+      const { env, merchant_id: merchantId } = request.query;
+      const wanted = (e: { env: string; merchant_id: string }) =>
+        (env === undefined || e.env === env) && (merchantId === undefined || e.merchant_id === merchantId);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-content-type-options': 'nosniff',
+      });
+      raw.write(': connected\n\n');
+      streams.add(raw);
+      const send = (type: string, id: string, data: unknown) => raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+      const offEvents = ctx.events.on((event: RecordedEvent) => {
+        if (wanted(event)) send('event', event.id, event);
+      });
+      const offAttempts = ctx.dispatcher.onAttempt(({ delivery, attempt }) => {
+        if (!wanted(delivery)) return;
+        send('delivery', `${delivery.id}:${attempt.number}`, {
+          ...presentDelivery(delivery, []),
+          attempt: { ...attempt, request_headers: JSON.parse(attempt.request_headers) as Record<string, string> },
+        });
+      });
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+      heartbeat.unref();
+      raw.on('close', () => {
+        clearInterval(heartbeat);
+        offEvents();
+        offAttempts();
+        streams.delete(raw);
+      });
+    },
+  );
+}

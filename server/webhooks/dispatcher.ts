@@ -1,0 +1,172 @@
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import type { Clock } from '../clock.js';
+import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
+import type { Scheduler } from '../scheduler.js';
+import { sign } from './signing.js';
+
+export const JOB_DELIVER = 'webhook.deliver';
+export const MAX_ATTEMPTS = 5;
+/** Delay after the failure of attempt n before attempt n + 1 (spec: 5 m, 30 m, 2 h, 5 h). */
+export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000] as const;
+export const RESPONSE_BODY_CAP = 64 * 1024;
+const USER_AGENT = 'svc-sandbox-webhooks/1';
+
+export interface AttemptEvent {
+  delivery: DeliveryRow;
+  attempt: Omit<AttemptRow, 'id'>;
+}
+
+export interface DispatcherDeps {
+  repo: WebhooksRepo;
+  clock: Clock;
+  scheduler: Scheduler;
+  transaction: <T>(fn: () => T) => T;
+  timeoutMs: () => number;
+}
+
+/**
+ * Sends deliveries. At-least-once: before a send starts, the delivery's job is re-leased to fire
+ * again after the timeout, so a crash mid-send means a resend after restart, never a loss. Never
+ * twice at once: an in-process set guards sends in flight. Sends are not awaited by the scheduler,
+ * so one slow endpoint never holds up the others.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
+  private readonly bus = new EventEmitter();
+  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.bus.setMaxListeners(0);
+  }
+
+  /** Scheduler handler: runs inside the scheduler's transaction, returns at once. */
+  onDue(deliveryId: string): void {
+    const delivery = this.deps.repo.findDelivery(deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    this.lease(delivery.id);
+    if (this.inFlight.has(delivery.id)) return;
+    this.launch(delivery);
+  }
+
+  /** A manual retry: one new attempt now, same delivery id; resolves with the delivery after it. */
+  async retry(delivery: DeliveryRow): Promise<DeliveryRow> {
+    const running = this.inFlight.get(delivery.id);
+    if (running) await running;
+    const fresh = this.deps.repo.findDelivery(delivery.id) ?? delivery;
+    this.deps.transaction(() => this.lease(fresh.id));
+    return this.launch(fresh);
+  }
+
+  /** Resolves when every send started so far has finished (used by clock advances and tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  onAttempt(listener: (event: AttemptEvent) => void): () => void {
+    this.bus.on('attempt', listener);
+    return () => this.bus.off('attempt', listener);
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    await this.agent.close();
+  }
+
+  private lease(id: string): void {
+    this.deps.scheduler.schedule(JOB_DELIVER, id, this.deps.clock.now() + this.deps.timeoutMs() + 60_000);
+  }
+
+  private launch(delivery: DeliveryRow): Promise<DeliveryRow> {
+    const promise = this.send(delivery).finally(() => this.inFlight.delete(delivery.id));
+    this.inFlight.set(delivery.id, promise);
+    return promise;
+  }
+
+  private async send(delivery: DeliveryRow): Promise<DeliveryRow> {
+    const endpoint = this.deps.repo.findEndpoint(delivery.endpoint_id);
+    const number = delivery.attempt_count + 1;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-svc-event': delivery.event,
+      'x-svc-delivery-id': delivery.id,
+      'x-svc-signature': endpoint ? sign(endpoint.secret, delivery.body) : '',
+    };
+    const at = this.deps.clock.nowIso();
+    const started = performance.now();
+    let responseStatus: number | null = null;
+    let responseBody: string | null = null;
+    let error: string | null = null;
+    if (!endpoint) {
+      error = 'endpoint deleted';
+    } else {
+      try {
+        const response = await request(delivery.url, {
+          method: 'POST',
+          headers,
+          body: delivery.body,
+          dispatcher: this.agent,
+          signal: AbortSignal.timeout(this.deps.timeoutMs()),
+        });
+        responseStatus = response.statusCode;
+        responseBody = await readCapped(response.body);
+      } catch (caught) {
+        error = describeError(caught, this.deps.timeoutMs());
+      }
+    }
+    const ok = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
+    const attempt: Omit<AttemptRow, 'id'> = {
+      delivery_id: delivery.id,
+      number,
+      at,
+      request_headers: JSON.stringify(headers),
+      request_body: delivery.body,
+      response_status: responseStatus,
+      response_body: responseBody,
+      duration_ms: Math.round(performance.now() - started),
+      error,
+    };
+    const updated = this.deps.transaction(() => {
+      this.deps.repo.insertAttempt(attempt);
+      const exhausted = number >= MAX_ATTEMPTS || !endpoint;
+      const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
+      const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
+      if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
+      else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+      const row: DeliveryRow = {
+        ...delivery,
+        status,
+        attempt_count: number,
+        next_attempt_at: next,
+        updated_at: this.deps.clock.nowIso(),
+      };
+      this.deps.repo.updateDelivery(row);
+      return row;
+    });
+    this.bus.emit('attempt', { delivery: updated, attempt } satisfies AttemptEvent);
+    return updated;
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { dump?: () => Promise<void> }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
+    size += chunk.length;
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text;
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout: no answer within ${timeoutMs} ms`;
+    const code = (error as { code?: string }).code;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return [code ?? cause?.code, error.message || cause?.message].filter(Boolean).join(': ');
+  }
+  return String(error);
+}
