@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { app, type BrowserWindow, dialog } from 'electron';
+import { ensureNativeBinding } from './native.js';
+import { type ServerHost, startServerHost } from './server-host.js';
+import { createMainWindow } from './window.js';
+
+// App lifecycle only: the decisions live in native.ts, server-host.ts and window.ts.
+
+const here = import.meta.dirname;
+const dashboardDir = join(here, '../renderer');
+const preload = join(here, '../preload/preload.cjs');
+const iconFile = join(here, '../../resources/icon.png');
+const icon = existsSync(iconFile) ? iconFile : undefined;
+
+let host: ServerHost | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+function openWindow(): void {
+  if (!host) return;
+  mainWindow = createMainWindow({ url: host.dashboardUrl, preload, icon, allowedOrigins: host.origins });
+  mainWindow.on('closed', () => {
+    mainWindow = undefined;
+  });
+}
+
+async function start(): Promise<void> {
+  const userData = app.getPath('userData');
+  const nativeBinding = await ensureNativeBinding({
+    userData,
+    log: (line) => console.log(`svc-sandbox: ${line}`),
+  });
+  host = await startServerHost({ userData, dashboardDir, nativeBinding });
+  const { urls } = host;
+  console.log(
+    `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}`,
+  );
+  openWindow();
+}
+
+// One instance per user-data dir: a second one would fight over the database and the ports.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return openWindow();
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox(
+        'svc-sandbox could not start',
+        error instanceof Error ? (error.stack ?? error.message) : String(error),
+      );
+      app.exit(1);
+    });
+
+  // macOS keeps the app (and its server) running without windows, as apps there do.
+  app.on('activate', () => {
+    if (!mainWindow) openWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Close the sandbox (listeners, scheduler, database) before the process goes.
+  app.on('will-quit', (event) => {
+    if (!host) return;
+    event.preventDefault();
+    const closing = host;
+    host = undefined;
+    closing
+      .close()
+      .catch((error: unknown) => console.error('svc-sandbox: error while closing', error))
+      .finally(() => app.quit());
+  });
+}

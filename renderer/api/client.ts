@@ -1,0 +1,47 @@
+/** An error answer of the sandbox API: its status and its `{ error }` message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * The one place the renderer calls fetch. Paths are relative to the page's origin: the dashboard is
+ * served by the sandbox itself, so same-origin requests pass its Origin check for state changes.
+ */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'The sandbox server is not reachable. Is it still running?');
+  }
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!response.ok) {
+    const message =
+      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
+        ? data.error
+        : `${method} ${path} failed with HTTP ${response.status}`;
+    throw new ApiError(response.status, message);
+  }
+  return data as T;
+}

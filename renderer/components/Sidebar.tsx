@@ -1,0 +1,62 @@
+import { pages } from '../pages';
+import { useStore } from '../store';
+import { formatTime } from './format';
+import { LogoMark } from './icons';
+import { useSandboxNow } from './useSandboxNow';
+
+function SidebarClock() {
+  const now = useSandboxNow();
+  const frozen = useStore((s) => s.clock?.frozen ?? false);
+  return (
+    <a className="sidebar-clock" href="#/clock" data-testid="sidebar-clock">
+      <span className="sidebar-clock-label">Sandbox time · UTC</span>
+      <span className="sidebar-clock-time">{now === null ? '—' : formatTime(now)}</span>
+      <span className={`pill ${frozen ? 'pill-frozen' : 'pill-running'}`}>
+        {frozen ? 'Frozen' : 'Running'}
+      </span>
+    </a>
+  );
+}
+
+export function Sidebar({ current }: { current: string }) {
+  const version = useStore((s) => s.version);
+  const connection = useStore((s) => s.connection);
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <LogoMark />
+        <div>
+          <div className="brand-name" data-testid="app-name">
+            svc-sandbox
+          </div>
+          <div className="brand-sub">{version ? `v${version} · local` : 'local sandbox'}</div>
+        </div>
+      </div>
+      <nav className="nav" aria-label="Areas">
+        {pages.map(({ id, label, Icon }) => (
+          <a
+            key={id}
+            href={`#/${id}`}
+            className={`nav-item ${id === current ? 'active' : ''}`}
+            aria-current={id === current ? 'page' : undefined}
+            data-testid={`nav-${id}`}
+          >
+            <Icon />
+            <span>{label}</span>
+          </a>
+        ))}
+      </nav>
+      <div className="sidebar-footer">
+        <SidebarClock />
+        <div className={`connection connection-${connection}`} data-testid="connection">
+          <span className="dot" />
+          {connection === 'online'
+            ? 'Server running'
+            : connection === 'offline'
+              ? 'Server unreachable'
+              : 'Connecting…'}
+        </div>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,67 @@
+// Small stroke icons (24×24 grid, currentColor) so the dashboard needs no icon library.
+import type { ReactNode } from 'react';
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg
+      className="icon"
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const OverviewIcon = () => (
+  <Icon>
+    <rect x="3" y="3" width="7" height="9" rx="1.5" />
+    <rect x="14" y="3" width="7" height="5" rx="1.5" />
+    <rect x="14" y="12" width="7" height="9" rx="1.5" />
+    <rect x="3" y="16" width="7" height="5" rx="1.5" />
+  </Icon>
+);
+
+export const MerchantsIcon = () => (
+  <Icon>
+    <path d="M4 10h16v10H4z" />
+    <path d="M3 10l2-6h14l2 6" />
+    <path d="M10 20v-5h4v5" />
+  </Icon>
+);
+
+export const ClockIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+
+export const KeyIcon = () => (
+  <Icon>
+    <circle cx="8" cy="15" r="4" />
+    <path d="M10.8 12.2L20 3" />
+    <path d="M17 6l3 3" />
+  </Icon>
+);
+
+export const LogoMark = () => (
+  <svg className="logo-mark" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+    <rect width="32" height="32" rx="8" fill="#4f46e5" />
+    <path
+      d="M9 20.5c1.6 1.3 3.7 2 6 2 3.3 0 5.5-1.5 5.5-3.9 0-5-10.6-2.8-10.6-7.6 0-2 1.9-3.5 4.8-3.5 2 0 3.8.6 5.1 1.6"
+      fill="none"
+      stroke="#fff"
+      strokeWidth="2.4"
+      strokeLinecap="round"
+    />
+    <circle cx="23.5" cy="22.5" r="2.5" fill="#a5b4fc" />
+  </svg>
+);

@@ -1,0 +1,159 @@
+import { type FormEvent, useState } from 'react';
+import { Card } from '../../components/Card';
+import { formatDate, formatOffset, formatTime } from '../../components/format';
+import { useSandboxNow } from '../../components/useSandboxNow';
+import { useStore } from '../../store';
+
+const STEPS = [
+  { seconds: 60, label: '+1 min', testId: 'clock-advance-minute' },
+  { seconds: 3600, label: '+1 h', testId: 'clock-advance-hour' },
+  { seconds: 86400, label: '+1 day', testId: 'clock-advance-day' },
+] as const;
+
+const UNITS = { minutes: 60, hours: 3600, days: 86400 } as const;
+type Unit = keyof typeof UNITS;
+
+function CustomAdvance() {
+  const advanceClock = useStore((s) => s.advanceClock);
+  const busy = useStore((s) => s.clockBusy);
+  const [amount, setAmount] = useState('30');
+  const [unit, setUnit] = useState<Unit>('days');
+  const value = Number(amount);
+  const valid = Number.isInteger(value) && value > 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid) void advanceClock(value * UNITS[unit]);
+  };
+
+  return (
+    <form className="form form-inline" onSubmit={submit}>
+      <label className="field">
+        <span className="field-label">Advance by</span>
+        <input
+          className="input input-narrow"
+          type="number"
+          min={1}
+          step={1}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          data-testid="clock-custom-amount"
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Unit</span>
+        <select
+          className="input"
+          value={unit}
+          onChange={(e) => setUnit(e.target.value as Unit)}
+          data-testid="clock-custom-unit"
+        >
+          {Object.keys(UNITS).map((u) => (
+            <option key={u} value={u}>
+              {u}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="submit"
+        className="btn btn-secondary"
+        disabled={busy || !valid}
+        data-testid="clock-custom-submit"
+      >
+        Advance
+      </button>
+    </form>
+  );
+}
+
+export function ClockPage() {
+  const now = useSandboxNow();
+  const clock = useStore((s) => s.clock);
+  const busy = useStore((s) => s.clockBusy);
+  const advanceClock = useStore((s) => s.advanceClock);
+  const freezeClock = useStore((s) => s.freezeClock);
+  const resumeClock = useStore((s) => s.resumeClock);
+  const frozen = clock?.frozen ?? false;
+
+  return (
+    <div className="grid-clock">
+      <Card testId="clock">
+        <div className="clock-face">
+          <div className="clock-face-top">
+            <span className={`pill ${frozen ? 'pill-frozen' : 'pill-running'}`} data-testid="clock-state">
+              {frozen ? 'Frozen' : 'Running'}
+            </span>
+            <span className="muted small" data-testid="clock-offset">
+              {clock ? formatOffset(clock.offset_ms) : ''}
+            </span>
+          </div>
+          <div
+            className="clock-time mono"
+            data-testid="clock-now"
+            data-iso={now === null ? '' : new Date(now).toISOString()}
+          >
+            {now === null ? '—' : formatTime(now)}
+          </div>
+          <div className="clock-date">{now === null ? '' : `${formatDate(now)} · UTC`}</div>
+        </div>
+        <div className="clock-controls">
+          <div className="button-group">
+            {STEPS.map((step) => (
+              <button
+                key={step.seconds}
+                type="button"
+                className="btn btn-secondary"
+                disabled={busy || !clock}
+                onClick={() => void advanceClock(step.seconds)}
+                data-testid={step.testId}
+              >
+                {step.label}
+              </button>
+            ))}
+          </div>
+          {frozen ? (
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={busy}
+              onClick={() => void resumeClock()}
+              data-testid="clock-resume"
+            >
+              Resume
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn-outline"
+              disabled={busy || !clock}
+              onClick={() => void freezeClock()}
+              data-testid="clock-freeze"
+            >
+              Freeze
+            </button>
+          )}
+        </div>
+      </Card>
+      <div className="stack">
+        <Card title="Custom jump">
+          <CustomAdvance />
+        </Card>
+        <Card title="How sandbox time works">
+          <ul className="notes">
+            <li>
+              The clock follows real time plus an offset. Advancing adds to the offset; it never goes back.
+            </li>
+            <li>
+              Everything that falls due runs at once, in order: checkout expiry, settlement, fee holds,
+              webhook retries.
+            </li>
+            <li>
+              Frozen, time stands still until you advance or resume it: good for exact, repeatable scenarios.
+            </li>
+          </ul>
+        </Card>
+      </div>
+    </div>
+  );
+}

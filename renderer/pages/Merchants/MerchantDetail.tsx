@@ -1,0 +1,70 @@
+import { Card } from '../../components/Card';
+import { CopyButton } from '../../components/CopyButton';
+import { formatTimestamp } from '../../components/format';
+import { KeyIcon } from '../../components/icons';
+import { useStore } from '../../store';
+import { ApiKeysList } from './ApiKeysList';
+import { CreateKeyForm } from './CreateKeyForm';
+
+export function MerchantDetail({ merchantId }: { merchantId: string }) {
+  const merchant = useStore((s) => s.merchants.find((m) => m.id === merchantId));
+  const keys = useStore((s) => s.keysByMerchant[merchantId]);
+  if (!merchant) return null;
+  const active = keys?.filter((k) => !k.revoked_at).length ?? 0;
+
+  return (
+    <div className="stack" data-testid="merchant-detail" data-merchant-id={merchant.id}>
+      <Card>
+        <div className="merchant-head">
+          <span className="avatar avatar-lg" aria-hidden="true">
+            {merchant.name.trim().charAt(0).toUpperCase() || '?'}
+          </span>
+          <div className="merchant-head-text">
+            <h2 className="merchant-name" data-testid="merchant-name">
+              {merchant.name}
+            </h2>
+            <div className="merchant-id">
+              <code className="mono" data-testid="merchant-id">
+                {merchant.id}
+              </code>
+              <CopyButton value={merchant.id} label="Copy id" />
+            </div>
+          </div>
+          <span className={`badge badge-lg badge-kyb-${merchant.kyb_status}`} title="KYB status">
+            KYB {merchant.kyb_status}
+          </span>
+        </div>
+        <dl className="facts facts-row">
+          <div>
+            <dt>Legal name</dt>
+            <dd>{merchant.legal_name ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Country</dt>
+            <dd>{merchant.country ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Platform rate</dt>
+            <dd>{merchant.platform_rate === null ? 'Sandbox default' : `${merchant.platform_rate} bps`}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatTimestamp(merchant.created_at)}</dd>
+          </div>
+        </dl>
+      </Card>
+      <Card
+        title={
+          <span className="title-with-icon">
+            <KeyIcon /> API keys
+          </span>
+        }
+        subtitle={`${active} active. Send one as “Authorization: Bearer <key>” to either address; sandbox keys stay viewable.`}
+        testId="api-keys"
+      >
+        <CreateKeyForm merchantId={merchant.id} />
+        {keys ? <ApiKeysList keys={keys} /> : <p className="empty">Loading keys…</p>}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { ApiError } from '../api/client';
+import type { Slice, Store } from './types';
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'success';
+  message: string;
+}
+
+export interface NoticesSlice {
+  notices: Notice[];
+  notify: (kind: Notice['kind'], message: string) => void;
+  dismiss: (id: number) => void;
+}
+
+let nextId = 1;
+
+export const createNoticesSlice: Slice<NoticesSlice> = (set) => ({
+  notices: [],
+  notify: (kind, message) =>
+    set((state) => ({
+      // The same message twice (several calls failing for one reason) shows once.
+      notices: [
+        ...state.notices.filter((n) => n.message !== message).slice(-3),
+        { id: nextId++, kind, message },
+      ],
+    })),
+  dismiss: (id) => set((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) })),
+});
+
+/**
+ * Runs an API call for an action; an error becomes a notice the user sees (the server's `{error}`
+ * message as is). Resolves true on success, so forms know whether to clear their fields.
+ */
+export async function attempt(get: () => Store, action: () => Promise<void>): Promise<boolean> {
+  try {
+    await action();
+    return true;
+  } catch (error) {
+    const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+    get().notify('error', message);
+    return false;
+  }
+}

@@ -1,0 +1,181 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../server/sandbox.js';
+
+// The dashboard in real Chromium against a real sandbox: the page is served by the sandbox itself,
+// exactly as the Electron window and `svc-sandbox serve` show it.
+
+const root = resolve(import.meta.dirname, '../..');
+const dashboardDir = join(root, 'out/renderer');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const screenshotPath = join(root, 'docs/screenshot.png');
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let sandbox: Sandbox;
+let dataDir: string;
+let dashboardUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(dashboardDir, 'index.html'))) {
+    throw new Error(
+      `${dashboardDir}/index.html is missing: build the dashboard first (npm run build, or npx electron-vite build)`,
+    );
+  }
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: apt-get install -y chromium, or set CHROMIUM_PATH`,
+    );
+  }
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  // Each test: its own data dir, its own free ports.
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-e2e-'));
+  sandbox = await createSandbox({
+    ports: { test: 0, production: 0 },
+    dbPath: join(dataDir, 'sandbox.db'),
+    dashboardDir,
+  });
+  ({ dashboard: dashboardUrl } = await sandbox.listen());
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+  await sandbox?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const byTestId = (id: string) => page.getByTestId(id);
+const keyRow = (role: string, status?: 'active' | 'revoked') =>
+  page.locator(
+    `[data-testid="api-key-row"][data-role="${role}"]${status ? `[data-status="${status}"]` : ''}`,
+  );
+
+async function createMerchant(name: string, country: string) {
+  await byTestId('nav-merchants').click();
+  await byTestId('merchant-name-input').fill(name);
+  await byTestId('merchant-country-input').fill(country);
+  await byTestId('create-merchant-submit').click();
+  await byTestId('merchant-name').filter({ hasText: name }).waitFor();
+}
+
+async function dismissNotices() {
+  const close = byTestId('notice-dismiss');
+  while ((await close.count()) > 0) await close.first().click();
+}
+
+describe('dashboard', () => {
+  it('shows the server addresses', async () => {
+    await page.goto(dashboardUrl);
+
+    await byTestId('url-test').filter({ hasText: sandbox.urls().test }).waitFor();
+    expect(await byTestId('app-name').textContent()).toBe('svc-sandbox');
+    expect(await byTestId('url-production').textContent()).toBe(sandbox.urls().production);
+    expect(await byTestId('url-dashboard').textContent()).toBe(sandbox.urls().dashboard);
+  });
+
+  it('creates a merchant, manages its API keys and advances the clock', async () => {
+    await page.goto(dashboardUrl);
+
+    // Create a merchant: its owner key is shown in full. The POST carries the page's own Origin,
+    // which the control API accepts.
+    const createRequest = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/sandbox/merchants'),
+    );
+    await createMerchant('Acme Ltd', 'GB');
+    expect((await (await createRequest).allHeaders()).origin).toBe(new URL(dashboardUrl).origin);
+    await keyRow('owner', 'active').waitFor();
+    const ownerKey = await keyRow('owner').getByTestId('key-value').textContent();
+    expect(ownerKey).toMatch(/^svcb_\S+$/);
+    expect(sandbox.ctx.merchants.list().map((m) => m.name)).toEqual(['Acme Ltd']);
+
+    // A developer key.
+    await byTestId('key-name-input').fill('CI pipeline');
+    await byTestId('key-role-select').selectOption('developer');
+    await byTestId('create-key-submit').click();
+    const developer = keyRow('developer', 'active');
+    await developer.waitFor();
+    expect(await developer.getByTestId('key-name').textContent()).toBe('CI pipeline');
+    const developerKey = await developer.getByTestId('key-value').textContent();
+    expect(developerKey).toMatch(/^svcb_\S+$/);
+    expect(developerKey).not.toBe(ownerKey);
+
+    // Revoke it (two clicks: revocation is immediate).
+    await developer.getByTestId('key-revoke').click();
+    await developer.getByTestId('key-revoke-confirm').click();
+    await keyRow('developer', 'revoked').waitFor();
+    expect(await keyRow('developer').getByTestId('key-status').textContent()).toBe('Revoked');
+    expect(await keyRow('owner').getAttribute('data-status')).toBe('active');
+    const stored = sandbox.ctx.merchants.listKeys(sandbox.ctx.merchants.list()[0]!.id);
+    expect(stored.find((k) => k.role === 'developer')?.revoked_at).not.toBeNull();
+
+    await dismissNotices();
+    mkdirSync(dirname(screenshotPath), { recursive: true });
+    await page.screenshot({ path: screenshotPath });
+
+    // The clock: freeze it so the displayed time is exact, then jump one hour.
+    await byTestId('nav-clock').click();
+    await byTestId('clock-freeze').click();
+    await byTestId('clock-state').filter({ hasText: 'Frozen' }).waitFor();
+    const before = await byTestId('clock-now').getAttribute('data-iso');
+    expect(before).toBe(sandbox.ctx.clock.nowIso());
+    const beforeText = await byTestId('clock-now').textContent();
+
+    await byTestId('clock-advance-hour').click();
+    const expected = new Date(Date.parse(before!) + 3600_000).toISOString();
+    await page.locator(`[data-testid="clock-now"][data-iso="${expected}"]`).waitFor();
+    expect(await byTestId('clock-now').textContent()).not.toBe(beforeText);
+    expect(sandbox.ctx.clock.nowIso()).toBe(expected);
+    expect(await byTestId('sidebar-clock').textContent()).toContain('Frozen');
+
+    await byTestId('clock-resume').click();
+    await byTestId('clock-state').filter({ hasText: 'Running' }).waitFor();
+    expect(await byTestId('clock-offset').textContent()).toMatch(/^\+(59 min|1 h)/);
+  });
+
+  it("shows the API's error message when a call is refused", async () => {
+    await page.goto(dashboardUrl);
+    await byTestId('nav-merchants').click();
+    await byTestId('merchants-empty').waitFor();
+
+    await byTestId('merchant-name-input').fill('Bad Country Co');
+    await byTestId('merchant-country-input').fill('gb');
+    const response = page.waitForResponse(
+      (r) => r.url().endsWith('/sandbox/merchants') && r.request().method() === 'POST',
+    );
+    await byTestId('create-merchant-submit').click();
+    const body = (await (await response).json()) as { error: string };
+
+    const notice = byTestId('notice-error');
+    await notice.waitFor();
+    expect(body.error).toBeTruthy();
+    expect(await notice.textContent()).toContain(body.error);
+    // Nothing was created, and the form keeps what was typed so it can be corrected.
+    expect(sandbox.ctx.merchants.list()).toEqual([]);
+    expect(await byTestId('merchant-name-input').inputValue()).toBe('Bad Country Co');
+  });
+});
