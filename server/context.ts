@@ -9,13 +9,15 @@ import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createFundsRepo } from './db/funds.js';
 import { createInboxRepo } from './db/inbox.js';
 import { createLedgerRepo } from './db/ledger.js';
+import { createRefundsRepo } from './db/refunds.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createWebhooksRepo } from './db/webhooks.js';
-import { CheckoutService, JOB_EXPIRE, JOB_SETTLE } from './domain/checkouts/service.js';
+import { CheckoutService, JOB_EXPIRE, JOB_RELEASE_FEES, JOB_SETTLE } from './domain/checkouts/service.js';
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
 import { FundsService } from './domain/funds/service.js';
 import { Ledger } from './domain/ledger/service.js';
+import { RefundService } from './domain/refunds/service.js';
 import { MerchantService } from './domain/merchants/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Env } from './domain/types.js';
@@ -58,6 +60,7 @@ export function createContext(options: ContextOptions) {
     ledger: createLedgerRepo(db),
     funds: createFundsRepo(db),
     inbox: createInboxRepo(db),
+    refunds: createRefundsRepo(db),
   };
   const settings = new SettingsService(kv);
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
@@ -88,6 +91,16 @@ export function createContext(options: ContextOptions) {
     ledger,
     baseUrl,
   });
+  const refunds = new RefundService({
+    checkouts,
+    checkoutsRepo: repos.checkouts,
+    repo: repos.refunds,
+    ledger,
+    events,
+    clock,
+    ids,
+    settings: getSettings,
+  });
   const funds = new FundsService({
     repo: repos.funds,
     merchants: repos.merchants,
@@ -110,6 +123,7 @@ export function createContext(options: ContextOptions) {
 
   scheduler.register(JOB_EXPIRE, (job) => checkouts.onExpireDue(job.ref));
   scheduler.register(JOB_SETTLE, (job) => checkouts.onSettleDue(job.ref));
+  scheduler.register(JOB_RELEASE_FEES, (job) => checkouts.onReleaseFeesDue(job.ref));
   scheduler.register(JOB_DELIVER, (job) => dispatcher.onDue(job.ref));
   events.onRecord((event) => webhooks.fanOut(event));
   // New deliveries are due at once: wake the scheduler after the commit rather than at its next tick.
@@ -141,6 +155,7 @@ export function createContext(options: ContextOptions) {
     merchants,
     customers,
     checkouts,
+    refunds,
     funds,
     dispatcher,
     webhooks,

@@ -32,6 +32,12 @@ export interface CheckoutRow {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  invoice_id: string | null;
+  settled_at: string | null;
+  fees_released_at: string | null;
+  reseller_rate: number | null;
+  reseller_min_fee: number | null;
+  reseller_max_fee: number | null;
 }
 
 export interface CheckoutPaymentRow {
@@ -76,9 +82,15 @@ const COLUMNS = [
   'expires_at',
   'created_at',
   'updated_at',
+  'invoice_id',
+  'settled_at',
+  'fees_released_at',
+  'reseller_rate',
+  'reseller_min_fee',
+  'reseller_max_fee',
 ] as const satisfies readonly (keyof CheckoutRow)[];
 
-const MUTABLE = COLUMNS.filter((c) => !['id', 'merchant_id', 'env', 'created_at'].includes(c));
+const MUTABLE = COLUMNS.filter((c) => !['id', 'merchant_id', 'env', 'created_at', 'invoice_id'].includes(c));
 
 export function createCheckoutsRepo(db: Db) {
   const insert = db.prepare<CheckoutRow>(

@@ -11,6 +11,8 @@ const DATA_TABLES = [
   'ledger_transactions',
   'deposits',
   'payouts',
+  'refunds',
+  'invoices',
   'checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];
 
 export function wipeData(db: Db): void {

@@ -19,6 +19,7 @@ import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
+import { splitFees } from '../money/fees.js';
 import type { Env, Principal } from '../types.js';
 import { eligibleChains, FIAT_CURRENCIES, SUPPORTED_CURRENCIES } from './chains.js';
 import { completedPayload, createdPayload, paidPayload, toCheckout, toCheckoutBase } from './present.js';
@@ -26,6 +27,9 @@ import { assertMove } from './state.js';
 
 export const JOB_EXPIRE = 'checkout.expire';
 export const JOB_SETTLE = 'checkout.settle';
+export const JOB_RELEASE_FEES = 'checkout.release-fees';
+/** Platform and reseller fees stay held this long after paid_at; refunds inside it claw them back. */
+export const FEE_HOLD_MS = 7 * 24 * 3600 * 1000;
 const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
 export interface CheckoutDeps {
@@ -51,7 +55,14 @@ export class CheckoutService {
 
   // ---- /v1 -------------------------------------------------------------------------------------
 
-  create(principal: Principal, body: CreateCheckoutBody): Checkout {
+  private readonly paidHooks: ((row: CheckoutRow) => void)[] = [];
+
+  /** Runs inside the transaction that marks a checkout paid (invoices listen). */
+  onPaid(hook: (row: CheckoutRow) => void): void {
+    this.paidHooks.push(hook);
+  }
+
+  create(principal: Principal, body: CreateCheckoutBody, link: { invoiceId?: string } = {}): Checkout {
     const { clock, ids } = this.deps;
     const merchantId = targetMerchant(principal, body.merchant_id);
     const currency = (body.currency ?? 'USDC').toUpperCase();
@@ -69,6 +80,8 @@ export class CheckoutService {
 
     const now = clock.now();
     const expiresAt = Date.parse(body.expires_at);
+    // The date-time format admits what Date cannot represent (a leap second, 23:59:60): a 422, not a 500.
+    if (Number.isNaN(expiresAt)) throw new ValidationError('expires_at', 'must be a valid date-time');
     if (expiresAt <= now) throw new BusinessRuleError('expires_at must be in the future');
     if (expiresAt > now + MAX_EXPIRY_MS) throw new BusinessRuleError('expires_at must be at most 30 days from now');
     if (body.reference !== undefined && this.deps.checkouts.referenceTaken(merchantId, principal.env, body.reference)) {
@@ -120,6 +133,12 @@ export class CheckoutService {
         expires_at: new Date(expiresAt).toISOString(),
         created_at: created,
         updated_at: created,
+        invoice_id: link.invoiceId ?? null,
+        settled_at: null,
+        fees_released_at: null,
+        reseller_rate: null,
+        reseller_min_fee: null,
+        reseller_max_fee: null,
       };
       this.deps.checkouts.insert(row);
       this.deps.scheduler.schedule(JOB_EXPIRE, row.id, expiresAt);
@@ -262,6 +281,7 @@ export class CheckoutService {
         this.deps.clock.now() + this.deps.settings().settlement_delay_seconds * 1000,
       );
       this.deps.events.record(env, next.merchant_id, 'checkout.paid', paidPayload(next));
+      for (const hook of this.paidHooks) hook(next);
       return { checkout: this.present(next), payment };
     });
   }
@@ -289,13 +309,36 @@ export class CheckoutService {
 
   onSettleDue(id: string): void {
     const row = this.deps.checkouts.findById(id);
-    if (row?.status === 'paid') this.settle(row);
+    if (row?.status === 'paid' && row.settled_at === null) this.settle(row);
+  }
+
+  /** End of the fee hold: held fees move to the platform and reseller accounts. */
+  onReleaseFeesDue(id: string): void {
+    const row = this.deps.checkouts.findById(id);
+    if (!row || row.settled_at === null || row.fees_released_at !== null) return;
+    const { currency, merchant_id: merchantId } = row;
+    this.deps.ledger.post(row.env as Env, 'fees.release', row.id, [
+      { account: Accounts.feesHeld(merchantId), currency, amount: -(row.platform_fee + row.reseller_fee) },
+      { account: Accounts.platformFees, currency, amount: row.platform_fee },
+      ...(row.reseller_id ? [{ account: Accounts.resellerFees(row.reseller_id), currency, amount: row.reseller_fee }] : []),
+    ]);
+    this.save({ ...row, fees_released_at: this.deps.clock.nowIso() });
+  }
+
+  /**
+   * Credits a paid checkout's funds to the merchant if that has not happened yet (a refund before
+   * settlement settles first). Returns the row as it is after. Runs inside the caller's transaction.
+   */
+  ensureSettled(row: CheckoutRow): CheckoutRow {
+    if (row.settled_at !== null) return row;
+    this.deps.scheduler.cancel(JOB_SETTLE, row.id);
+    return this.save({ ...row, ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!) });
   }
 
   private settle(row: CheckoutRow): CheckoutRow {
     return this.deps.events.transaction(() => {
       const paid = row.paid_amount ?? 0;
-      const fees = this.credit(row, paid, row.platform_gas_fee);
+      const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
       const next = this.save({ ...row, status: 'completed', ...fees });
       this.deps.scheduler.cancel(JOB_SETTLE, row.id);
       this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.completed', completedPayload(next));
@@ -316,12 +359,13 @@ export class CheckoutService {
       const payments = this.deps.checkouts.payments(row.id);
       const last = payments[payments.length - 1];
       const gas = last?.chain ? this.gasFee(row, last.chain, last.token) : 0;
-      const fees = this.credit(row, row.received_amount, gas);
+      const paidAt = last?.created_at ?? this.deps.clock.nowIso();
+      const fees = this.credit(row, row.received_amount, gas, paidAt);
       const next = this.save({
         ...row,
         status: 'partial',
         paid_amount: row.received_amount,
-        paid_at: last?.created_at ?? this.deps.clock.nowIso(),
+        paid_at: paidAt,
         ...fees,
       });
       this.deps.events.record(env, next.merchant_id, 'checkout.partial', this.present(next));
@@ -330,27 +374,34 @@ export class CheckoutService {
   }
 
   /**
-   * Credits `paid` to the merchant: out of pending, less the platform fee and the gas fee (capped
-   * so a tiny payment never leaves the merchant owing). Returns the fees actually charged.
+   * Credits `paid` to the merchant out of pending: less the platform and reseller fees, which stay
+   * held for 7 days from paid_at, and less the gas fee (capped so a tiny payment never leaves the
+   * merchant owing). Returns the fee fields to store.
    */
-  private credit(row: CheckoutRow, paid: number, gas: number): { platform_fee: number; platform_gas_fee: number } {
-    const platformFee = this.platformFee(row, paid);
-    const gasFee = Math.min(gas, paid - platformFee);
+  private credit(row: CheckoutRow, paid: number, gas: number, paidAt: string) {
+    const merchant = this.deps.merchants.findById(row.merchant_id);
+    const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
+    const reseller =
+      row.reseller_rate === null
+        ? null
+        : { rate: row.reseller_rate, min_fee: row.reseller_min_fee, max_fee: row.reseller_max_fee };
+    const fees = splitFees(paid, rate, reseller);
+    const gross = fees.platform_fee + fees.reseller_fee;
+    const gasFee = Math.min(gas, paid - gross);
     const { currency, merchant_id: merchantId } = row;
     this.deps.ledger.post(row.env as Env, 'checkout.settlement', row.id, [
       { account: Accounts.pending(merchantId), currency, amount: -paid },
-      { account: Accounts.available(merchantId), currency, amount: paid - platformFee - gasFee },
-      { account: Accounts.platformFees, currency, amount: platformFee },
+      { account: Accounts.available(merchantId), currency, amount: paid - gross - gasFee },
+      { account: Accounts.feesHeld(merchantId), currency, amount: gross },
       { account: Accounts.platformGas, currency, amount: gasFee },
     ]);
-    return { platform_fee: platformFee, platform_gas_fee: gasFee };
-  }
-
-  private platformFee(row: CheckoutRow, paid: number): number {
-    const merchant = this.deps.merchants.findById(row.merchant_id);
-    const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
-    // Integer arithmetic, floored (PRODUCT.md, Fees). BigInt keeps huge amounts exact.
-    return Number((BigInt(paid) * BigInt(rate)) / 10000n);
+    this.deps.scheduler.schedule(JOB_RELEASE_FEES, row.id, Date.parse(paidAt) + FEE_HOLD_MS);
+    return {
+      platform_fee: fees.platform_fee,
+      reseller_fee: fees.reseller_fee,
+      platform_gas_fee: gasFee,
+      settled_at: this.deps.clock.nowIso(),
+    };
   }
 
   private gasFee(row: CheckoutRow, chain: string, token: string | null): number {
@@ -358,13 +409,13 @@ export class CheckoutService {
     return chains.find((c) => c.chain === chain)?.tokens.find((t) => t.name === token)?.gas_fee ?? 0;
   }
 
-  private save(row: CheckoutRow): CheckoutRow {
+  save(row: CheckoutRow): CheckoutRow {
     const next = { ...row, updated_at: this.deps.clock.nowIso() };
     this.deps.checkouts.save(next);
     return next;
   }
 
-  private owned(principal: Principal, id: string): CheckoutRow {
+  owned(principal: Principal, id: string): CheckoutRow {
     const row = this.deps.checkouts.findById(id);
     if (!row || row.env !== principal.env) throw new NotFoundError('Checkout', id);
     if (row.merchant_id !== principal.merchantId) throw new ForbiddenError('Checkout belongs to another merchant');

@@ -8,6 +8,8 @@ export const Accounts = {
   available: (merchantId: string) => `merchant:${merchantId}:available`,
   /** Detected on-chain but not yet settled to the merchant. */
   pending: (merchantId: string) => `merchant:${merchantId}:pending`,
+  /** Platform and reseller fees of settled checkouts during the 7-day hold. */
+  feesHeld: (merchantId: string) => `merchant:${merchantId}:fees_held`,
   platformFees: 'platform:fees',
   platformGas: 'platform:gas',
   resellerFees: (resellerId: string) => `reseller:${resellerId}:fees`,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Checkout, CheckoutPayment, SimulatePaymentBody } from '../../schemas/checkouts.js';
 import { ErrorBody, IdParams } from '../../schemas/common.js';
+import { RefundRecord } from '../../schemas/refunds.js';
 import type { App, RouteDeps } from '../types.js';
 
 const tags = ['sandbox: crypto payments'];
@@ -20,6 +21,7 @@ export function checkoutControlRoutes(app: App, { ctx }: RouteDeps): void {
             env: Type.String(),
             received_amount: Type.Integer(),
             payments: Type.Array(CheckoutPayment),
+            refunds: Type.Array(RefundRecord),
           }),
           ...errors,
         },
@@ -32,6 +34,7 @@ export function checkoutControlRoutes(app: App, { ctx }: RouteDeps): void {
         env: row.env,
         received_amount: row.received_amount,
         payments: ctx.checkouts.payments(row.id),
+        refunds: ctx.refunds.list(row.id),
       };
     },
   );

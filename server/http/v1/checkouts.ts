@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Checkout, CheckoutBase, CreateCheckoutBody } from '../../schemas/checkouts.js';
 import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
+import { RefundBody, RefundResult } from '../../schemas/refunds.js';
 import { type App, principalOf, type RouteDeps } from '../types.js';
 
 const tags = ['checkouts'];
@@ -26,6 +27,12 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
     '/checkouts/:id',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errorResponses } } },
     async (request) => ctx.checkouts.get(principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/checkouts/:id/refund',
+    { schema: { tags, params: IdParams, body: RefundBody, response: { 200: RefundResult, ...errorResponses } } },
+    async (request) => ctx.refunds.refund(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(

@@ -1,0 +1,41 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Timestamp, Uuid } from './common.js';
+
+export const RefundBody = Type.Object({
+  /** any integer: zero, negative or too large is the spec's 400 "Invalid refund amount", not a 422 */
+  amount: Type.Optional(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+  receiver: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  /** 'merchant' makes the merchant absorb the gas; any other value deducts it from the refund */
+  gas_fee_payer: Type.Optional(Type.String({ maxLength: 32 })),
+});
+export type RefundBody = Static<typeof RefundBody>;
+
+export const RefundResult = Type.Object({
+  id: Uuid,
+  status: Type.String(),
+  refund_status: Type.String(),
+  refunded_amount: Type.Integer(),
+  refund_fee: Type.Integer(),
+  remaining_amount: Type.Integer(),
+});
+export type RefundResult = Static<typeof RefundResult>;
+
+export const RefundRecord = Type.Object({
+  id: Uuid,
+  checkout_id: Uuid,
+  merchant_id: Uuid,
+  env: Type.String(),
+  amount: Type.Integer(),
+  refund_fee: Type.Integer(),
+  gas_fee_payer: Type.String(),
+  customer_amount: Type.Integer(),
+  merchant_debit: Type.Integer(),
+  platform_clawback: Type.Integer(),
+  reseller_clawback: Type.Integer(),
+  receiver: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+  txid: Nullable(Type.String()),
+  status_after: Type.String(),
+  created_at: Timestamp,
+});
