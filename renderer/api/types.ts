@@ -59,3 +59,14 @@ export interface ClockState {
   /** Jobs that fell due and ran because of the call (advance, resume). */
   ran?: number;
 }
+
+/** A recorded event, as GET /sandbox/events streams it (`event: event`). */
+export interface SandboxEvent {
+  id: string;
+  env: Env;
+  merchant_id: string;
+  type: string;
+  resource_id: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+}

@@ -20,7 +20,8 @@ function SidebarClock() {
 
 export function Sidebar({ current }: { current: string }) {
   const version = useStore((s) => s.version);
-  const connection = useStore((s) => s.connection);
+  const connection = useStore((s) => (s.liveStatus === 'reconnecting' ? 'offline' : s.connection));
+  const live = useStore((s) => s.liveStatus === 'open');
   return (
     <aside className="sidebar">
       <div className="brand">
@@ -50,10 +51,10 @@ export function Sidebar({ current }: { current: string }) {
         <SidebarClock />
         <div className={`connection connection-${connection}`} data-testid="connection">
           <span className="dot" />
-          {connection === 'online'
-            ? 'Server running'
-            : connection === 'offline'
-              ? 'Server unreachable'
+          {connection === 'offline'
+            ? 'Server unreachable, retrying…'
+            : connection === 'online'
+              ? `Server running${live ? ' · live' : ''}`
               : 'Connecting…'}
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createClockSlice } from './clock';
+import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
 import { createNoticesSlice } from './notices';
 import type { Store } from './types';
@@ -10,6 +11,7 @@ export type { Store } from './types';
 export const useStore = create<Store>()((...a) => ({
   ...createWorkspaceSlice(...a),
   ...createNoticesSlice(...a),
+  ...createLiveSlice(...a),
   ...createMerchantsSlice(...a),
   ...createClockSlice(...a),
 }));

@@ -1,11 +1,12 @@
 import type { StateCreator } from 'zustand';
 import type { ClockSlice } from './clock';
+import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { NoticesSlice } from './notices';
 import type { WorkspaceSlice } from './workspace';
 
 /** The whole store: one slice per area. A new area (checkouts, webhooks, cards) adds a slice here. */
-export type Store = WorkspaceSlice & NoticesSlice & MerchantsSlice & ClockSlice;
+export type Store = WorkspaceSlice & NoticesSlice & LiveSlice & MerchantsSlice & ClockSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -83,6 +83,12 @@ async function createMerchant(name: string, country: string) {
   await byTestId('merchant-name').filter({ hasText: name }).waitFor();
 }
 
+async function controlPost(url: string, payload: object) {
+  const response = await sandbox.apps.test.inject({ method: 'POST', url, payload });
+  if (response.statusCode !== 200) throw new Error(`POST ${url}: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
 async function dismissNotices() {
   const close = byTestId('notice-dismiss');
   while ((await close.count()) > 0) await close.first().click();
@@ -99,6 +105,8 @@ describe('dashboard', () => {
   });
 
   it('creates a merchant, manages its API keys and advances the clock', async () => {
+    // Arrange: another merchant, made by a script through the control API.
+    await controlPost('/sandbox/merchants', { name: 'Globex Corporation', country: 'US' });
     await page.goto(dashboardUrl);
 
     // Create a merchant: its owner key is shown in full. The POST carries the page's own Origin,
@@ -111,9 +119,14 @@ describe('dashboard', () => {
     await keyRow('owner', 'active').waitFor();
     const ownerKey = await keyRow('owner').getByTestId('key-value').textContent();
     expect(ownerKey).toMatch(/^svcb_\S+$/);
-    expect(sandbox.ctx.merchants.list().map((m) => m.name)).toEqual(['Acme Ltd']);
+    expect(sandbox.ctx.merchants.list().map((m) => m.name)).toContain('Acme Ltd');
+    expect(await byTestId('merchant-item').count()).toBe(2);
 
-    // A developer key.
+    // An admin key, then a developer key.
+    await byTestId('key-name-input').fill('Backend server');
+    await byTestId('key-role-select').selectOption('admin');
+    await byTestId('create-key-submit').click();
+    await keyRow('admin', 'active').waitFor();
     await byTestId('key-name-input').fill('CI pipeline');
     await byTestId('key-role-select').selectOption('developer');
     await byTestId('create-key-submit').click();
@@ -130,7 +143,9 @@ describe('dashboard', () => {
     await keyRow('developer', 'revoked').waitFor();
     expect(await keyRow('developer').getByTestId('key-status').textContent()).toBe('Revoked');
     expect(await keyRow('owner').getAttribute('data-status')).toBe('active');
-    const stored = sandbox.ctx.merchants.listKeys(sandbox.ctx.merchants.list()[0]!.id);
+    expect(await keyRow('admin').getAttribute('data-status')).toBe('active');
+    const acme = sandbox.ctx.merchants.list().find((m) => m.name === 'Acme Ltd')!;
+    const stored = sandbox.ctx.merchants.listKeys(acme.id);
     expect(stored.find((k) => k.role === 'developer')?.revoked_at).not.toBeNull();
 
     await dismissNotices();
@@ -155,6 +170,24 @@ describe('dashboard', () => {
     await byTestId('clock-resume').click();
     await byTestId('clock-state').filter({ hasText: 'Running' }).waitFor();
     expect(await byTestId('clock-offset').textContent()).toMatch(/^\+(59 min|1 h)/);
+  });
+
+  it('shows events from the live stream as they happen', async () => {
+    const { api_key } = (await controlPost('/sandbox/merchants', { name: 'Initech' })) as { api_key: { key: string } };
+    await page.goto(dashboardUrl);
+    await byTestId('live-status').filter({ hasText: 'Live' }).waitFor();
+
+    const created = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/v1/checkouts',
+      headers: { authorization: `Bearer ${api_key.key}` },
+      payload: { title: 'Order 1', amount: 25_000_000, expires_at: new Date(sandbox.ctx.clock.now() + 3600_000).toISOString() },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+
+    const row = page.locator('[data-testid="live-event"][data-type="checkout.created"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Initech');
   });
 
   it("shows the API's error message when a call is refused", async () => {

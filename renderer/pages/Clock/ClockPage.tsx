@@ -78,82 +78,82 @@ export function ClockPage() {
 
   return (
     <div className="grid-clock">
-      <Card testId="clock">
-        <div className="clock-face">
-          <div className="clock-face-top">
-            <span className={`pill ${frozen ? 'pill-frozen' : 'pill-running'}`} data-testid="clock-state">
-              {frozen ? 'Frozen' : 'Running'}
-            </span>
-            <span className="muted small" data-testid="clock-offset">
-              {clock ? formatOffset(clock.offset_ms) : ''}
-            </span>
-          </div>
-          <div
-            className="clock-time mono"
-            data-testid="clock-now"
-            data-iso={now === null ? '' : new Date(now).toISOString()}
-          >
-            {now === null ? '—' : formatTime(now)}
-          </div>
-          <div className="clock-date">{now === null ? '' : `${formatDate(now)} · UTC`}</div>
-        </div>
-        <div className="clock-controls">
-          <div className="button-group">
-            {STEPS.map((step) => (
-              <button
-                key={step.seconds}
-                type="button"
-                className="btn btn-secondary"
-                disabled={busy || !clock}
-                onClick={() => void advanceClock(step.seconds)}
-                data-testid={step.testId}
-              >
-                {step.label}
-              </button>
-            ))}
-          </div>
-          {frozen ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={busy}
-              onClick={() => void resumeClock()}
-              data-testid="clock-resume"
-            >
-              Resume
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="btn btn-outline"
-              disabled={busy || !clock}
-              onClick={() => void freezeClock()}
-              data-testid="clock-freeze"
-            >
-              Freeze
-            </button>
-          )}
-        </div>
-      </Card>
       <div className="stack">
-        <Card title="Custom jump">
+        <Card testId="clock">
+          <div className="clock-face">
+            <div className="clock-face-top">
+              <span className={`pill ${frozen ? 'pill-frozen' : 'pill-running'}`} data-testid="clock-state">
+                {frozen ? 'Frozen' : 'Running'}
+              </span>
+              <span className="muted small" data-testid="clock-offset">
+                {clock ? formatOffset(clock.offset_ms) : ''}
+              </span>
+            </div>
+            <div
+              className="clock-time mono"
+              data-testid="clock-now"
+              data-iso={now === null ? '' : new Date(now).toISOString()}
+            >
+              {now === null ? '—' : formatTime(now)}
+            </div>
+            <div className="clock-date">{now === null ? '' : `${formatDate(now)} · UTC`}</div>
+          </div>
+          <div className="clock-controls">
+            <div className="button-group">
+              {STEPS.map((step) => (
+                <button
+                  key={step.seconds}
+                  type="button"
+                  className="btn btn-secondary"
+                  disabled={busy || !clock}
+                  onClick={() => void advanceClock(step.seconds)}
+                  data-testid={step.testId}
+                >
+                  {step.label}
+                </button>
+              ))}
+            </div>
+            {frozen ? (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={busy}
+                onClick={() => void resumeClock()}
+                data-testid="clock-resume"
+              >
+                Resume
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-outline"
+                disabled={busy || !clock}
+                onClick={() => void freezeClock()}
+                data-testid="clock-freeze"
+              >
+                Freeze
+              </button>
+            )}
+          </div>
+        </Card>
+        <Card title="Custom jump" subtitle="Jump further in one go: everything due on the way runs in order.">
           <CustomAdvance />
         </Card>
-        <Card title="How sandbox time works">
-          <ul className="notes">
-            <li>
-              The clock follows real time plus an offset. Advancing adds to the offset; it never goes back.
-            </li>
-            <li>
-              Everything that falls due runs at once, in order: checkout expiry, settlement, fee holds,
-              webhook retries.
-            </li>
-            <li>
-              Frozen, time stands still until you advance or resume it: good for exact, repeatable scenarios.
-            </li>
-          </ul>
-        </Card>
       </div>
+      <Card title="How sandbox time works">
+        <ul className="notes">
+          <li>
+            The clock follows real time plus an offset. Advancing adds to the offset; it never goes back.
+          </li>
+          <li>
+            Everything that falls due runs at once, in order: checkout expiry, settlement, fee holds, webhook
+            retries.
+          </li>
+          <li>
+            Frozen, time stands still until you advance or resume it: good for exact, repeatable scenarios.
+          </li>
+        </ul>
+      </Card>
     </div>
   );
 }

@@ -29,9 +29,11 @@ export function MerchantList() {
             </span>
             <span className="merchant-item-text">
               <span className="merchant-item-name">{merchant.name}</span>
-              <span className="merchant-item-sub mono">{merchant.id.slice(0, 8)}…</span>
+              <span className="merchant-item-sub">
+                {merchant.country ? `${merchant.country} · ` : ''}
+                <span className="mono">{merchant.id.slice(0, 8)}</span>
+              </span>
             </span>
-            <span className={`badge badge-kyb-${merchant.kyb_status}`}>{merchant.kyb_status}</span>
           </button>
         </li>
       ))}

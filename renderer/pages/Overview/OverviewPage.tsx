@@ -3,6 +3,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatDate, formatOffset, formatTime } from '../../components/format';
 import { useSandboxNow } from '../../components/useSandboxNow';
 import { useStore } from '../../store';
+import { LiveEvents } from './LiveEvents';
 
 const ADDRESSES = [
   {
@@ -140,6 +141,7 @@ export function OverviewPage() {
       <div className="stack">
         <Addresses />
         <QuickStart />
+        <LiveEvents />
       </div>
       <div className="stack">
         <ClockSummary />

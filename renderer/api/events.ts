@@ -1,0 +1,33 @@
+import type { SandboxEvent } from './types';
+
+export interface StreamHandlers {
+  onOpen: () => void;
+  /** The connection dropped; EventSource reconnects by itself. */
+  onError: () => void;
+  onEvent: (event: SandboxEvent) => void;
+  /** A webhook delivery attempt (shape: a delivery plus the attempt); webhooks pages will use it. */
+  onDelivery?: (delivery: unknown) => void;
+}
+
+/** Subscribes to the server's live stream (GET /sandbox/events, server-sent events). Returns an unsubscribe. */
+export function subscribeToEvents(handlers: StreamHandlers): () => void {
+  const source = new EventSource('/sandbox/events');
+  const parse = (message: MessageEvent<string>): unknown => {
+    try {
+      return JSON.parse(message.data);
+    } catch {
+      return undefined;
+    }
+  };
+  source.addEventListener('open', handlers.onOpen);
+  source.addEventListener('error', handlers.onError);
+  source.addEventListener('event', (message) => {
+    const event = parse(message);
+    if (event) handlers.onEvent(event as SandboxEvent);
+  });
+  source.addEventListener('delivery', (message) => {
+    const delivery = parse(message);
+    if (delivery) handlers.onDelivery?.(delivery);
+  });
+  return () => source.close();
+}

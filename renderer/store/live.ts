@@ -1,0 +1,36 @@
+import { subscribeToEvents } from '../api/events';
+import type { SandboxEvent } from '../api/types';
+import type { Slice } from './types';
+
+const KEEP = 50;
+
+export interface LiveSlice {
+  /** The newest events first, as they arrive over the stream (this session only). */
+  liveEvents: SandboxEvent[];
+  liveStatus: 'connecting' | 'open' | 'reconnecting';
+  /**
+   * Opens the server's event stream into the store; returns the unsubscribe. `onReconnect` runs when
+   * the stream comes back after a drop, to read again what may have changed meanwhile.
+   */
+  connectLive: (onReconnect?: () => void) => () => void;
+}
+
+export const createLiveSlice: Slice<LiveSlice> = (set, get) => ({
+  liveEvents: [],
+  liveStatus: 'connecting',
+  connectLive: (onReconnect) =>
+    subscribeToEvents({
+      onOpen: () => {
+        const wasDown = get().liveStatus === 'reconnecting';
+        set({ liveStatus: 'open' });
+        if (wasDown) onReconnect?.();
+      },
+      onError: () => set({ liveStatus: 'reconnecting' }),
+      onEvent: (event) =>
+        set((state) =>
+          state.liveEvents.some((e) => e.id === event.id)
+            ? state
+            : { liveEvents: [event, ...state.liveEvents].slice(0, KEEP) },
+        ),
+    }),
+});
