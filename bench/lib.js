@@ -1,7 +1,7 @@
 // Helpers shared by the bench sections: child processes (tracked and always killed), the ready
 // line, the load generator (autocannon in its own process), temp files and small statistics.
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -142,13 +142,40 @@ export async function startBaseline({ timeoutMs = 10_000 } = {}) {
   return { child, url: match[1] };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is [0], utime [11], stime [12].
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
 /**
  * Runs autocannon in a separate process (so the load generator never shares an event loop with
  * the server) and resolves with a summary. `spec` is plain data (sent over IPC): autocannon
  * options (url, method, headers, body, connections, duration, warmup, requests...) plus
  * `bodyTemplate`, a body in which every `{{seq}}` becomes a per-process sequence number.
+ * With `serverPid`, the summary adds the server's CPU time per request (warmup included on both
+ * sides): unlike req/s, it barely moves when something else on the machine competes for the CPU.
  */
-export function load(spec, { timeoutMs } = {}) {
+export async function load(spec, { timeoutMs, serverPid } = {}) {
+  const cpuBefore = serverPid === undefined ? null : cpuSeconds(serverPid);
+  const result = await runLoadWorker(spec, timeoutMs);
+  const cpuAfter = serverPid === undefined ? null : cpuSeconds(serverPid);
+  if (cpuBefore !== null && cpuAfter !== null) {
+    const requests = result.total + (result.warmup_total ?? 0);
+    result.server_cpu_s = cpuAfter - cpuBefore;
+    result.server_cpu_us_per_req = requests > 0 ? (1e6 * result.server_cpu_s) / requests : null;
+  }
+  return result;
+}
+
+function runLoadWorker(spec, timeoutMs) {
   const limit = timeoutMs ?? ((spec.duration ?? 5) + (spec.warmup?.duration ?? 0) + 15) * 1000;
   const child = track(fork(LOAD_WORKER, [], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   return new Promise((resolve, reject) => {

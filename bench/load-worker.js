@@ -36,6 +36,7 @@ function summary(result) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    warmup_total: result.warmup?.requests.total ?? 0,
   };
 }
 

@@ -6,9 +6,10 @@
 // Sections live in bench/sections/: each exports { name, run(ctx) } and returns rows, either
 // { kind: 'load', name, result, target?: { minRatio } } (ratio to the bare baseline's req/s) or
 // { kind: 'time', name, ms, samples, target?: { maxMs } }. To add a figure, add a section file
-// and list it in SECTIONS below.
+// and list it in SECTIONS below. The baseline runs first and again after the load sections; the
+// reference is the mean of the two.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, installCleanup, killAll, ROOT, table } from './lib.js';
@@ -16,7 +17,7 @@ import baseline from './sections/baseline.js';
 import checkouts from './sections/checkouts.js';
 import ready from './sections/ready.js';
 
-const SECTIONS = [baseline, checkouts, ready];
+const SECTIONS = [baseline, checkouts, baseline, ready];
 const BUDGET_MS = 115_000;
 const RESULTS_DIR = join(ROOT, 'bench/results');
 
@@ -59,17 +60,27 @@ function parseOptions() {
 
 const fmt = (n, digits = 0) => (n === undefined || n === null ? '-' : n.toFixed(digits));
 
+/** The reference req/s (mean of the baseline runs) and how far apart those runs were. */
+function reference(rows) {
+  const runs = rows.filter((r) => r.baseline).map((r) => r.result.rps);
+  if (runs.length === 0) return { rps: null, spread: null };
+  const rps = runs.reduce((a, b) => a + b, 0) / runs.length;
+  return { rps, spread: runs.length > 1 ? (Math.max(...runs) - Math.min(...runs)) / rps : null };
+}
+
 function evaluate(rows) {
-  const base = rows.find((r) => r.baseline)?.result.rps;
+  const base = reference(rows).rps;
   for (const row of rows) {
     if (row.kind === 'load') {
       row.rps = row.result.rps;
       row.p99_ms = row.result.latency_ms.p99;
+      row.cpu_us_per_req = row.result.server_cpu_us_per_req ?? null;
       row.ratio = base ? row.rps / base : null;
       // A route that answered anything but 2xx did not do the work being measured.
       row.clean = row.result.non2xx === 0 && row.result.errors === 0 && row.result.total > 0;
-      if (row.target?.minRatio !== undefined) {
-        row.pass = row.clean && row.ratio !== null && row.ratio >= row.target.minRatio;
+      // No baseline in this run (--section): no ratio, so no verdict either.
+      if (row.target?.minRatio !== undefined && row.ratio !== null) {
+        row.pass = row.clean && row.ratio >= row.target.minRatio;
       }
     } else if (row.target?.maxMs !== undefined) {
       row.pass = row.ms <= row.target.maxMs;
@@ -92,11 +103,12 @@ function report(rows, options) {
   if (loads.length) {
     out.push(
       table(
-        ['route', 'req/s', 'p99 ms', 'vs bare', 'target', 'result'],
+        ['route', 'req/s', 'p99 ms', 'server CPU µs/req', 'vs bare', 'target', 'result'],
         loads.map((r) => [
           r.name,
           fmt(r.rps),
           fmt(r.p99_ms),
+          fmt(r.cpu_us_per_req),
           r.ratio === null ? '-' : fmt(r.ratio, 2),
           r.target?.minRatio !== undefined ? `>= ${r.target.minRatio.toFixed(2)}` : '',
           verdict(r),
@@ -118,6 +130,13 @@ function report(rows, options) {
       ),
     );
   }
+  const { rps, spread } = reference(rows);
+  if (rps !== null) {
+    let note = `vs bare = req/s ÷ ${fmt(rps)} (mean of the bare runs)`;
+    if (spread !== null) note += `; the bare runs differ by ${fmt(100 * spread)}%`;
+    if (spread !== null && spread > 0.15) note += ' — the machine was not steady, ratios are rough';
+    out.push(note);
+  }
   return out.join('\n\n');
 }
 
@@ -132,6 +151,12 @@ async function main() {
   const started = Date.now();
   const rows = [];
   const sections = SECTIONS.filter((s) => !options.sections || options.sections.includes(s.name));
+  const [load1] = loadavg();
+  if (load1 > cpus().length / 2) {
+    process.stdout.write(
+      `  note: load average ${load1.toFixed(1)} on ${cpus().length} CPUs; figures will be noisy\n`,
+    );
+  }
   for (const section of sections) {
     process.stdout.write(`  ${section.name}...\n`);
     for (const row of await section.run({ config: options })) rows.push({ section: section.name, ...row });
@@ -151,6 +176,9 @@ async function main() {
     node: process.version,
     cpus: cpus().length,
     cpu_model: cpus()[0]?.model,
+    loadavg_at_start: loadavg(),
+    reference_rps: reference(rows).rps,
+    reference_spread: reference(rows).spread,
     config: {
       connections,
       duration_s: duration,

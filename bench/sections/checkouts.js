@@ -25,15 +25,22 @@ export default {
         body: { title: 'Bench order', amount: 5_000_000, expires_at },
       });
 
-      const get = await load({ url: `${base}/v1/checkouts/${checkout.id}`, headers, ...config.load });
-      const post = await load({
-        url: `${base}/v1/checkouts`,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        // No reference, so no uniqueness collisions; titles are unique anyway.
-        bodyTemplate: JSON.stringify({ title: 'Bench order {{seq}}', amount: 5_000_000, expires_at }),
-        ...config.load,
-      });
+      const serverPid = sandbox.child.pid;
+      const get = await load(
+        { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...config.load },
+        { serverPid },
+      );
+      const post = await load(
+        {
+          url: `${base}/v1/checkouts`,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          // No reference, so no uniqueness collisions; titles are unique anyway.
+          bodyTemplate: JSON.stringify({ title: 'Bench order {{seq}}', amount: 5_000_000, expires_at }),
+          ...config.load,
+        },
+        { serverPid },
+      );
       return [
         { kind: 'load', name: 'GET /v1/checkouts/{id}', result: get, target: { minRatio: 0.45 } },
         { kind: 'load', name: 'POST /v1/checkouts', result: post, target: { minRatio: 0.1 } },
