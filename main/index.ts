@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, type BrowserWindow, dialog } from 'electron';
-import { ensureNativeBinding } from './native.js';
+import { ensureNativeBinding, isBindingLoadError } from './native.js';
 import { type ServerHost, startServerHost } from './server-host.js';
 import { createMainWindow } from './window.js';
 
@@ -30,7 +30,13 @@ async function start(): Promise<void> {
     userData,
     log: (line) => console.log(`svc-sandbox: ${line}`),
   });
-  host = await startServerHost({ userData, dashboardDir, nativeBinding });
+  try {
+    host = await startServerHost({ userData, dashboardDir, nativeBinding });
+  } catch (error) {
+    // A cached binary that does not load is dropped, so the next launch builds it again.
+    if (nativeBinding && isBindingLoadError(error)) rmSync(nativeBinding, { force: true });
+    throw error;
+  }
   const { urls } = host;
   console.log(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}`,

@@ -121,14 +121,30 @@ export function findNodeGyp(packageDir: string, env: NodeJS.ProcessEnv = process
   return undefined;
 }
 
-/** npm's per-package variables describe svc-sandbox, not better-sqlite3: keep them away from the build tools. */
-function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = { ELECTRON_RUN_AS_NODE: '1' };
+/**
+ * npm settings inherited from `npm start` would retarget the build: `nodedir` (common in ~/.npmrc)
+ * makes node-gyp compile against Node's headers instead of Electron's, yielding a binary Electron
+ * cannot load; target/runtime/disturl would override our flags. npm's per-package variables describe
+ * svc-sandbox, not better-sqlite3. All of those are dropped.
+ */
+const RETARGETING =
+  /^npm_(package_|lifecycle_|config_(nodedir|target|runtime|disturl|dist_url|arch|build_from_source)$)/i;
+
+export function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!/^npm_(package|lifecycle)_/.test(name)) clean[name] = value;
+    if (!RETARGETING.test(name)) clean[name] = value;
   }
   clean.ELECTRON_RUN_AS_NODE = '1';
   return clean;
+}
+
+/** Whether better-sqlite3 failed because its binary does not fit this runtime (wrong ABI, corrupt file). */
+export function isBindingLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /NODE_MODULE_VERSION|invalid ELF header|not a valid Win32 application|not a mach-o|file too short|wrong ELF class/i.test(
+    message,
+  );
 }
 
 export interface EnsureNativeBindingOptions {

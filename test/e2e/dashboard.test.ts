@@ -173,7 +173,9 @@ describe('dashboard', () => {
   });
 
   it('shows events from the live stream as they happen', async () => {
-    const { api_key } = (await controlPost('/sandbox/merchants', { name: 'Initech' })) as { api_key: { key: string } };
+    const { api_key } = (await controlPost('/sandbox/merchants', { name: 'Initech' })) as {
+      api_key: { key: string };
+    };
     await page.goto(dashboardUrl);
     await byTestId('live-status').filter({ hasText: 'Live' }).waitFor();
 
@@ -181,7 +183,11 @@ describe('dashboard', () => {
       method: 'POST',
       url: '/v1/checkouts',
       headers: { authorization: `Bearer ${api_key.key}` },
-      payload: { title: 'Order 1', amount: 25_000_000, expires_at: new Date(sandbox.ctx.clock.now() + 3600_000).toISOString() },
+      payload: {
+        title: 'Order 1',
+        amount: 25_000_000,
+        expires_at: new Date(sandbox.ctx.clock.now() + 3600_000).toISOString(),
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
 

@@ -48,7 +48,9 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => electron.module);
 
-const { buildSteps, ensureNativeBinding, nativeBindingPath } = await import('../../main/native.js');
+const { buildEnv, buildSteps, ensureNativeBinding, isBindingLoadError, nativeBindingPath } = await import(
+  '../../main/native.js'
+);
 const { choosePorts, isPortFree, startServerHost } = await import('../../main/server-host.js');
 const { createMainWindow, navigationDecision, windowOptions } = await import('../../main/window.js');
 
@@ -74,6 +76,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -184,6 +187,35 @@ describe('native binding', () => {
     expect(buildSteps('40.8.5', {})).toEqual([]);
   });
 
+  it('keeps npm settings that would retarget the build away from the build tools', () => {
+    const env = buildEnv({
+      PATH: '/usr/bin',
+      HTTPS_PROXY: 'http://proxy:3128',
+      npm_config_nodedir: '/usr', // from ~/.npmrc: would compile against Node's headers
+      npm_config_target: '20.19.0',
+      npm_config_runtime: 'node',
+      npm_config_disturl: 'https://nodejs.org/dist',
+      npm_config_cache: '/home/u/.npm',
+      npm_package_name: 'svc-sandbox',
+      npm_lifecycle_event: 'start',
+    });
+    expect(env).toEqual({
+      PATH: '/usr/bin',
+      HTTPS_PROXY: 'http://proxy:3128',
+      npm_config_cache: '/home/u/.npm',
+      ELECTRON_RUN_AS_NODE: '1',
+    });
+  });
+
+  it('recognises a binary built for another runtime', () => {
+    const abi = new Error(
+      "The module 'better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 143.",
+    );
+    expect(isBindingLoadError(abi)).toBe(true);
+    expect(isBindingLoadError(new Error('/x/better_sqlite3.node: invalid ELF header'))).toBe(true);
+    expect(isBindingLoadError(new Error('SQLITE_CANTOPEN: unable to open database file'))).toBe(false);
+  });
+
   it('needs nothing under plain Node', async () => {
     const run = vi.fn();
     const result = await ensureNativeBinding({ userData: tempDir(), versions: { modules: '115' }, run });
@@ -202,6 +234,7 @@ describe('native binding', () => {
   });
 
   it('builds in a copy of the package with Electron as Node, and caches the result', async () => {
+    vi.stubEnv('npm_config_nodedir', '/usr');
     const userData = tempDir();
     const packageDir = fakePackage();
     const calls: {
@@ -232,6 +265,7 @@ describe('native binding', () => {
     expect(call!.command).toBe('/opt/svc-sandbox/electron');
     expect(call!.args.slice(1, 5)).toEqual(['--runtime', 'electron', '--target', '40.8.5']);
     expect(call!.env.ELECTRON_RUN_AS_NODE).toBe('1');
+    expect(call!.env.npm_config_nodedir).toBeUndefined();
     expect(call!.cwd).not.toBe(packageDir);
     expect(existsSync(join(call!.cwd, 'binding.gyp'))).toBe(false); // the temporary copy is gone
     expect(call!.hadNodeBuild).toBe(false); // the Node build was not copied along
