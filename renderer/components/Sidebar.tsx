@@ -1,4 +1,5 @@
 import { pages } from '../pages';
+import { shellInfo } from '../shell';
 import { useStore } from '../store';
 import { formatTime } from './format';
 import { LogoMark } from './icons';
@@ -30,7 +31,10 @@ export function Sidebar({ current }: { current: string }) {
           <div className="brand-name" data-testid="app-name">
             svc-sandbox
           </div>
-          <div className="brand-sub">{version ? `v${version} · local` : 'local sandbox'}</div>
+          <div className="brand-sub">
+            {version ? `v${version} · ` : ''}
+            {shellInfo ? 'desktop' : 'localhost'}
+          </div>
         </div>
       </div>
       <nav className="nav" aria-label="Areas">
