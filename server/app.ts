@@ -8,6 +8,8 @@ import type { Env } from './domain/types.js';
 import { errorHandler, formatSchemaErrors, notFoundHandler } from './http/errors.js';
 import { KeyLimiter } from './http/limits.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
+import { kycPageRoutes } from './http/pages/kyc.js';
+import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
@@ -18,6 +20,7 @@ import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/works
 import { localOnly } from './http/security.js';
 import type { App, RouteDeps } from './http/types.js';
 import { authenticate } from './http/v1/auth.js';
+import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
 import { customerRoutes } from './http/v1/customers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
@@ -89,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       customerRoutes(scoped, deps);
       checkoutRoutes(scoped, deps);
       addressRoutes(scoped, deps);
+      cardholderRoutes(scoped, deps);
     },
     { prefix: '/v1' },
   );
@@ -103,12 +107,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       webhookControlRoutes(scoped, deps);
       fundsControlRoutes(scoped, deps);
       streamControlRoutes(scoped, deps);
+      cardControlRoutes(scoped, deps);
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },
   );
 
   hostedPageRoutes(app, deps);
+  kycPageRoutes(app, deps);
 
   if (options.dashboardDir && existsSync(options.dashboardDir)) {
     await app.register(fastifyStatic, { root: options.dashboardDir, prefix: '/', index: 'index.html' });

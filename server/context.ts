@@ -1,4 +1,5 @@
 import { type Clock, SandboxClock } from './clock.js';
+import { createCardsRepo } from './db/cards.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
 import { createCustomersRepo } from './db/customers.js';
@@ -12,6 +13,9 @@ import { createLedgerRepo } from './db/ledger.js';
 import { createRefundsRepo } from './db/refunds.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createWebhooksRepo } from './db/webhooks.js';
+import { CardNetwork } from './domain/cards/network.js';
+import { CardSecrets } from './domain/cards/secrets.js';
+import { CardService } from './domain/cards/service.js';
 import { CheckoutService, JOB_EXPIRE, JOB_RELEASE_FEES, JOB_SETTLE } from './domain/checkouts/service.js';
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
@@ -61,6 +65,7 @@ export function createContext(options: ContextOptions) {
     funds: createFundsRepo(db),
     inbox: createInboxRepo(db),
     refunds: createRefundsRepo(db),
+    cards: createCardsRepo(db),
   };
   const settings = new SettingsService(kv);
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
@@ -111,6 +116,9 @@ export function createContext(options: ContextOptions) {
     ids,
     settings: getSettings,
   });
+  const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings: getSettings, baseUrl });
+  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, clock, ids });
+  const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const dispatcher = new WebhookDispatcher({
     repo: repos.webhooks,
     clock,
@@ -157,6 +165,9 @@ export function createContext(options: ContextOptions) {
     checkouts,
     refunds,
     funds,
+    cards,
+    network,
+    secrets,
     dispatcher,
     webhooks,
     inbox,

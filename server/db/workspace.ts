@@ -11,6 +11,10 @@ const DATA_TABLES = [
   'ledger_transactions',
   'deposits',
   'payouts',
+  'card_transactions',
+  'cards',
+  'card_applications',
+  'cardholders',
   'refunds',
   'invoices',
   'checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];

@@ -9,12 +9,9 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function hostName(host: string): string {
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    return end === -1 ? host : host.slice(0, end + 1).toLowerCase();
-  }
-  const colon = host.indexOf(':');
-  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+  // name, then optionally :port and nothing else; anything else is returned whole (so never loopback).
+  const match = /^(\[[^\]]*\]|[^:[\]]*)(?::\d*)?$/.exec(host);
+  return (match ? match[1]! : host).toLowerCase();
 }
 
 export function isLoopbackHost(host: string | undefined): boolean {
@@ -36,7 +33,9 @@ export async function localOnly(request: FastifyRequest, reply: FastifyReply): P
   if (!isLoopbackHost(host)) {
     return reply.code(403).send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
   }
-  if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/sandbox')) return;
+  // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
+  const path = request.routeOptions.url ?? request.url;
+  if (SAFE_METHODS.has(request.method) || !path.startsWith('/sandbox')) return;
   const origin = request.headers.origin;
   if (origin !== undefined && !isSameOrigin(origin, host!)) {
     return reply.code(403).send({ error: `Forbidden origin: ${origin} may not change the sandbox` });

@@ -52,7 +52,12 @@ export function isValidAddress(chain: string, address: string): boolean {
       return false;
     }
   }
-  if (EVM_CHAINS.has(chain)) return /^0x[0-9a-fA-F]{40}$/.test(address);
+  if (EVM_CHAINS.has(chain)) {
+    // EIP-55: all-lower or all-upper hex carries no checksum; mixed case must be the correct checksum.
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
+    const hex = address.slice(2);
+    return hex === hex.toLowerCase() || hex === hex.toUpperCase() || isChecksumAddress(address);
+  }
   return address.length > 0;
 }
 

@@ -60,6 +60,11 @@ export class Ledger {
     return this.repo.balance(env, account, currency);
   }
 
+  /** Sums per account and currency for many accounts in one query. */
+  balancesOf(env: Env, accounts: string[]) {
+    return this.repo.balances(env, accounts);
+  }
+
   merchantBalances(env: Env, merchantId: string): Balance[] {
     const available = Accounts.available(merchantId);
     const byCurrency = new Map<string, Balance>();

@@ -1,0 +1,86 @@
+import type { Db } from './connection.js';
+import { createScopedLister, type Page } from './pagination.js';
+
+export interface InvoiceRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  customer_id: string;
+  invoice_number: string;
+  title: string;
+  description: string | null;
+  status: string;
+  amount: number;
+  currency: string;
+  due_date: string | null;
+  /** JSON: [{description, quantity, unit_price, total}] */
+  line_items: string;
+  subtotal: number;
+  tax_rate: number;
+  tax_amount: number;
+  recipient_note: string | null;
+  checkout_id: string | null;
+  paid_at: string | null;
+  paid_amount: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = [
+  'id',
+  'merchant_id',
+  'env',
+  'customer_id',
+  'invoice_number',
+  'title',
+  'description',
+  'status',
+  'amount',
+  'currency',
+  'due_date',
+  'line_items',
+  'subtotal',
+  'tax_rate',
+  'tax_amount',
+  'recipient_note',
+  'checkout_id',
+  'paid_at',
+  'paid_amount',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof InvoiceRow)[];
+
+/** After creation only the lifecycle moves: the money and the number are fixed. */
+const MUTABLE = ['status', 'checkout_id', 'paid_at', 'paid_amount', 'updated_at'] as const satisfies readonly (keyof InvoiceRow)[];
+
+export function createInvoicesRepo(db: Db) {
+  const insert = db.prepare<InvoiceRow>(
+    `INSERT INTO invoices (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  );
+  const save = db.prepare<Pick<InvoiceRow, (typeof MUTABLE)[number] | 'id'>>(
+    `UPDATE invoices SET ${MUTABLE.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+  );
+  const byId = db.prepare<[string], InvoiceRow>('SELECT * FROM invoices WHERE id = ?');
+  // Numbers are INV- plus digits; the highest so far, not a count, so a gap never causes a reuse.
+  const lastNumber = db.prepare<[string, string], { n: number | null }>(
+    `SELECT MAX(CAST(substr(invoice_number, 5) AS INTEGER)) AS n FROM invoices WHERE merchant_id = ? AND env = ?`,
+  );
+  const list = createScopedLister<InvoiceRow>(db, 'invoices');
+  return {
+    insert: (row: InvoiceRow) => void insert.run(row),
+    save: (row: InvoiceRow) =>
+      void save.run({
+        id: row.id,
+        status: row.status,
+        checkout_id: row.checkout_id,
+        paid_at: row.paid_at,
+        paid_amount: row.paid_amount,
+        updated_at: row.updated_at,
+      }),
+    findById: (id: string) => byId.get(id),
+    /** The highest sequence number used by this merchant in this environment (0 when none). */
+    lastNumber: (merchantId: string, env: string) => lastNumber.get(merchantId, env)?.n ?? 0,
+    list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),
+  };
+}
+export type InvoicesRepo = ReturnType<typeof createInvoicesRepo>;

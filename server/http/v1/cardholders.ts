@@ -1,0 +1,150 @@
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { ValidationError } from '../../errors.js';
+import {
+  ApplyBody,
+  Card,
+  CardApplication,
+  Cardholder,
+  CardParams,
+  CardTransactionItem,
+  CreateCardholderBody,
+  FundBody,
+  IssueCardBody,
+  KycToken,
+  LimitsBody,
+  PatchCardBody,
+  PinResult,
+  SecretsResult,
+  SessionBody,
+  SetPinBody,
+} from '../../schemas/cards.js';
+import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
+import { readJsonBody } from '../raw-json.js';
+import { type App, principalOf, type RouteDeps } from '../types.js';
+
+const tags = ['cardholders and cards'];
+const sessionBody = Compile(SessionBody);
+
+export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
+  app.post(
+    '/cardholders',
+    { schema: { tags, body: CreateCardholderBody, response: { 200: Cardholder, ...errorResponses } } },
+    async (request) => ctx.cards.createHolder(principalOf(request), request.body),
+  );
+
+  app.get(
+    '/cardholders',
+    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Cardholder), ...errorResponses } } },
+    async (request) =>
+      ctx.cards.listHolders(principalOf(request), {
+        limit: request.query.limit ?? 100,
+        startingAfter: request.query.starting_after,
+      }),
+  );
+
+  app.get(
+    '/cardholders/:id',
+    { schema: { tags, params: IdParams, response: { 200: Cardholder, ...errorResponses } } },
+    async (request) => ctx.cards.getHolder(principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/cardholders/:id/kyc',
+    { schema: { tags, params: IdParams, response: { 200: KycToken, ...errorResponses } } },
+    async (request) => ctx.cards.startKyc(principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/cardholders/:id/cards/apply',
+    { schema: { tags, params: IdParams, body: ApplyBody, response: { 200: CardApplication, ...errorResponses } } },
+    async (request) => ctx.cards.apply(principalOf(request), request.params.id, request.body),
+  );
+
+  // The spec does not show the issue response; we return the card.
+  app.post(
+    '/cardholders/:id/cards',
+    { schema: { tags, params: IdParams, body: IssueCardBody, response: { 200: Card, ...errorResponses } } },
+    async (request) => ctx.cards.issue(principalOf(request), request.params.id, request.body),
+  );
+
+  for (const action of ['fund', 'recall'] as const) {
+    app.post(
+      `/cardholders/:id/${action}`,
+      { schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errorResponses } } },
+      async (request, reply) => {
+        ctx.cards[action](principalOf(request), request.params.id, request.body);
+        return reply.code(204).send(null);
+      },
+    );
+  }
+
+  app.get(
+    '/cardholders/:id/cards',
+    { schema: { tags, params: IdParams, response: { 200: Type.Array(Card), ...errorResponses } } },
+    async (request) => ctx.cards.listCards(principalOf(request), request.params.id),
+  );
+
+  app.get(
+    '/cardholders/:ch_id/cards/:card_id',
+    { schema: { tags, params: CardParams, response: { 200: Card, ...errorResponses } } },
+    async (request) => ctx.cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
+  );
+
+  // The spec does not show the PATCH and PUT responses; we return the card.
+  app.patch(
+    '/cardholders/:ch_id/cards/:card_id',
+    { schema: { tags, params: CardParams, body: PatchCardBody, response: { 200: Card, ...errorResponses } } },
+    async (request) =>
+      ctx.cards.setStatus(principalOf(request), request.params.ch_id, request.params.card_id, request.body.status),
+  );
+
+  app.put(
+    '/cardholders/:ch_id/cards/:card_id/limits',
+    { schema: { tags, params: CardParams, body: LimitsBody, response: { 200: Card, ...errorResponses } } },
+    async (request) => ctx.cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
+  );
+
+  app.post(
+    '/cardholders/:ch_id/cards/:card_id/secrets',
+    { schema: { tags, params: CardParams, body: SessionBody, response: { 200: SecretsResult, ...errorResponses } } },
+    async (request) =>
+      ctx.secrets.secrets(principalOf(request), request.params.ch_id, request.params.card_id, request.body.session),
+  );
+
+  // A GET with a JSON body, as the spec has it: Fastify does not parse GET bodies, so we do.
+  app.get(
+    '/cardholders/:ch_id/cards/:card_id/pin',
+    { schema: { tags, params: CardParams, response: { 200: PinResult, ...errorResponses } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = await readJsonBody(request.raw);
+      if (!sessionBody.Check(body)) throw new ValidationError('session', 'is required (a string)');
+      return ctx.secrets.getPin(principal, request.params.ch_id, request.params.card_id, body.session);
+    },
+  );
+
+  app.put(
+    '/cardholders/:ch_id/cards/:card_id/pin',
+    { schema: { tags, params: CardParams, body: SetPinBody, response: { 200: Type.Object({}), ...errorResponses } } },
+    async (request) => {
+      const { ch_id: holder, card_id: card } = request.params;
+      ctx.secrets.setPin(principalOf(request), holder, card, request.body.session, request.body.encrypted_data);
+      return {};
+    },
+  );
+
+  app.get(
+    '/cardholders/:ch_id/cards/:card_id/transactions',
+    {
+      schema: {
+        tags,
+        params: CardParams,
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        response: { 200: Type.Array(CardTransactionItem), ...errorResponses },
+      },
+    },
+    async (request) =>
+      ctx.network.list(principalOf(request), request.params.ch_id, request.params.card_id, request.query.limit ?? 100),
+  );
+}

@@ -1,0 +1,179 @@
+import { type Static, Type } from 'typebox';
+import { Email } from './customers.js';
+import { EnvName, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+
+export const CardholderBalance = Type.Object({
+  currency: Type.String(),
+  /** micro-units (6dp) */
+  balance: Type.Integer(),
+  /** USD per unit of the currency (1 for the USD stablecoins) */
+  rate: Type.Number(),
+  /** balance × rate, micro-units of USD */
+  value: Type.Integer(),
+});
+
+export const Cardholder = Type.Object({
+  id: Uuid,
+  merchant_id: Uuid,
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  username: Type.String(),
+  is_kyc_verified: Type.Boolean(),
+  balances: Type.Array(CardholderBalance),
+  created_at: Timestamp,
+});
+export type Cardholder = Static<typeof Cardholder>;
+
+export const CreateCardholderBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.Optional(Email),
+});
+
+export const KycToken = Type.Object({
+  token: Type.String(),
+  /** the sandbox's stand-in for the identity provider's page for this token */
+  url: Type.String(),
+});
+
+const Band = Type.String({ pattern: '^[0-9]{1,12}_[0-9]{1,12}$', description: 'two numbers joined by an underscore' });
+
+export const ApplyBody = Type.Object({
+  catalogue: Uuid,
+  account_purpose: Type.String({ minLength: 1, maxLength: 200 }),
+  occupation: Type.String({ minLength: 1, maxLength: 200 }),
+  annual_salary: Band,
+  expected_monthly_volume: Band,
+});
+export type ApplyBody = Static<typeof ApplyBody>;
+
+export const ApplicationStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
+
+export const CardApplication = Type.Object({
+  id: Uuid,
+  cardholder_id: Uuid,
+  catalogue: Uuid,
+  status: ApplicationStatus,
+  account_purpose: Type.String(),
+  occupation: Type.String(),
+  annual_salary: Type.String(),
+  expected_monthly_volume: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CardType = Type.Union([Type.Literal('virtual'), Type.Literal('physical')]);
+export const IssueCardBody = Type.Object({ catalogue: Uuid, type: CardType });
+export type IssueCardBody = Static<typeof IssueCardBody>;
+
+export const Card = Type.Object({
+  id: Uuid,
+  /** the cardholder's id */
+  user_id: Uuid,
+  catalogue_id: Uuid,
+  status: Type.Union([
+    Type.Literal('notActivated'),
+    Type.Literal('active'),
+    Type.Literal('locked'),
+    Type.Literal('canceled'),
+  ]),
+  ctype: CardType,
+  last4: Type.String(),
+  exp_month: Type.String(),
+  exp_year: Type.String(),
+  spend_tx_max: Type.Integer(),
+  spend_daily_max: Type.Integer(),
+  spend_monthly_max: Type.Integer(),
+  spend_online_enabled: Type.Boolean(),
+  spend_present_enabled: Type.Boolean(),
+  created_at: Timestamp,
+});
+export type Card = Static<typeof Card>;
+
+export const PatchCardBody = Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('locked')]) });
+
+const Limit = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+export const LimitsBody = Type.Object({
+  spend_tx_max: Type.Optional(Limit),
+  spend_daily_max: Type.Optional(Limit),
+  spend_monthly_max: Type.Optional(Limit),
+  spend_online_enabled: Type.Optional(Type.Boolean()),
+  spend_present_enabled: Type.Optional(Type.Boolean()),
+});
+export type LimitsBody = Static<typeof LimitsBody>;
+
+export const FundBody = Type.Object({
+  amount: PositiveAmount,
+  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$' }),
+  remark: Type.Optional(Type.String({ maxLength: 500 })),
+});
+export type FundBody = Static<typeof FundBody>;
+
+export const CardParams = Type.Object({ ch_id: Uuid, card_id: Uuid });
+
+export const EncryptedData = Type.Object({
+  iv: Type.String({ minLength: 1, maxLength: 64 }),
+  data: Type.String({ minLength: 1, maxLength: 4096 }),
+});
+export const SessionBody = Type.Object({ session: Type.String({ minLength: 1, maxLength: 4096 }) });
+export const SetPinBody = Type.Object({ session: Type.String({ minLength: 1, maxLength: 4096 }), encrypted_data: EncryptedData });
+export const SecretsResult = Type.Object({ encryptedPan: EncryptedData, encryptedCvc: EncryptedData });
+export const PinResult = Type.Object({ encryptedPin: EncryptedData });
+
+export const CardTransactionType = Type.Union([
+  Type.Literal('card_payment'),
+  Type.Literal('card_refund'),
+  Type.Literal('card_deposit'),
+  Type.Literal('card_withdraw'),
+]);
+
+/** The /v1 list item (the webhook payload has another shape). */
+export const CardTransactionItem = Type.Object({
+  id: Uuid,
+  amount: Type.Integer(),
+  currency: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  created_at: Timestamp,
+});
+
+/** The control API's full view of a card transaction. */
+export const CardTransaction = Type.Object({
+  id: Uuid,
+  card_id: Uuid,
+  cardholder_id: Uuid,
+  type: CardTransactionType,
+  status: Type.String(),
+  amount: Type.Integer(),
+  currency: Type.String(),
+  local_amount: Type.Integer(),
+  local_currency: Type.String(),
+  merchant_name: Nullable(Type.String()),
+  channel: Nullable(Type.String()),
+  decline_reason: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const AuthorizationBody = Type.Object({
+  /** positive micro-units; stored negative (spending) */
+  amount: PositiveAmount,
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
+  merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  local_amount: Type.Optional(PositiveAmount),
+  local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  channel: Type.Optional(Type.Union([Type.Literal('online'), Type.Literal('present')])),
+});
+export type AuthorizationBody = Static<typeof AuthorizationBody>;
+
+export const CardMoveBody = Type.Object({
+  amount: PositiveAmount,
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
+  merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  local_amount: Type.Optional(PositiveAmount),
+  local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+});
+export type CardMoveBody = Static<typeof CardMoveBody>;
+
+export const KycResultBody = Type.Object({ result: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]) });
+export const ReviewBody = Type.Object({ status: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]) });
+export const KeysQuery = Type.Object({ env: Type.Optional(EnvName) });
