@@ -11,6 +11,7 @@ import {
   pay,
 } from '../helpers/api.js';
 import { ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import { useSharedSandbox } from '../helpers/suite.js';
 
 interface ClockJson {
   now: string;
@@ -20,16 +21,18 @@ interface ClockJson {
 }
 
 describe('the sandbox clock (control API)', () => {
+  const time = new ManualTime();
+  const shared = useSharedSandbox(() => ({ realNow: time.now }));
   let sandbox: Sandbox;
-  let time: ManualTime;
   const clock = async () => ok<ClockJson>(await control(sandbox, 'GET', '/sandbox/clock'));
   const post = async (path: string, payload?: Record<string, unknown>) =>
     ok<ClockJson>(await control(sandbox, 'POST', `/sandbox/clock/${path}`, payload));
   const iso = (ms: number) => new Date(ms).toISOString();
 
   beforeEach(async () => {
-    time = new ManualTime();
-    sandbox = await testSandbox({ realNow: time.now });
+    sandbox = shared();
+    // back to real time, unfrozen, no data
+    ok(await control(sandbox, 'POST', '/sandbox/reset'));
   });
 
   it('GET follows real time with no offset, unfrozen', async () => {

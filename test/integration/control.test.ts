@@ -242,9 +242,11 @@ describe('control API: merchants and API keys', () => {
 });
 
 describe('control API: settings', () => {
+  // Shared: every test here leaves the settings as it found them, except the one that isolates itself.
+  const shared = useSharedSandbox();
   let sandbox: Sandbox;
-  beforeEach(async () => {
-    sandbox = await testSandbox();
+  beforeEach(() => {
+    sandbox = shared();
   });
 
   it('GET returns the documented defaults', async () => {
@@ -271,6 +273,7 @@ describe('control API: settings', () => {
   });
 
   it('PATCH merges top-level keys, persists, and GET /v1/withdraw/chains follows the catalogue', async () => {
+    sandbox = await testSandbox();
     const before = ok<SettingsJson>(await control(sandbox, 'GET', '/sandbox/settings'));
     const after = ok<SettingsJson>(
       await control(sandbox, 'PATCH', '/sandbox/settings', {

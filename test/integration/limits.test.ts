@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox, Urls } from '../../server/sandbox.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox, type Urls } from '../../server/sandbox.js';
 import { type Actor, createKey, createMerchant, patchSettings } from '../helpers/api.js';
 import { closed, type HeldRequest, holdRequest, nextRequests } from '../helpers/http.js';
-import { testSandbox } from '../helpers/sandbox.js';
 
 interface Reply {
   status: number;
@@ -28,15 +27,23 @@ function expect429(reply: Reply, mention: string): void {
 }
 
 describe('per-key limits over real HTTP', () => {
+  // One listening sandbox; each test gets a fresh merchant (limits are per key) and sets its limits.
   let sandbox: Sandbox;
   let urls: Urls;
   let actor: Actor;
   const held: HeldRequest[] = [];
 
-  beforeEach(async () => {
-    sandbox = await testSandbox();
+  beforeAll(async () => {
+    sandbox = await createSandbox({ ports: { test: 0, production: 0 } });
     urls = await sandbox.listen();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  beforeEach(async () => {
     actor = await createMerchant(sandbox);
+    await patchSettings(sandbox, { rate_limit_per_minute: 1000, concurrency_limit: 10 });
   });
 
   afterEach(() => {
