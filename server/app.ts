@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  registerAjvFormats,
+  TypeBoxValidatorCompiler,
+  type TypeBoxTypeProvider,
+} from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './domain/types.js';
@@ -23,6 +27,7 @@ import { authenticate } from './http/v1/auth.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
 import { customerRoutes } from './http/v1/customers.js';
+import { invoiceRoutes } from './http/v1/invoices.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 
 registerAjvFormats();
@@ -53,7 +58,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   // JSON bodies only: no text/plain parser (a CSRF vector for simple cross-site POSTs).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
 
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);
@@ -61,7 +70,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', localOnly);
   // A POST with no body is validated as `{}`, so the answer names the missing field, not "body".
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD')
+      request.body = {};
   });
   // Responses never grant other origins access.
   app.addHook('onSend', async (_request, reply) => {
@@ -91,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       scoped.addHook('onRequest', authenticate(deps, limiter));
       customerRoutes(scoped, deps);
       checkoutRoutes(scoped, deps);
+      invoiceRoutes(scoped, deps);
       addressRoutes(scoped, deps);
       cardholderRoutes(scoped, deps);
     },
@@ -122,7 +133,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply
         .type('text/html; charset=utf-8')
-        .send('<!doctype html><title>svc-sandbox</title><p>The dashboard is not built. Run <code>npm run build</code>.</p>'),
+        .send(
+          '<!doctype html><title>svc-sandbox</title><p>The dashboard is not built. Run <code>npm run build</code>.</p>',
+        ),
     );
   }
 

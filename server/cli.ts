@@ -28,7 +28,8 @@ export class UsageError extends Error {}
 
 function port(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--${name} must be a port number (0-65535), got ${value}`);
   return Number(value);
 }
 
@@ -42,7 +43,9 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (positionals.length !== 1 || positionals[0] !== 'serve') {
-    throw new UsageError(positionals.length === 0 ? 'missing command' : `unknown command: ${positionals.join(' ')}`);
+    throw new UsageError(
+      positionals.length === 0 ? 'missing command' : `unknown command: ${positionals.join(' ')}`,
+    );
   }
   const options: ServeOptions = {
     port: port('port', values.port, 4010),
@@ -51,7 +54,8 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     db: values.db ?? './svc-sandbox.db',
     seed: values.seed,
   };
-  if (options.port !== 0 && options.port === options.prodPort) throw new UsageError('--port and --prod-port must differ');
+  if (options.port !== 0 && options.port === options.prodPort)
+    throw new UsageError('--port and --prod-port must differ');
   return options;
 }
 
@@ -92,7 +96,9 @@ export async function main(argv: string[]): Promise<void> {
     await sandbox.close().catch(() => {});
     process.exit(1);
   }
-  process.stdout.write(`svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`);
+  process.stdout.write(
+    `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
+  );
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -111,5 +117,6 @@ export async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) await main(process.argv.slice(2));

@@ -4,6 +4,7 @@ import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
 import { createCustomersRepo } from './db/customers.js';
 import { createEventsRepo } from './db/events.js';
+import { createInvoicesRepo } from './db/invoices.js';
 import { createJobsRepo } from './db/jobs.js';
 import { createKvRepo } from './db/kv.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
@@ -20,6 +21,7 @@ import { CheckoutService, JOB_EXPIRE, JOB_RELEASE_FEES, JOB_SETTLE } from './dom
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
 import { FundsService } from './domain/funds/service.js';
+import { InvoiceService } from './domain/invoices/service.js';
 import { Ledger } from './domain/ledger/service.js';
 import { RefundService } from './domain/refunds/service.js';
 import { MerchantService } from './domain/merchants/service.js';
@@ -96,6 +98,15 @@ export function createContext(options: ContextOptions) {
     ledger,
     baseUrl,
   });
+  const invoices = new InvoiceService({
+    invoices: createInvoicesRepo(db),
+    customers,
+    checkouts,
+    clock,
+    ids,
+    events,
+  });
+  checkouts.onPaid((row) => invoices.onCheckoutPaid(row));
   const refunds = new RefundService({
     checkouts,
     checkoutsRepo: repos.checkouts,
@@ -116,7 +127,15 @@ export function createContext(options: ContextOptions) {
     ids,
     settings: getSettings,
   });
-  const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings: getSettings, baseUrl });
+  const cards = new CardService({
+    repo: repos.cards,
+    ledger,
+    events,
+    clock,
+    ids,
+    settings: getSettings,
+    baseUrl,
+  });
   const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, clock, ids });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const dispatcher = new WebhookDispatcher({
@@ -135,10 +154,12 @@ export function createContext(options: ContextOptions) {
   scheduler.register(JOB_DELIVER, (job) => dispatcher.onDue(job.ref));
   events.onRecord((event) => webhooks.fanOut(event));
   // New deliveries are due at once: wake the scheduler after the commit rather than at its next tick.
-  let wake: NodeJS.Immediate | null = null;
+  let waking = false;
   events.on(() => {
-    wake ??= setImmediate(() => {
-      wake = null;
+    if (waking) return;
+    waking = true;
+    setImmediate(() => {
+      waking = false;
       void scheduler.runDue();
     });
   });
@@ -163,6 +184,7 @@ export function createContext(options: ContextOptions) {
     merchants,
     customers,
     checkouts,
+    invoices,
     refunds,
     funds,
     cards,

@@ -54,7 +54,8 @@ function defaultDashboardDir(): string | undefined {
   return undefined;
 }
 
-const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host);
+const urlHost = (host: string) =>
+  host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
 /** The sandbox as a library: the CLI, the Electron shell and the tests all start it through here. */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -73,7 +74,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (options.logger) console.error(msg, obj);
     },
   };
-  const ctx = createContext({ db, ids: createIds(options.seed), realNow: options.realNow, baseUrl: (env) => base[env], log });
+  const ctx = createContext({
+    db,
+    ids: createIds(options.seed),
+    realNow: options.realNow,
+    baseUrl: (env) => base[env],
+    log,
+  });
   const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
   const workspace = {
     version: VERSION,
@@ -87,9 +94,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const apps: Record<Env, App> = {
     test: await buildApp({ ctx, env: 'test', dashboardDir, logger: options.logger, workspace, limiter }),
-    production: await buildApp({ ctx, env: 'production', dashboardDir, logger: options.logger, workspace, limiter }),
+    production: await buildApp({
+      ctx,
+      env: 'production',
+      dashboardDir,
+      logger: options.logger,
+      workspace,
+      limiter,
+    }),
   };
-  let listening = false;
 
   return {
     ctx,
@@ -102,7 +115,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         const address = apps[env].server.address();
         if (address && typeof address === 'object') base[env] = `http://${urlHost(host)}:${address.port}`;
       }
-      listening = true;
       // Catch up on anything that fell due while the sandbox was not running.
       await ctx.scheduler.runDue();
       ctx.scheduler.start(options.tickMs);
@@ -110,7 +122,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     async close() {
       await ctx.scheduler.stop();
-      listening = false;
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
       db.close();

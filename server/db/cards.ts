@@ -77,10 +77,73 @@ const insertSql = (table: string, columns: readonly string[]) =>
 const updateSql = (table: string, columns: readonly string[]) =>
   `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
-const CARDHOLDER = ['id', 'merchant_id', 'env', 'name', 'email', 'username', 'is_kyc_verified', 'kyc_status', 'kyc_token', 'created_at', 'updated_at'] as const;
-const APPLICATION = ['id', 'cardholder_id', 'merchant_id', 'env', 'catalogue', 'status', 'account_purpose', 'occupation', 'annual_salary', 'expected_monthly_volume', 'created_at', 'updated_at'] as const;
-const CARD = ['id', 'cardholder_id', 'merchant_id', 'env', 'catalogue_id', 'status', 'ctype', 'last4', 'exp_month', 'exp_year', 'pan', 'cvc', 'pin', 'spend_tx_max', 'spend_daily_max', 'spend_monthly_max', 'spend_online_enabled', 'spend_present_enabled', 'created_at', 'updated_at'] as const;
-const TRANSACTION = ['id', 'card_id', 'cardholder_id', 'merchant_id', 'env', 'type', 'status', 'amount', 'currency', 'local_amount', 'local_currency', 'merchant_name', 'channel', 'decline_reason', 'created_at', 'updated_at'] as const;
+const CARDHOLDER = [
+  'id',
+  'merchant_id',
+  'env',
+  'name',
+  'email',
+  'username',
+  'is_kyc_verified',
+  'kyc_status',
+  'kyc_token',
+  'created_at',
+  'updated_at',
+] as const;
+const APPLICATION = [
+  'id',
+  'cardholder_id',
+  'merchant_id',
+  'env',
+  'catalogue',
+  'status',
+  'account_purpose',
+  'occupation',
+  'annual_salary',
+  'expected_monthly_volume',
+  'created_at',
+  'updated_at',
+] as const;
+const CARD = [
+  'id',
+  'cardholder_id',
+  'merchant_id',
+  'env',
+  'catalogue_id',
+  'status',
+  'ctype',
+  'last4',
+  'exp_month',
+  'exp_year',
+  'pan',
+  'cvc',
+  'pin',
+  'spend_tx_max',
+  'spend_daily_max',
+  'spend_monthly_max',
+  'spend_online_enabled',
+  'spend_present_enabled',
+  'created_at',
+  'updated_at',
+] as const;
+const TRANSACTION = [
+  'id',
+  'card_id',
+  'cardholder_id',
+  'merchant_id',
+  'env',
+  'type',
+  'status',
+  'amount',
+  'currency',
+  'local_amount',
+  'local_currency',
+  'merchant_name',
+  'channel',
+  'decline_reason',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function createCardsRepo(db: Db) {
   const s = {

@@ -21,7 +21,9 @@ export function createJobsRepo(db: Db) {
   const nextDue = db.prepare<[number], JobRow>(
     'SELECT * FROM jobs WHERE failed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1',
   );
-  const fail = db.prepare<[string, string, number]>('UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?');
+  const fail = db.prepare<[string, string, number]>(
+    'UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?',
+  );
   const pending = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE failed_at IS NULL ORDER BY due_at, id');
   const find = db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE kind = ? AND ref = ?');
   return {

@@ -49,7 +49,8 @@ export function createLedgerRepo(db: Db) {
   return {
     insertTransaction: (row: LedgerTransactionRow) => void insertTx.run(row),
     insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry.run(row),
-    balance: (env: string, account: string, currency: string) => balance.get(env, account, currency)?.total ?? 0,
+    balance: (env: string, account: string, currency: string) =>
+      balance.get(env, account, currency)?.total ?? 0,
     balances: (env: string, accounts: string[]) => balances.all(env, JSON.stringify(accounts)),
     transactionsOf: (env: string, accounts: string[], limit: number) =>
       txOfAccounts.all(env, JSON.stringify(accounts), limit),

@@ -25,7 +25,8 @@ export function createScopedLister<Row>(db: Db, table: string, where = '') {
   return (merchantId: string, env: string, page: Page): Row[] => {
     if (page.startingAfter === undefined) return first.all(merchantId, env, page.limit);
     const anchor = cursor.get(merchantId, env, page.startingAfter);
-    if (!anchor) throw new ValidationError('starting_after', `no such object in this list: ${page.startingAfter}`);
+    if (!anchor)
+      throw new ValidationError('starting_after', `no such object in this list: ${page.startingAfter}`);
     return after.all(merchantId, env, anchor.rowid, page.limit);
   };
 }

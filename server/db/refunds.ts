@@ -26,7 +26,9 @@ export function createRefundsRepo(db: Db) {
      VALUES (@id, @checkout_id, @merchant_id, @env, @amount, @refund_fee, @gas_fee_payer, @customer_amount,
        @merchant_debit, @platform_clawback, @reseller_clawback, @receiver, @reason, @txid, @status_after, @created_at)`,
   );
-  const ofCheckout = db.prepare<[string], RefundRow>('SELECT * FROM refunds WHERE checkout_id = ? ORDER BY rowid');
+  const ofCheckout = db.prepare<[string], RefundRow>(
+    'SELECT * FROM refunds WHERE checkout_id = ? ORDER BY rowid',
+  );
   return {
     insert: (row: RefundRow) => void insert.run(row),
     ofCheckout: (checkoutId: string) => ofCheckout.all(checkoutId),

@@ -17,7 +17,9 @@ export function createStaticAddressesRepo(db: Db) {
   const list = db.prepare<[string, string], StaticAddressRow>(
     'SELECT * FROM static_addresses WHERE merchant_id = ? AND env = ? ORDER BY id',
   );
-  const byAddress = db.prepare<[string], StaticAddressRow>('SELECT * FROM static_addresses WHERE address = ?');
+  const byAddress = db.prepare<[string], StaticAddressRow>(
+    'SELECT * FROM static_addresses WHERE address = ?',
+  );
   return {
     insert: (row: Omit<StaticAddressRow, 'id'>) => void insert.run(row),
     list: (merchantId: string, env: string) => list.all(merchantId, env),

@@ -64,7 +64,9 @@ export function createWebhooksRepo(db: Db) {
      VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
-  const updateDelivery = db.prepare<Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>>(
+  const updateDelivery = db.prepare<
+    Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>
+  >(
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
        next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
   );
@@ -102,8 +104,9 @@ export function createWebhooksRepo(db: Db) {
     endpointsOf: (merchantId: string, env: string) => endpointsOf.all(merchantId, env),
     deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
     insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
-    updateDelivery: (row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>) =>
-      void updateDelivery.run(row),
+    updateDelivery: (
+      row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
+    ) => void updateDelivery.run(row),
     findDelivery: (id: string) => deliveryById.get(id),
     pendingOfEndpoint: (endpointId: string) => pendingOfEndpoint.all(endpointId),
     insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),

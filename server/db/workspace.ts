@@ -17,7 +17,15 @@ const DATA_TABLES = [
   'cardholders',
   'refunds',
   'invoices',
-  'checkout_payments', 'checkouts', 'customers', 'static_addresses', 'api_keys', 'events', 'jobs', 'merchants'];
+  'checkout_payments',
+  'checkouts',
+  'customers',
+  'static_addresses',
+  'api_keys',
+  'events',
+  'jobs',
+  'merchants',
+];
 
 export function wipeData(db: Db): void {
   db.transaction(() => {

@@ -6,7 +6,10 @@ import { AppError, TooManyRequestsError } from '../errors.js';
  * Turns schema violations into one readable sentence naming the field, e.g.
  * `amount: must be integer` or `title: is required`.
  */
-export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
+export function formatSchemaErrors(
+  errors: FastifySchemaValidationError[],
+  dataVar: SchemaErrorDataVar,
+): Error {
   const first = errors[0];
   if (!first) return new Error(`${dataVar}: invalid`);
   const params = first.params as Record<string, unknown>;
@@ -36,9 +39,16 @@ function describe(error: FastifySchemaValidationError, params: Record<string, un
 }
 
 /** Every error leaves as `{error}`; 5xx hide internals. Client input never yields a 500. */
-export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+export function errorHandler(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (error instanceof TooManyRequestsError) {
-    void reply.header('Retry-After', String(error.retryAfterSeconds)).code(429).send({ error: error.message });
+    void reply
+      .header('Retry-After', String(error.retryAfterSeconds))
+      .code(429)
+      .send({ error: error.message });
     return;
   }
   if (error instanceof AppError) {
@@ -58,7 +68,9 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
       void reply.code(400).send({ error: 'Malformed JSON body: the body is empty' });
       return;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      void reply.code(415).send({ error: 'Unsupported Content-Type: request bodies must be application/json' });
+      void reply
+        .code(415)
+        .send({ error: 'Unsupported Content-Type: request bodies must be application/json' });
       return;
   }
   const status = fastifyError.statusCode ?? 500;

@@ -22,7 +22,10 @@ export class KeyLimiter {
     }
     if (window.count >= perMinute) {
       const retry = Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
-      throw new TooManyRequestsError(`Rate limit exceeded: ${perMinute} requests per minute per API key`, retry);
+      throw new TooManyRequestsError(
+        `Rate limit exceeded: ${perMinute} requests per minute per API key`,
+        retry,
+      );
     }
     window.count++;
   }
@@ -34,7 +37,10 @@ export class KeyLimiter {
   enter(keyId: string, limit: number): () => void {
     const current = this.inFlight.get(keyId) ?? 0;
     if (limit !== 0 && current >= limit) {
-      throw new TooManyRequestsError(`Concurrency limit exceeded: ${limit} concurrent requests per API key`, 1);
+      throw new TooManyRequestsError(
+        `Concurrency limit exceeded: ${limit} concurrent requests per API key`,
+        1,
+      );
     }
     this.inFlight.set(keyId, current + 1);
     let released = false;

@@ -31,7 +31,9 @@ function isSameOrigin(origin: string, host: string): boolean {
 export async function localOnly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const host = request.headers.host;
   if (!isLoopbackHost(host)) {
-    return reply.code(403).send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+    return reply
+      .code(403)
+      .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
   }
   // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
   const path = request.routeOptions.url ?? request.url;

@@ -35,7 +35,10 @@ export const KycToken = Type.Object({
   url: Type.String(),
 });
 
-const Band = Type.String({ pattern: '^[0-9]{1,12}_[0-9]{1,12}$', description: 'two numbers joined by an underscore' });
+const Band = Type.String({
+  pattern: '^[0-9]{1,12}_[0-9]{1,12}$',
+  description: 'two numbers joined by an underscore',
+});
 
 export const ApplyBody = Type.Object({
   catalogue: Uuid,
@@ -46,7 +49,11 @@ export const ApplyBody = Type.Object({
 });
 export type ApplyBody = Static<typeof ApplyBody>;
 
-export const ApplicationStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
+export const ApplicationStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('rejected'),
+]);
 
 export const CardApplication = Type.Object({
   id: Uuid,
@@ -89,7 +96,9 @@ export const Card = Type.Object({
 });
 export type Card = Static<typeof Card>;
 
-export const PatchCardBody = Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('locked')]) });
+export const PatchCardBody = Type.Object({
+  status: Type.Union([Type.Literal('active'), Type.Literal('locked')]),
+});
 
 const Limit = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 export const LimitsBody = Type.Object({
@@ -115,7 +124,10 @@ export const EncryptedData = Type.Object({
   data: Type.String({ minLength: 1, maxLength: 4096 }),
 });
 export const SessionBody = Type.Object({ session: Type.String({ minLength: 1, maxLength: 4096 }) });
-export const SetPinBody = Type.Object({ session: Type.String({ minLength: 1, maxLength: 4096 }), encrypted_data: EncryptedData });
+export const SetPinBody = Type.Object({
+  session: Type.String({ minLength: 1, maxLength: 4096 }),
+  encrypted_data: EncryptedData,
+});
 export const SecretsResult = Type.Object({ encryptedPan: EncryptedData, encryptedCvc: EncryptedData });
 export const PinResult = Type.Object({ encryptedPin: EncryptedData });
 
@@ -174,6 +186,10 @@ export const CardMoveBody = Type.Object({
 });
 export type CardMoveBody = Static<typeof CardMoveBody>;
 
-export const KycResultBody = Type.Object({ result: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]) });
-export const ReviewBody = Type.Object({ status: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]) });
+export const KycResultBody = Type.Object({
+  result: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]),
+});
+export const ReviewBody = Type.Object({
+  status: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]),
+});
 export const KeysQuery = Type.Object({ env: Type.Optional(EnvName) });

@@ -50,7 +50,9 @@ export const DeliveryQuery = Type.Object({
   env: Type.Optional(EnvName),
   endpoint_id: Type.Optional(Uuid),
   event: Type.Optional(Type.String({ maxLength: 64 })),
-  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')])),
+  status: Type.Optional(
+    Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
 
@@ -124,7 +126,11 @@ export const Payout = Type.Object({
   created_at: Timestamp,
 });
 
-export const Balance = Type.Object({ currency: Type.String(), available: Type.Integer(), held: Type.Integer() });
+export const Balance = Type.Object({
+  currency: Type.String(),
+  available: Type.Integer(),
+  held: Type.Integer(),
+});
 
 export const CreditBody = Type.Object({
   env: Type.Optional(EnvName),
@@ -140,5 +146,7 @@ export const LedgerTransaction = Type.Object({
   ref_id: Nullable(Type.String()),
   memo: Nullable(Type.String()),
   created_at: Timestamp,
-  entries: Type.Array(Type.Object({ account: Type.String(), currency: Type.String(), amount: Type.Integer() })),
+  entries: Type.Array(
+    Type.Object({ account: Type.String(), currency: Type.String(), amount: Type.Integer() }),
+  ),
 });

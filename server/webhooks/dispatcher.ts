@@ -44,7 +44,7 @@ export class WebhookDispatcher {
   /** Scheduler handler: runs inside the scheduler's transaction, returns at once. */
   onDue(deliveryId: string): void {
     const delivery = this.deps.repo.findDelivery(deliveryId);
-    if (!delivery || delivery.status !== 'pending') return;
+    if (delivery?.status !== 'pending') return;
     this.lease(delivery.id);
     if (this.inFlight.has(delivery.id)) return;
     this.launch(delivery);
@@ -163,7 +163,8 @@ async function readCapped(body: AsyncIterable<Buffer> & { dump?: () => Promise<v
 
 function describeError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout: no answer within ${timeoutMs} ms`;
+    if (error.name === 'TimeoutError' || error.name === 'AbortError')
+      return `timeout: no answer within ${timeoutMs} ms`;
     const code = (error as { code?: string }).code;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return [code ?? cause?.code, error.message || cause?.message].filter(Boolean).join(': ');

@@ -89,7 +89,11 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
 export class WebhookService {
   constructor(private readonly deps: WebhookDeps) {}
 
-  createEndpoint(merchantId: string, env: Env, body: { url: string; events?: string[] | undefined }): WebhookEndpoint {
+  createEndpoint(
+    merchantId: string,
+    env: Env,
+    body: { url: string; events?: string[] | undefined },
+  ): WebhookEndpoint {
     let url: URL;
     try {
       url = new URL(body.url);
@@ -99,10 +103,14 @@ export class WebhookService {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ValidationError('url', `must be an http(s) URL, got ${url.protocol}`);
     }
-    const events = body.events === undefined || body.events.length === 0 ? [ALL_EVENTS] : [...new Set(body.events)];
+    const events =
+      body.events === undefined || body.events.length === 0 ? [ALL_EVENTS] : [...new Set(body.events)];
     events.forEach((event, i) => {
       if (event !== ALL_EVENTS && !(EVENT_TYPES as readonly string[]).includes(event)) {
-        throw new ValidationError(`events[${i}]`, `unknown event type ${event} (one of ${EVENT_TYPES.join(', ')}, or *)`);
+        throw new ValidationError(
+          `events[${i}]`,
+          `unknown event type ${event} (one of ${EVENT_TYPES.join(', ')}, or *)`,
+        );
       }
     });
     const row: EndpointRow = {
@@ -134,7 +142,12 @@ export class WebhookService {
     const now = this.deps.clock.nowIso();
     for (const delivery of this.deps.repo.pendingOfEndpoint(id)) {
       this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
-      this.deps.repo.updateDelivery({ ...delivery, status: 'failed', next_attempt_at: null, updated_at: now });
+      this.deps.repo.updateDelivery({
+        ...delivery,
+        status: 'failed',
+        next_attempt_at: null,
+        updated_at: now,
+      });
     }
     this.deps.repo.deleteEndpoint(id);
   }

@@ -68,7 +68,12 @@ export class Receiver {
     if (predicate(this.received)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`)),
+        () =>
+          reject(
+            new Error(
+              `receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`,
+            ),
+          ),
         timeoutMs,
       );
       this.waiters.push({

@@ -42,10 +42,18 @@ export interface Actor {
 
 /** Creates a merchant through the control API and returns its owner key. */
 export async function createMerchant(sandbox: Sandbox, name = 'Acme'): Promise<Actor> {
-  const res = await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/merchants', payload: { name } });
+  const res = await sandbox.apps.test.inject({
+    method: 'POST',
+    url: '/sandbox/merchants',
+    payload: { name },
+  });
   if (res.statusCode !== 200) throw new Error(`create merchant: ${res.statusCode} ${res.body}`);
   const body = res.json() as { merchant: { id: string }; api_key: { key: string } };
-  return { merchantId: body.merchant.id, key: body.api_key.key, auth: { authorization: `Bearer ${body.api_key.key}` } };
+  return {
+    merchantId: body.merchant.id,
+    key: body.api_key.key,
+    auth: { authorization: `Bearer ${body.api_key.key}` },
+  };
 }
 
 /** An ISO timestamp `ms` after the sandbox's current time. */

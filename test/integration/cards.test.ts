@@ -26,7 +26,12 @@ type Json = Record<string, unknown>;
 
 function api(sandbox: Sandbox, actor: Actor, app: 'test' | 'production' = 'test') {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => {
-    const res = await sandbox.apps[app].inject({ method, url, headers: actor.auth, ...(payload ? { payload } : {}) });
+    const res = await sandbox.apps[app].inject({
+      method,
+      url,
+      headers: actor.auth,
+      ...(payload ? { payload } : {}),
+    });
     return { status: res.statusCode, body: res.body ? (res.json() as Json & Json[]) : ({} as Json & Json[]) };
   };
   return call;
@@ -40,24 +45,37 @@ const control = async (sandbox: Sandbox, method: 'GET' | 'POST', url: string, pa
 /** A KYC-verified cardholder with an approved application for `catalogue`, funded with `funds`. */
 async function readyCardholder(sandbox: Sandbox, actor: Actor, catalogue = VIRTUAL, funds = 0) {
   const call = api(sandbox, actor);
-  const holder = (await call('POST', '/v1/cardholders', { name: 'Jane Doe', email: 'jane@example.com' })).body;
+  const holder = (await call('POST', '/v1/cardholders', { name: 'Jane Doe', email: 'jane@example.com' }))
+    .body;
   await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'approved' });
-  expect((await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue, ...APPLY })).status).toBe(200);
+  expect(
+    (await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue, ...APPLY })).status,
+  ).toBe(200);
   if (funds > 0) {
-    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, { currency: 'USDC', amount: funds });
-    expect((await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: funds, currency: 'USDC' })).status).toBe(204);
+    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, {
+      currency: 'USDC',
+      amount: funds,
+    });
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: funds, currency: 'USDC' })).status,
+    ).toBe(204);
   }
-  return holder as { id: string };
+  return holder as unknown as { id: string };
 }
 
-async function issue(sandbox: Sandbox, actor: Actor, funds = 100_000_000, type: 'virtual' | 'physical' = 'virtual') {
+async function issue(
+  sandbox: Sandbox,
+  actor: Actor,
+  funds = 100_000_000,
+  type: 'virtual' | 'physical' = 'virtual',
+) {
   const holder = await readyCardholder(sandbox, actor, type === 'virtual' ? VIRTUAL : PHYSICAL, funds);
   const card = await api(sandbox, actor)('POST', `/v1/cardholders/${holder.id}/cards`, {
     catalogue: type === 'virtual' ? VIRTUAL : PHYSICAL,
     type,
   });
   expect(card.status, JSON.stringify(card.body)).toBe(200);
-  return { holder, card: card.body as Json & { id: string } };
+  return { holder, card: card.body as unknown as Json & { id: string } };
 }
 
 describe('cardholders and onboarding', () => {
@@ -67,10 +85,21 @@ describe('cardholders and onboarding', () => {
     const call = api(sandbox, actor);
     const created = await call('POST', '/v1/cardholders', { name: 'Jane Doe', email: 'jane@example.com' });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ name: 'Jane Doe', email: 'jane@example.com', is_kyc_verified: false, balances: [] });
+    expect(created.body).toMatchObject({
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+      is_kyc_verified: false,
+      balances: [],
+    });
     expect(created.body.username).toMatch(/^jane\.doe\.\d{6}$/);
-    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, { currency: 'USDC', amount: 5_000_000 });
-    expect((await call('POST', `/v1/cardholders/${created.body.id}/fund`, { amount: 2_500_000, currency: 'USDC' })).status).toBe(204);
+    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, {
+      currency: 'USDC',
+      amount: 5_000_000,
+    });
+    expect(
+      (await call('POST', `/v1/cardholders/${created.body.id}/fund`, { amount: 2_500_000, currency: 'USDC' }))
+        .status,
+    ).toBe(204);
     await call('POST', '/v1/cardholders', { name: 'Empty' });
     const list = (await call('GET', '/v1/cardholders')).body;
     expect(list.map((h) => h.name)).toEqual(['Empty', 'Jane Doe']);
@@ -93,13 +122,20 @@ describe('cardholders and onboarding', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Kay');
     expect(page.body).toContain('data-testid="approve"');
-    const apply = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue: VIRTUAL, ...APPLY });
+    const apply = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, {
+      catalogue: VIRTUAL,
+      ...APPLY,
+    });
     expect(apply.status).toBe(400);
     expect(apply.body.error).toContain('KYC');
-    const approved = await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'approved' });
+    const approved = await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, {
+      result: 'approved',
+    });
     expect(approved.body).toMatchObject({ is_kyc_verified: true, kyc_status: 'approved' });
     expect((await call('GET', `/v1/cardholders/${holder.id}`)).body.is_kyc_verified).toBe(true);
-    expect((await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'maybe' })).status).toBe(422);
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'maybe' })).status,
+    ).toBe(422);
     expect((await sandbox.apps.test.inject({ url: '/kyc/kyc_unknown' })).statusCode).toBe(404);
   });
 
@@ -117,22 +153,47 @@ describe('cardholders and onboarding', () => {
       [{ catalogue: '00000000-0000-4000-8000-000000000000' }, 'catalogue'],
       [{ occupation: undefined }, 'occupation'],
     ] as const) {
-      const res = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue: VIRTUAL, ...APPLY, ...patch });
+      const res = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, {
+        catalogue: VIRTUAL,
+        ...APPLY,
+        ...patch,
+      });
       expect(res.status, JSON.stringify(patch)).toBe(422);
       expect(res.body.error).toContain(field);
     }
-    const auto = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue: VIRTUAL, ...APPLY });
+    const auto = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, {
+      catalogue: VIRTUAL,
+      ...APPLY,
+    });
     expect(auto.body.status).toBe('approved');
 
-    await sandbox.apps.test.inject({ method: 'PATCH', url: '/sandbox/settings', payload: { application_review: 'manual' } });
-    const manual = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, { catalogue: PHYSICAL, ...APPLY });
+    await sandbox.apps.test.inject({
+      method: 'PATCH',
+      url: '/sandbox/settings',
+      payload: { application_review: 'manual' },
+    });
+    const manual = await call('POST', `/v1/cardholders/${holder.id}/cards/apply`, {
+      catalogue: PHYSICAL,
+      ...APPLY,
+    });
     expect(manual.body.status).toBe('pending');
-    const early = await call('POST', `/v1/cardholders/${holder.id}/cards`, { catalogue: PHYSICAL, type: 'physical' });
+    const early = await call('POST', `/v1/cardholders/${holder.id}/cards`, {
+      catalogue: PHYSICAL,
+      type: 'physical',
+    });
     expect(early.status).toBe(400);
-    const reviewed = await control(sandbox, 'POST', `/sandbox/card-applications/${manual.body.id}`, { status: 'approved' });
+    const reviewed = await control(sandbox, 'POST', `/sandbox/card-applications/${manual.body.id}`, {
+      status: 'approved',
+    });
     expect(reviewed.body.status).toBe('approved');
-    expect((await control(sandbox, 'POST', `/sandbox/card-applications/${manual.body.id}`, { status: 'rejected' })).status).toBe(400);
-    expect((await call('POST', `/v1/cardholders/${holder.id}/cards`, { catalogue: PHYSICAL, type: 'physical' })).status).toBe(200);
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/card-applications/${manual.body.id}`, { status: 'rejected' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/cards`, { catalogue: PHYSICAL, type: 'physical' }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -142,7 +203,12 @@ describe('cards', () => {
     const actor = await createMerchant(sandbox);
     const call = api(sandbox, actor);
     const { holder, card } = await issue(sandbox, actor, 0);
-    expect(card).toMatchObject({ user_id: holder.id, catalogue_id: VIRTUAL, status: 'active', ctype: 'virtual' });
+    expect(card).toMatchObject({
+      user_id: holder.id,
+      catalogue_id: VIRTUAL,
+      status: 'active',
+      ctype: 'virtual',
+    });
     expect(card.last4).toMatch(/^\d{4}$/);
     expect(card.exp_month).toMatch(/^\d{2}$/);
     expect(card.exp_year).toMatch(/^\d{4}$/);
@@ -158,9 +224,15 @@ describe('cards', () => {
       exp_year: card.exp_year,
       created_at: card.created_at,
     });
-    const wrongType = await call('POST', `/v1/cardholders/${holder.id}/cards`, { catalogue: VIRTUAL, type: 'physical' });
+    const wrongType = await call('POST', `/v1/cardholders/${holder.id}/cards`, {
+      catalogue: VIRTUAL,
+      type: 'physical',
+    });
     expect(wrongType.status).toBe(400);
-    const noApp = await call('POST', `/v1/cardholders/${holder.id}/cards`, { catalogue: PHYSICAL, type: 'physical' });
+    const noApp = await call('POST', `/v1/cardholders/${holder.id}/cards`, {
+      catalogue: PHYSICAL,
+      type: 'physical',
+    });
     expect(noApp.status).toBe(400);
     expect(noApp.body.error).toContain('No approved card application');
 
@@ -189,8 +261,15 @@ describe('cards', () => {
     expect(fromCanceled.status).toBe(400);
     expect(fromCanceled.body.error).toContain('canceled');
 
-    const limits = await call('PUT', `${url}/limits`, { spend_tx_max: 1_000_000, spend_online_enabled: false });
-    expect(limits.body).toMatchObject({ spend_tx_max: 1_000_000, spend_online_enabled: false, spend_present_enabled: true });
+    const limits = await call('PUT', `${url}/limits`, {
+      spend_tx_max: 1_000_000,
+      spend_online_enabled: false,
+    });
+    expect(limits.body).toMatchObject({
+      spend_tx_max: 1_000_000,
+      spend_online_enabled: false,
+      spend_present_enabled: true,
+    });
     expect((await call('PUT', `${url}/limits`, {})).body.spend_tx_max).toBe(1_000_000);
     expect((await call('PUT', `${url}/limits`, { spend_daily_max: -1 })).status).toBe(422);
     expect((await call('PUT', `${url}/limits`, { spend_present_enabled: 'yes' })).status).toBe(422);
@@ -204,12 +283,33 @@ describe('cards', () => {
     const short = await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 1, currency: 'USDC' });
     expect(short.status).toBe(400);
     expect(short.body.error).toContain('Insufficient business wallet balance');
-    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, { currency: 'USDC', amount: 10_000_000 });
-    expect((await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 6_000_000, currency: 'usdc', remark: 'x' })).status).toBe(204);
-    expect((await call('POST', `/v1/cardholders/${holder.id}/recall`, { amount: 7_000_000, currency: 'USDC' })).status).toBe(400);
-    expect((await call('POST', `/v1/cardholders/${holder.id}/recall`, { amount: 2_000_000, currency: 'USDC' })).status).toBe(204);
-    expect((await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 1, currency: 'BTC' })).status).toBe(422);
-    expect((await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 0, currency: 'USDC' })).status).toBe(422);
+    await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, {
+      currency: 'USDC',
+      amount: 10_000_000,
+    });
+    expect(
+      (
+        await call('POST', `/v1/cardholders/${holder.id}/fund`, {
+          amount: 6_000_000,
+          currency: 'usdc',
+          remark: 'x',
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/recall`, { amount: 7_000_000, currency: 'USDC' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/recall`, { amount: 2_000_000, currency: 'USDC' }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 1, currency: 'BTC' })).status,
+    ).toBe(422);
+    expect(
+      (await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 0, currency: 'USDC' })).status,
+    ).toBe(422);
     const balances = (await control(sandbox, 'GET', `/sandbox/merchants/${actor.merchantId}/balances`)).body;
     expect(balances).toEqual([{ currency: 'USDC', available: 6_000_000, held: 0 }]);
     expect((await call('GET', `/v1/cardholders/${holder.id}`)).body.balances).toEqual([
@@ -230,7 +330,8 @@ describe('card network simulator', () => {
     const actor = await createMerchant(sandbox);
     const call = api(sandbox, actor);
     const { holder, card } = await issue(sandbox, actor, 100_000_000);
-    const balance = async () => ((await call('GET', `/v1/cardholders/${holder.id}`)).body.balances as Json[])[0]?.balance;
+    const balance = async () =>
+      ((await call('GET', `/v1/cardholders/${holder.id}`)).body.balances as Json[])[0]?.balance;
 
     const sequences: [string, string][] = [
       ['settle', 'completed'],
@@ -252,24 +353,46 @@ describe('card network simulator', () => {
       expect(await balance()).toBe(status === 'completed' ? 90_000_000 : 100_000_000);
       if (status === 'completed') {
         // Spent for good: top the wallet back up to 100 for the next sequence.
-        await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, { currency: 'USDC', amount: 10_000_000 });
+        await control(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/credit`, {
+          currency: 'USDC',
+          amount: 10_000_000,
+        });
         await call('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 10_000_000, currency: 'USDC' });
       }
       const again = await control(sandbox, 'POST', `/sandbox/card-transactions/${auth.body.id}/settle`);
       expect(again.status).toBe(400);
     }
     const seen = await events(sandbox, actor);
-    expect(seen.map((e) => e.status)).toEqual(['requested', 'completed', 'requested', 'declined', 'requested', 'reversed']);
+    expect(seen.map((e) => e.status)).toEqual([
+      'requested',
+      'completed',
+      'requested',
+      'declined',
+      'requested',
+      'reversed',
+    ]);
     expect(seen[0]!.id).toBe(seen[1]!.id);
     expect(seen[2]!.id).toBe(seen[3]!.id);
     expect(Object.keys(seen[0]!).sort()).toEqual(
-      ['amount', 'card_id', 'created_at', 'id', 'local_amount', 'local_currency', 'merchant_name', 'type'].concat('status').sort(),
+      ['amount', 'card_id', 'created_at', 'id', 'local_amount', 'local_currency', 'merchant_name', 'type']
+        .concat('status')
+        .sort(),
     );
-    expect(seen[0]).toMatchObject({ card_id: card.id, amount: -10_000_000, local_amount: -950, local_currency: 'EUR', type: 'card_payment' });
+    expect(seen[0]).toMatchObject({
+      card_id: card.id,
+      amount: -10_000_000,
+      local_amount: -950,
+      local_currency: 'EUR',
+      type: 'card_payment',
+    });
 
     const list = (await call('GET', `/v1/cardholders/${holder.id}/cards/${card.id}/transactions`)).body;
     expect(list.map((t) => t.status)).toEqual(['reversed', 'declined', 'completed']);
-    expect(list[2]).toMatchObject({ amount: -10_000_000, currency: 'USDC', description: 'Card payment: Coffee' });
+    expect(list[2]).toMatchObject({
+      amount: -10_000_000,
+      currency: 'USDC',
+      description: 'Card payment: Coffee',
+    });
     expect(sandbox.ctx.repos.ledger.unbalanced()).toEqual([]);
   });
 
@@ -280,22 +403,43 @@ describe('card network simulator', () => {
     const { holder, card } = await issue(sandbox, actor, 50_000_000);
     const url = `/v1/cardholders/${holder.id}/cards/${card.id}`;
     const authorize = async (body: object) =>
-      (await control(sandbox, 'POST', `/sandbox/cards/${card.id}/authorizations`, { amount: 1_000_000, ...body })).body;
+      (
+        await control(sandbox, 'POST', `/sandbox/cards/${card.id}/authorizations`, {
+          amount: 1_000_000,
+          ...body,
+        })
+      ).body;
 
-    await call('PUT', `${url}/limits`, { spend_tx_max: 5_000_000, spend_daily_max: 8_000_000, spend_monthly_max: 12_000_000 });
-    expect(await authorize({ amount: 6_000_000 })).toMatchObject({ status: 'declined', decline_reason: expect.stringContaining('spend_tx_max') });
+    await call('PUT', `${url}/limits`, {
+      spend_tx_max: 5_000_000,
+      spend_daily_max: 8_000_000,
+      spend_monthly_max: 12_000_000,
+    });
+    expect(await authorize({ amount: 6_000_000 })).toMatchObject({
+      status: 'declined',
+      decline_reason: expect.stringContaining('spend_tx_max'),
+    });
     const first = await authorize({ amount: 5_000_000 });
     expect(first.status, first.decline_reason as string).toBe('requested');
     await control(sandbox, 'POST', `/sandbox/card-transactions/${first.id}/settle`);
     expect((await authorize({ amount: 4_000_000 })).decline_reason).toContain('spend_daily_max');
     expect((await authorize({ amount: 3_000_000 })).status).toBe('requested');
-    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 86_400 } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 86_400 },
+    });
     // A new day but (usually) the same month: 8 spent of 12.
     const next = await authorize({ amount: 5_000_000 });
     expect(['declined', 'requested']).toContain(next.status);
     if (next.status === 'declined') expect(next.decline_reason).toContain('spend_monthly_max');
 
-    await call('PUT', `${url}/limits`, { spend_tx_max: 0, spend_daily_max: 0, spend_monthly_max: 0, spend_online_enabled: false });
+    await call('PUT', `${url}/limits`, {
+      spend_tx_max: 0,
+      spend_daily_max: 0,
+      spend_monthly_max: 0,
+      spend_online_enabled: false,
+    });
     expect((await authorize({ channel: 'online' })).decline_reason).toContain('online');
     expect((await authorize({ channel: 'present' })).status).toBe('requested');
     await call('PUT', `${url}/limits`, { spend_present_enabled: false });
@@ -306,7 +450,8 @@ describe('card network simulator', () => {
     expect((await authorize({})).decline_reason).toContain('locked');
     const seen = await events(sandbox, actor);
     const declined = seen.filter((e) => e.status === 'declined');
-    for (const d of declined) expect(seen.find((e) => e.id === d.id && e.status === 'requested')).toBeTruthy();
+    for (const d of declined)
+      expect(seen.find((e) => e.id === d.id && e.status === 'requested')).toBeTruthy();
     expect(sandbox.ctx.repos.ledger.unbalanced()).toEqual([]);
   });
 
@@ -315,18 +460,45 @@ describe('card network simulator', () => {
     const actor = await createMerchant(sandbox);
     const call = api(sandbox, actor);
     const virtual = await issue(sandbox, actor, 10_000_000);
-    const refund = await control(sandbox, 'POST', `/sandbox/cards/${virtual.card.id}/refunds`, { amount: 2_000_000, merchant_name: 'Shop' });
+    const refund = await control(sandbox, 'POST', `/sandbox/cards/${virtual.card.id}/refunds`, {
+      amount: 2_000_000,
+      merchant_name: 'Shop',
+    });
     expect(refund.body).toMatchObject({ type: 'card_refund', status: 'completed', amount: 2_000_000 });
-    expect((await control(sandbox, 'POST', `/sandbox/cards/${virtual.card.id}/deposits`, { amount: 1 })).status).toBe(400);
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/cards/${virtual.card.id}/deposits`, { amount: 1 })).status,
+    ).toBe(400);
 
     const physical = await issue(sandbox, actor, 10_000_000, 'physical');
-    expect((await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/deposits`, { amount: 1 })).status).toBe(400);
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/deposits`, { amount: 1 })).status,
+    ).toBe(400);
     await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/activate`);
-    const deposit = await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/deposits`, { amount: 3_000_000 });
-    expect(deposit.body).toMatchObject({ type: 'card_deposit', status: 'completed', amount: 3_000_000, local_amount: 300 });
-    const withdraw = await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/withdrawals`, { amount: 4_000_000 });
-    expect(withdraw.body).toMatchObject({ type: 'card_withdraw', status: 'completed', amount: -4_000_000, local_amount: -400 });
-    expect((await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/withdrawals`, { amount: 100_000_000 })).status).toBe(400);
+    const deposit = await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/deposits`, {
+      amount: 3_000_000,
+    });
+    expect(deposit.body).toMatchObject({
+      type: 'card_deposit',
+      status: 'completed',
+      amount: 3_000_000,
+      local_amount: 300,
+    });
+    const withdraw = await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/withdrawals`, {
+      amount: 4_000_000,
+    });
+    expect(withdraw.body).toMatchObject({
+      type: 'card_withdraw',
+      status: 'completed',
+      amount: -4_000_000,
+      local_amount: -400,
+    });
+    expect(
+      (
+        await control(sandbox, 'POST', `/sandbox/cards/${physical.card.id}/withdrawals`, {
+          amount: 100_000_000,
+        })
+      ).status,
+    ).toBe(400);
     const balance = (await call('GET', `/v1/cardholders/${physical.holder.id}`)).body.balances as Json[];
     expect(balance[0]!.balance).toBe(10_000_000 + 3_000_000 - 4_000_000);
     const seen = await events(sandbox, actor);
@@ -345,13 +517,18 @@ describe('card secrets and PIN', () => {
     const prodKey = (await control(sandbox, 'GET', '/sandbox/keys?env=production')).body;
     expect(testKey.public_key_pem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(testKey.public_key_pem).not.toBe(prodKey.public_key_pem);
-    expect((await control(sandbox, 'GET', '/sandbox/keys?env=test')).body.public_key_pem).toBe(testKey.public_key_pem);
+    expect((await control(sandbox, 'GET', '/sandbox/keys?env=test')).body.public_key_pem).toBe(
+      testKey.public_key_pem,
+    );
 
     const url = `/v1/cardholders/${holder.id}/cards/${card.id}`;
     const { key, session } = newSession(testKey.public_key_pem as string);
     const secrets = await call('POST', `${url}/secrets`, { session });
     expect(secrets.status, JSON.stringify(secrets.body)).toBe(200);
-    const enc = secrets.body as { encryptedPan: { iv: string; data: string }; encryptedCvc: { iv: string; data: string } };
+    const enc = secrets.body as unknown as {
+      encryptedPan: { iv: string; data: string };
+      encryptedCvc: { iv: string; data: string };
+    };
     expect(Buffer.from(enc.encryptedPan.iv, 'base64')).toHaveLength(16);
     const pan = decryptPayload(key, enc.encryptedPan);
     expect(pan).toMatch(/^\d{16}$/);
@@ -359,7 +536,10 @@ describe('card secrets and PIN', () => {
     expect(pan.endsWith(card.last4 as string)).toBe(true);
     expect(decryptPayload(key, enc.encryptedCvc)).toMatch(/^\d{3}$/);
 
-    const set = await call('PUT', `${url}/pin`, { session, encrypted_data: encryptPayload(key, pinBlock('904512')) });
+    const set = await call('PUT', `${url}/pin`, {
+      session,
+      encrypted_data: encryptPayload(key, pinBlock('904512')),
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     const pinRes = await sandbox.apps.test.inject({
       method: 'GET',
@@ -383,7 +563,9 @@ describe('card secrets and PIN', () => {
     const pem = (await control(sandbox, 'GET', '/sandbox/keys?env=test')).body.public_key_pem as string;
     const { key, session } = await webNewSession(pem);
     const url = `/v1/cardholders/${holder.id}/cards/${card.id}`;
-    const secrets = (await call('POST', `${url}/secrets`, { session })).body as { encryptedPan: { iv: string; data: string } };
+    const secrets = (await call('POST', `${url}/secrets`, { session })).body as unknown as {
+      encryptedPan: { iv: string; data: string };
+    };
     const pan = await webDecryptPayload(key, secrets.encryptedPan);
     expect(pan.endsWith(card.last4 as string)).toBe(true);
     const encrypted = await webEncryptPayload(key, pinBlock('1234'));
@@ -406,12 +588,20 @@ describe('card secrets and PIN', () => {
     expect(res.body.error).toContain('32');
 
     const { key, session } = newSession(pem);
-    for (const block of ['1234', '2412345FFFFFFFFF', '2312AFFFFFFFFFFF', '24123FFFFFFFFFFF', '2D1234567890123F']) {
+    for (const block of [
+      '1234',
+      '2412345FFFFFFFFF',
+      '2312AFFFFFFFFFFF',
+      '24123FFFFFFFFFFF',
+      '2D1234567890123F',
+    ]) {
       const bad = await call('PUT', `${url}/pin`, { session, encrypted_data: encryptPayload(key, block) });
       expect(bad.status, block).toBe(400);
     }
     const tampered = encryptPayload(key, pinBlock('1234'));
-    tampered.data = Buffer.from(Buffer.from(tampered.data, 'base64').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64');
+    tampered.data = Buffer.from(
+      Buffer.from(tampered.data, 'base64').map((b, i) => (i === 0 ? b ^ 1 : b)),
+    ).toString('base64');
     expect((await call('PUT', `${url}/pin`, { session, encrypted_data: tampered })).status).toBe(400);
     expect((await call('PUT', `${url}/pin`, { session })).status).toBe(422);
     const noBody = await sandbox.apps.test.inject({ method: 'GET', url: `${url}/pin`, headers: actor.auth });
@@ -419,7 +609,10 @@ describe('card secrets and PIN', () => {
 
     const other = await createMerchant(sandbox, 'Other');
     expect((await api(sandbox, other)('POST', `${url}/secrets`, { session })).status).toBe(403);
-    expect((await sandbox.apps.test.inject({ method: 'POST', url: `${url}/secrets`, payload: { session } })).statusCode).toBe(401);
+    expect(
+      (await sandbox.apps.test.inject({ method: 'POST', url: `${url}/secrets`, payload: { session } }))
+        .statusCode,
+    ).toBe(401);
     expect((await api(sandbox, actor, 'production')('POST', `${url}/secrets`, { session })).status).toBe(404);
   });
 
@@ -433,6 +626,8 @@ describe('card secrets and PIN', () => {
     expect((await prod('GET', `/v1/cardholders/${holder.id}/cards`)).status).toBe(404);
     const other = await createMerchant(sandbox, 'Other');
     expect((await api(sandbox, other)('GET', `/v1/cardholders/${holder.id}`)).status).toBe(403);
-    expect((await api(sandbox, other)('GET', '/v1/cardholders/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect(
+      (await api(sandbox, other)('GET', '/v1/cardholders/00000000-0000-4000-8000-000000000000')).status,
+    ).toBe(404);
   });
 });

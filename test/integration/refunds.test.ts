@@ -6,7 +6,11 @@ const DAY = 86_400;
 
 async function setup(options: { amount?: number; method?: 'crypto' | 'fiat'; settle?: boolean } = {}) {
   const sandbox = await testSandbox({ realNow: new ManualTime().now });
-  await sandbox.apps.test.inject({ method: 'PATCH', url: '/sandbox/settings', payload: { platform_rate: 150 } });
+  await sandbox.apps.test.inject({
+    method: 'PATCH',
+    url: '/sandbox/settings',
+    payload: { platform_rate: 150 },
+  });
   const actor = await createMerchant(sandbox);
   const created = await sandbox.apps.test.inject({
     method: 'POST',
@@ -21,17 +25,33 @@ async function setup(options: { amount?: number; method?: 'crypto' | 'fiat'; set
   });
   expect(created.statusCode, created.body).toBe(200);
   const id = created.json().id as string;
-  const paid = await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/payments`, payload: {} });
+  const paid = await sandbox.apps.test.inject({
+    method: 'POST',
+    url: `/sandbox/checkouts/${id}/payments`,
+    payload: {},
+  });
   expect(paid.statusCode, paid.body).toBe(200);
-  if (options.settle !== false) await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/complete` });
+  if (options.settle !== false)
+    await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/complete` });
   return { sandbox, actor, id, payer: paid.json().checkout.payer_address as string };
 }
 
-const refund = (sandbox: Sandbox, actor: Actor | { auth: Record<string, string> }, id: string, payload: object = {}) =>
-  sandbox.apps.test.inject({ method: 'POST', url: `/v1/checkouts/${id}/refund`, headers: actor.auth, payload });
+const refund = (
+  sandbox: Sandbox,
+  actor: Actor | { auth: Record<string, string> },
+  id: string,
+  payload: object = {},
+) =>
+  sandbox.apps.test.inject({
+    method: 'POST',
+    url: `/v1/checkouts/${id}/refund`,
+    headers: actor.auth,
+    payload,
+  });
 
 const balance = async (sandbox: Sandbox, merchantId: string) =>
-  (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${merchantId}/balances` })).json()[0]?.available as number;
+  (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${merchantId}/balances` })).json()[0]
+    ?.available as number;
 
 const checkout = async (sandbox: Sandbox, actor: Actor, id: string) =>
   (await sandbox.apps.test.inject({ url: `/v1/checkouts/${id}`, headers: actor.auth })).json();
@@ -63,17 +83,28 @@ describe('refunds', () => {
     expect((await checkout(sandbox, actor, id)).platform_fee).toBe(225_150 - 75_200);
 
     // 3. After 7 days the fees are released: the merchant is debited all of X, fees stay.
-    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 8 * DAY } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 8 * DAY },
+    });
     const short = await refund(sandbox, actor, id);
     expect(short.statusCode).toBe(400);
-    expect(short.json().error).toBe('Merchant balance insufficient to cover refund (required: 9990000, available: 9840050)');
+    expect(short.json().error).toBe(
+      'Merchant balance insufficient to cover refund (required: 9990000, available: 9840050)',
+    );
     await sandbox.apps.test.inject({
       method: 'POST',
       url: `/sandbox/merchants/${actor.merchantId}/credit`,
       payload: { currency: 'USDC', amount: 1_000_000 },
     });
     const last = await refund(sandbox, actor, id);
-    expect(last.json()).toMatchObject({ status: 'refunded', refund_status: 'refunded', refunded_amount: 20_000_000, remaining_amount: 0 });
+    expect(last.json()).toMatchObject({
+      status: 'refunded',
+      refund_status: 'refunded',
+      refunded_amount: 20_000_000,
+      remaining_amount: 0,
+    });
     expect(await balance(sandbox, actor.merchantId)).toBe(9_840_050 + 1_000_000 - 9_990_000);
     const final = await checkout(sandbox, actor, id);
     expect(final).toMatchObject({ status: 'refunded', refund_status: 'refunded', platform_fee: 149_950 });
@@ -84,8 +115,12 @@ describe('refunds', () => {
 
     // Every refund is recorded, and emitted with the spec's payload.
     const control = (await sandbox.apps.test.inject({ url: `/sandbox/checkouts/${id}` })).json();
-    expect(control.refunds.map((r: { merchant_debit: number }) => r.merchant_debit)).toEqual([4_915_150, 4_934_800, 9_990_000]);
-    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
+    expect(control.refunds.map((r: { merchant_debit: number }) => r.merchant_debit)).toEqual([
+      4_915_150, 4_934_800, 9_990_000,
+    ]);
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
     const refunded = events.filter((e: { type: string }) => e.type === 'checkout.refunded').reverse();
     expect(refunded[0].data).toEqual({
       id,
@@ -98,7 +133,12 @@ describe('refunds', () => {
       reason: 'damaged',
       status: 'partially_refunded',
     });
-    expect(refunded[2].data).toMatchObject({ refund_amount: 10_000_000, remaining_amount: 0, status: 'refunded', reason: null });
+    expect(refunded[2].data).toMatchObject({
+      refund_amount: 10_000_000,
+      remaining_amount: 0,
+      status: 'refunded',
+      reason: null,
+    });
     expect(sandbox.ctx.repos.ledger.unbalanced()).toEqual([]);
   });
 
@@ -113,7 +153,9 @@ describe('refunds', () => {
     expect(tooSmall.statusCode).toBe(400);
     expect(tooSmall.json().error).toMatch(/^Refund amount too small to cover gas fee \(gas: 10000/);
     // Merchant pays gas: the same small amount goes through.
-    expect((await refund(sandbox, actor, id, { amount: 10_000, gas_fee_payer: 'merchant' })).statusCode).toBe(200);
+    expect((await refund(sandbox, actor, id, { amount: 10_000, gas_fee_payer: 'merchant' })).statusCode).toBe(
+      200,
+    );
 
     const active = await sandbox.apps.test.inject({
       method: 'POST',
@@ -171,7 +213,11 @@ describe('refunds', () => {
 
   it('fiat: no gas, receiver ignored', async () => {
     const { sandbox, actor, id } = await setup({ method: 'fiat' });
-    const res = await refund(sandbox, actor, id, { amount: 1_000, receiver: 'anything', gas_fee_payer: 'merchant' });
+    const res = await refund(sandbox, actor, id, {
+      amount: 1_000,
+      receiver: 'anything',
+      gas_fee_payer: 'merchant',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ refund_fee: 0, refunded_amount: 1_000 });
     const control = (await sandbox.apps.test.inject({ url: `/sandbox/checkouts/${id}` })).json();
@@ -183,14 +229,22 @@ describe('refunds', () => {
     const res = await refund(sandbox, actor, id, { amount: 2_000_000 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().status).toBe('partially_refunded');
-    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 120 } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 120 },
+    });
     const after = await checkout(sandbox, actor, id);
     expect(after.status).toBe('partially_refunded');
-    const balances = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })).json();
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
     expect(balances[0].held).toBe(0);
     // 19 690 000 credited, then 1 990 000 × (1 − 300 000 / 20 000 000) = 1 960 150 debited.
     expect(balances[0].available).toBe(19_690_000 - 1_960_150);
-    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
     expect(events.some((e: { type: string }) => e.type === 'checkout.completed')).toBe(false);
   });
 
@@ -204,11 +258,19 @@ describe('refunds', () => {
       payload: { title: 'Partly', amount: 20_000_000, expires_at: inFuture(sandbox), chains: ['tron'] },
     });
     const id = created.json().id;
-    await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/payments`, payload: { amount: 8_000_000 } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/sandbox/checkouts/${id}/payments`,
+      payload: { amount: 8_000_000 },
+    });
     await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/expire` });
     const over = await refund(sandbox, actor, id, { amount: 8_000_001 });
     expect(over.json().error).toBe('Invalid refund amount. Max refundable: 8000000');
     const all = await refund(sandbox, actor, id);
-    expect(all.json()).toMatchObject({ status: 'refunded', refunded_amount: 8_000_000, refund_fee: 1_000_000 });
+    expect(all.json()).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 8_000_000,
+      refund_fee: 1_000_000,
+    });
   });
 });

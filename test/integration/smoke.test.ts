@@ -14,10 +14,17 @@ describe('smoke', () => {
     expect(created.statusCode).toBe(200);
     const checkout = created.json();
     expect(checkout.status).toBe('active');
-    const paid = await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${checkout.id}/payments` });
+    const paid = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/sandbox/checkouts/${checkout.id}/payments`,
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().checkout.status).toBe('paid');
-    const del = await sandbox.apps.test.inject({ method: 'DELETE', url: `/v1/checkouts/${checkout.id}`, headers: auth });
+    const del = await sandbox.apps.test.inject({
+      method: 'DELETE',
+      url: `/v1/checkouts/${checkout.id}`,
+      headers: auth,
+    });
     expect(del.statusCode).toBe(400);
     expect(del.json().error).toContain('paid');
   });

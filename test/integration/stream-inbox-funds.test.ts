@@ -74,7 +74,7 @@ describe('live event stream and inbox', () => {
     expect(created?.data.type).toBe('checkout.created');
     const delivery = messages.find((m) => m.event === 'delivery');
     expect(delivery?.data.status).toBe('delivered');
-    expect((delivery?.data.attempt as { response_status: number }).response_status).toBe(200);
+    expect((delivery!.data.attempt as { response_status: number }).response_status).toBe(200);
 
     const inbox = (await sandbox.apps.test.inject({ url: '/sandbox/inboxes/demo' })).json();
     expect(inbox.messages).toHaveLength(1);
@@ -107,7 +107,11 @@ describe('live event stream and inbox', () => {
     const [delivery] = (await sandbox.apps.test.inject({ url: '/sandbox/deliveries' })).json();
     expect(delivery.status).toBe('pending');
     expect(delivery.attempts[0].response_status).toBe(503);
-    const bad = await sandbox.apps.test.inject({ method: 'PUT', url: '/sandbox/inboxes/flaky', payload: { response_status: 99 } });
+    const bad = await sandbox.apps.test.inject({
+      method: 'PUT',
+      url: '/sandbox/inboxes/flaky',
+      payload: { response_status: 99 },
+    });
     expect(bad.statusCode).toBe(422);
     const badName = await sandbox.apps.test.inject({ url: '/sandbox/inboxes/has%20space' });
     expect(badName.statusCode).toBe(422);
@@ -126,8 +130,15 @@ describe('deposits and payouts', () => {
       txid: '0xabc',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ amount: 7_000_000, currency: 'USDC', chain: 'ethereum', txid: '0xabc' });
-    const addresses = (await sandbox.apps.test.inject({ url: '/v1/static-addresses', headers: actor.auth })).json();
+    expect(res.json()).toMatchObject({
+      amount: 7_000_000,
+      currency: 'USDC',
+      chain: 'ethereum',
+      txid: '0xabc',
+    });
+    const addresses = (
+      await sandbox.apps.test.inject({ url: '/v1/static-addresses', headers: actor.auth })
+    ).json();
     const tron = addresses.find((a: { chain: string }) => a.chain === 'tron');
     expect(res.json().address).toBe(addresses.find((a: { chain: string }) => a.chain === 'ethereum').address);
 
@@ -139,18 +150,31 @@ describe('deposits and payouts', () => {
     expect(viaAddress.statusCode, viaAddress.body).toBe(200);
     expect(viaAddress.json().txid).toMatch(/^[0-9a-f]{64}$/);
 
-    const balances = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })).json();
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
     expect(balances).toEqual(
       expect.arrayContaining([
         { currency: 'USDC', available: 7_000_000, held: 0 },
         { currency: 'USDT', available: 3_000_000, held: 0 },
       ]),
     );
-    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
     const deposit = events.find((e: { type: string }) => e.type === 'deposit.received');
-    expect(deposit.data).toEqual({ merchant_id: actor.merchantId, amount: 3_000_000, currency: 'USDT', txid: viaAddress.json().txid });
+    expect(deposit.data).toEqual({
+      merchant_id: actor.merchantId,
+      amount: 3_000_000,
+      currency: 'USDT',
+      txid: viaAddress.json().txid,
+    });
     // Production balances are separate.
-    const prod = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances?env=production` })).json();
+    const prod = (
+      await sandbox.apps.test.inject({
+        url: `/sandbox/merchants/${actor.merchantId}/balances?env=production`,
+      })
+    ).json();
     expect(prod).toEqual([]);
   });
 
@@ -177,14 +201,20 @@ describe('deposits and payouts', () => {
       amount: 1,
     });
     expect(unknown.statusCode).toBe(404);
-    const noAddress = await post(sandbox, '/sandbox/static-addresses/0xnope/deposits', { currency: 'USDT', amount: 1 });
+    const noAddress = await post(sandbox, '/sandbox/static-addresses/0xnope/deposits', {
+      currency: 'USDT',
+      amount: 1,
+    });
     expect(noAddress.statusCode).toBe(404);
   });
 
   it('payouts debit the balance, fail when larger than it, and emit payout events', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
-    await post(sandbox, `/sandbox/merchants/${actor.merchantId}/credit`, { currency: 'USDC', amount: 10_000_000 });
+    await post(sandbox, `/sandbox/merchants/${actor.merchantId}/credit`, {
+      currency: 'USDC',
+      amount: 10_000_000,
+    });
     const ok = await post(sandbox, '/sandbox/payouts', {
       merchant_id: actor.merchantId,
       amount: 4_000_000,
@@ -194,7 +224,11 @@ describe('deposits and payouts', () => {
     });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ status: 'completed', failure_reason: null, amount: 4_000_000 });
-    const tooBig = await post(sandbox, '/sandbox/payouts', { merchant_id: actor.merchantId, amount: 7_000_000, currency: 'USDC' });
+    const tooBig = await post(sandbox, '/sandbox/payouts', {
+      merchant_id: actor.merchantId,
+      amount: 7_000_000,
+      currency: 'USDC',
+    });
     expect(tooBig.json().status).toBe('failed');
     expect(tooBig.json().failure_reason).toContain('Insufficient balance: available 6000000');
     const rejected = await post(sandbox, '/sandbox/payouts', {
@@ -205,18 +239,35 @@ describe('deposits and payouts', () => {
     });
     expect(rejected.json().status).toBe('failed');
 
-    const balances = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })).json();
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
     expect(balances).toEqual([{ currency: 'USDC', available: 6_000_000, held: 0 }]);
-    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
-    expect(events.map((e: { type: string }) => e.type)).toEqual(['payout.failed', 'payout.failed', 'payout.completed']);
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
+    expect(events.map((e: { type: string }) => e.type)).toEqual([
+      'payout.failed',
+      'payout.failed',
+      'payout.completed',
+    ]);
     expect(events[2].data).toEqual(ok.json());
-    const bad = await post(sandbox, '/sandbox/payouts', { merchant_id: actor.merchantId, amount: 1, currency: 'USDC', outcome: 'maybe' });
+    const bad = await post(sandbox, '/sandbox/payouts', {
+      merchant_id: actor.merchantId,
+      amount: 1,
+      currency: 'USDC',
+      outcome: 'maybe',
+    });
     expect(bad.statusCode).toBe(422);
   });
 
   it('checkout money flows through the ledger: pending when paid, available less fees when settled', async () => {
     const sandbox = await testSandbox();
-    await sandbox.apps.test.inject({ method: 'PATCH', url: '/sandbox/settings', payload: { platform_rate: 150 } });
+    await sandbox.apps.test.inject({
+      method: 'PATCH',
+      url: '/sandbox/settings',
+      payload: { platform_rate: 150 },
+    });
     const actor = await createMerchant(sandbox);
     const checkout = (
       await sandbox.apps.test.inject({
@@ -227,14 +278,20 @@ describe('deposits and payouts', () => {
       })
     ).json();
     await post(sandbox, `/sandbox/checkouts/${checkout.id}/payments`, {});
-    const held = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })).json();
+    const held = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
     expect(held).toEqual([{ currency: 'USDC', available: 0, held: 20_000_000 }]);
     const done = (await post(sandbox, `/sandbox/checkouts/${checkout.id}/complete`, {})).json();
     expect(done.platform_fee).toBe(300_000);
     expect(done.platform_gas_fee).toBe(10_000);
-    const balances = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })).json();
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
     expect(balances).toEqual([{ currency: 'USDC', available: 20_000_000 - 300_000 - 10_000, held: 0 }]);
-    const ledger = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/ledger` })).json();
+    const ledger = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/ledger` })
+    ).json();
     expect(ledger.map((t: { kind: string }) => t.kind)).toEqual(['checkout.settlement', 'checkout.payment']);
     for (const tx of ledger) {
       expect(tx.entries.reduce((sum: number, e: { amount: number }) => sum + e.amount, 0)).toBe(0);

@@ -3,7 +3,14 @@ import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { type Actor, createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import {
+  type Actor,
+  createMerchant,
+  inFuture,
+  ManualTime,
+  tempDir,
+  testSandbox,
+} from '../helpers/sandbox.js';
 
 interface Endpoint {
   id: string;
@@ -42,7 +49,12 @@ async function deliveries(sandbox: Sandbox, query = '') {
     event: string;
     attempt_count: number;
     next_attempt_at: string | null;
-    attempts: { number: number; response_status: number | null; error: string | null; request_body: string }[];
+    attempts: {
+      number: number;
+      response_status: number | null;
+      error: string | null;
+      request_body: string;
+    }[];
   }[];
 }
 
@@ -58,11 +70,16 @@ describe('webhook endpoints', () => {
     expect(endpoint.events).toEqual(['checkout.paid']);
     const again = await sandbox.apps.test.inject({ url: `/sandbox/webhook-endpoints/${endpoint.id}` });
     expect(again.json().secret).toBe(endpoint.secret);
-    const list = await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/webhook-endpoints` });
+    const list = await sandbox.apps.test.inject({
+      url: `/sandbox/merchants/${actor.merchantId}/webhook-endpoints`,
+    });
     expect(list.json()).toHaveLength(1);
     const all = await addEndpoint(sandbox, actor, 'http://127.0.0.1:9/x');
     expect(all.events).toEqual(['*']);
-    const del = await sandbox.apps.test.inject({ method: 'DELETE', url: `/sandbox/webhook-endpoints/${endpoint.id}` });
+    const del = await sandbox.apps.test.inject({
+      method: 'DELETE',
+      url: `/sandbox/webhook-endpoints/${endpoint.id}`,
+    });
     expect(del.statusCode).toBe(204);
     const gone = await sandbox.apps.test.inject({ url: `/sandbox/webhook-endpoints/${endpoint.id}` });
     expect(gone.statusCode).toBe(404);
@@ -117,7 +134,9 @@ describe('delivery', () => {
     expect(await octokitVerify(endpoint.secret, got!.raw.toString('utf8'), signature)).toBe(true);
     expect(await octokitVerify('whsec_wrong', got!.raw.toString('utf8'), signature)).toBe(false);
     // ...and node:crypto over the raw bytes, compared in constant time.
-    const expected = Buffer.from(`sha256=${createHmac('sha256', endpoint.secret).update(got!.raw).digest('hex')}`);
+    const expected = Buffer.from(
+      `sha256=${createHmac('sha256', endpoint.secret).update(got!.raw).digest('hex')}`,
+    );
     expect(timingSafeEqual(expected, Buffer.from(signature))).toBe(true);
 
     await sandbox.ctx.dispatcher.idle();
@@ -183,7 +202,11 @@ describe('delivery', () => {
 
   it('no answer within the timeout is a failed attempt; a connection error too', async () => {
     const sandbox = await testSandbox();
-    await sandbox.apps.test.inject({ method: 'PATCH', url: '/sandbox/settings', payload: { webhook_timeout_ms: 150 } });
+    await sandbox.apps.test.inject({
+      method: 'PATCH',
+      url: '/sandbox/settings',
+      payload: { webhook_timeout_ms: 150 },
+    });
     const receiver = await startReceiver();
     receiver.respond = () => ({ status: 200, delayMs: 2000 });
     const actor = await createMerchant(sandbox);
@@ -214,7 +237,10 @@ describe('delivery', () => {
     await receiver.count(1);
     await sandbox.ctx.dispatcher.idle();
     const [pending] = await deliveries(sandbox);
-    const retried = await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/deliveries/${pending!.id}/retry` });
+    const retried = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/sandbox/deliveries/${pending!.id}/retry`,
+    });
     expect(retried.statusCode, retried.body).toBe(200);
     expect(retried.json().status).toBe('delivered');
     expect(retried.json().attempts.map((a: { number: number }) => a.number)).toEqual([1, 2]);

@@ -32,7 +32,11 @@ describe('fee arithmetic (hand-computed)', () => {
   });
 
   it('splits platform, reseller and merchant net (spec rules 1–4)', () => {
-    expect(splitFees(20_000_000, 150, null)).toEqual({ platform_fee: 300_000, reseller_fee: 0, merchant_net: 19_700_000 });
+    expect(splitFees(20_000_000, 150, null)).toEqual({
+      platform_fee: 300_000,
+      reseller_fee: 0,
+      merchant_net: 19_700_000,
+    });
     expect(splitFees(20_000_000, 100, { rate: 300, min_fee: null, max_fee: null })).toEqual({
       platform_fee: 200_000,
       reseller_fee: 400_000,
@@ -71,16 +75,20 @@ describe('fee arithmetic (hand-computed)', () => {
       reseller_clawback: 1,
     });
     // The merchant paying gas can fund more than is refundable: the clawback is capped at what is held.
-    expect(clawbackShares(20_100_000, 20_000_000, { platform_fee: 200_000, reseller_fee: 100_000 }, true)).toEqual({
+    expect(
+      clawbackShares(20_100_000, 20_000_000, { platform_fee: 200_000, reseller_fee: 100_000 }, true),
+    ).toEqual({
       merchant_debit: 19_800_000,
       platform_clawback: 200_000,
       reseller_clawback: 100_000,
     });
-    expect(clawbackShares(10_000_000, 20_000_000, { platform_fee: 300_000, reseller_fee: 0 }, false)).toEqual({
-      merchant_debit: 10_000_000,
-      platform_clawback: 0,
-      reseller_clawback: 0,
-    });
+    expect(clawbackShares(10_000_000, 20_000_000, { platform_fee: 300_000, reseller_fee: 0 }, false)).toEqual(
+      {
+        merchant_debit: 10_000_000,
+        platform_clawback: 0,
+        reseller_clawback: 0,
+      },
+    );
   });
 
   it('every unit of a refund is accounted for', () => {
@@ -98,8 +106,14 @@ describe('fee arithmetic (hand-computed)', () => {
   });
 
   it('gas: deducted from the refund by default, on top of it when the merchant pays', () => {
-    expect(refundGas(5_000_000, 1_000_000, 'customer')).toEqual({ customer_amount: 4_000_000, funded: 4_000_000 });
-    expect(refundGas(5_000_000, 1_000_000, 'merchant')).toEqual({ customer_amount: 5_000_000, funded: 6_000_000 });
+    expect(refundGas(5_000_000, 1_000_000, 'customer')).toEqual({
+      customer_amount: 4_000_000,
+      funded: 4_000_000,
+    });
+    expect(refundGas(5_000_000, 1_000_000, 'merchant')).toEqual({
+      customer_amount: 5_000_000,
+      funded: 6_000_000,
+    });
     expect(refundGas(1, 0, 'customer')).toEqual({ customer_amount: 1, funded: 1 });
   });
 

@@ -66,7 +66,11 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       const row = ctx.checkouts.find(id);
       const left = (row.amount ?? 0) - row.received_amount;
       const amount =
-        op.kind === 'full' ? left : op.kind === 'over' ? left + op.part : Math.max(1, Math.floor((left * op.part) / 100));
+        op.kind === 'full'
+          ? left
+          : op.kind === 'over'
+            ? left + op.part
+            : Math.max(1, Math.floor((left * op.part) / 100));
       ctx.checkouts.pay(id, { amount: Math.max(1, amount) });
       return;
     }
@@ -96,10 +100,22 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       await ctx.scheduler.runDue();
       return;
     case 'deposit':
-      ctx.funds.deposit({ merchant_id: principal.merchantId, env: 'test', chain: 'polygon', currency: 'USDC', amount: op.amount });
+      ctx.funds.deposit({
+        merchant_id: principal.merchantId,
+        env: 'test',
+        chain: 'polygon',
+        currency: 'USDC',
+        amount: op.amount,
+      });
       return;
     case 'payout':
-      ctx.funds.payout({ merchant_id: principal.merchantId, env: 'test', amount: op.amount, currency: 'USDC', outcome: 'completed' });
+      ctx.funds.payout({
+        merchant_id: principal.merchantId,
+        env: 'test',
+        amount: op.amount,
+        currency: 'USDC',
+        outcome: 'completed',
+      });
       return;
     case 'rate':
       ctx.settings.patch({ platform_rate: op.bps });
@@ -119,7 +135,9 @@ function checkInvariants(ctx: SandboxContext, principal: Principal, ids: string[
     expect(ctx.ledger.balance('test', account, 'USDC')).toBeGreaterThanOrEqual(0);
   }
   // The balance the API reports is what the ledger entries say.
-  const reported = ctx.ledger.merchantBalances('test', principal.merchantId).find((b) => b.currency === 'USDC');
+  const reported = ctx.ledger
+    .merchantBalances('test', principal.merchantId)
+    .find((b) => b.currency === 'USDC');
   const sum = ctx.db
     .prepare<[string], { total: number | null }>(
       "SELECT SUM(amount) AS total FROM ledger_entries WHERE env = 'test' AND currency = 'USDC' AND account = ?",
@@ -132,7 +150,9 @@ function checkInvariants(ctx: SandboxContext, principal: Principal, ids: string[
     expect(row.platform_fee).toBeGreaterThanOrEqual(0);
     expect(row.reseller_fee).toBeGreaterThanOrEqual(0);
     if (row.settled_at !== null) {
-      expect(row.platform_fee + row.reseller_fee + row.platform_gas_fee).toBeLessThanOrEqual(row.paid_amount ?? 0);
+      expect(row.platform_fee + row.reseller_fee + row.platform_gas_fee).toBeLessThanOrEqual(
+        row.paid_amount ?? 0,
+      );
     }
   }
 }
@@ -154,7 +174,12 @@ describe('money invariants (property-based)', () => {
         try {
           ctx.settings.patch({ platform_rate: 150 });
           const { merchant, api_key } = ctx.merchants.create({ name: 'Prop' });
-          const principal: Principal = { env: 'test', merchantId: merchant.id, apiKeyId: api_key.id, role: 'owner' };
+          const principal: Principal = {
+            env: 'test',
+            merchantId: merchant.id,
+            apiKeyId: api_key.id,
+            role: 'owner',
+          };
           const ids: string[] = [];
           for (const op of ops) {
             try {

@@ -101,21 +101,35 @@ export class CardNetwork {
   }
 
   /** PRODUCT.md, Card rules: the first reason an authorization must be declined, or null. */
-  private declineReason(card: CardRow, amount: number, currency: string, channel: 'online' | 'present'): string | null {
+  private declineReason(
+    card: CardRow,
+    amount: number,
+    currency: string,
+    channel: 'online' | 'present',
+  ): string | null {
     if (card.status !== 'active') return `card is ${card.status}`;
-    if (channel === 'online' && !card.spend_online_enabled) return 'online (card-not-present) spending is disabled';
+    if (channel === 'online' && !card.spend_online_enabled)
+      return 'online (card-not-present) spending is disabled';
     if (channel === 'present' && !card.spend_present_enabled) return 'in-person spending is disabled';
-    if (card.spend_tx_max > 0 && amount > card.spend_tx_max) return `exceeds spend_tx_max (${card.spend_tx_max})`;
+    if (card.spend_tx_max > 0 && amount > card.spend_tx_max)
+      return `exceeds spend_tx_max (${card.spend_tx_max})`;
     const now = new Date(this.deps.clock.now());
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
     const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
     if (card.spend_daily_max > 0 && this.deps.repo.spentSince(card.id, day) + amount > card.spend_daily_max) {
       return `exceeds spend_daily_max (${card.spend_daily_max})`;
     }
-    if (card.spend_monthly_max > 0 && this.deps.repo.spentSince(card.id, month) + amount > card.spend_monthly_max) {
+    if (
+      card.spend_monthly_max > 0 &&
+      this.deps.repo.spentSince(card.id, month) + amount > card.spend_monthly_max
+    ) {
       return `exceeds spend_monthly_max (${card.spend_monthly_max})`;
     }
-    const balance = this.deps.ledger.balance(card.env as Env, CARD_ACCOUNTS.wallet(card.cardholder_id), currency);
+    const balance = this.deps.ledger.balance(
+      card.env as Env,
+      CARD_ACCOUNTS.wallet(card.cardholder_id),
+      currency,
+    );
     if (balance < amount) return `insufficient funds (balance ${balance} ${currency})`;
     return null;
   }
@@ -142,9 +156,15 @@ export class CardNetwork {
     const currency = this.deps.cards.walletCurrency(body.currency ?? 'USDC');
     return this.deps.events.transaction(() => {
       if (sign < 0) {
-        const balance = this.deps.ledger.balance(card.env as Env, CARD_ACCOUNTS.wallet(card.cardholder_id), currency);
+        const balance = this.deps.ledger.balance(
+          card.env as Env,
+          CARD_ACCOUNTS.wallet(card.cardholder_id),
+          currency,
+        );
         if (balance < body.amount) {
-          throw new BusinessRuleError(`Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`);
+          throw new BusinessRuleError(
+            `Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`,
+          );
         }
       }
       const tx = this.insert(card, type, 'completed', sign * body.amount, currency, body, null);
@@ -158,7 +178,8 @@ export class CardNetwork {
 
   private physical(cardId: string): CardRow {
     const card = this.deps.cards.cardById(cardId);
-    if (card.ctype !== 'physical') throw new BusinessRuleError('Deposits and withdrawals are for physical cards only');
+    if (card.ctype !== 'physical')
+      throw new BusinessRuleError('Deposits and withdrawals are for physical cards only');
     if (card.status !== 'active') throw new BusinessRuleError(`Card is ${card.status}`);
     return card;
   }
@@ -178,7 +199,11 @@ export class CardNetwork {
     status: string,
     amount: number,
     currency: string,
-    body: { merchant_name?: string | undefined; local_amount?: number | undefined; local_currency?: string | undefined },
+    body: {
+      merchant_name?: string | undefined;
+      local_amount?: number | undefined;
+      local_currency?: string | undefined;
+    },
     channel: string | null,
   ): CardTransactionRow {
     const now = this.deps.clock.nowIso();
@@ -230,6 +255,11 @@ export class CardNetwork {
 }
 
 function describe(tx: CardTransactionRow): string {
-  const label = { card_payment: 'Card payment', card_refund: 'Refund', card_deposit: 'Deposit to card', card_withdraw: 'Withdrawal from card' }[tx.type];
+  const label = {
+    card_payment: 'Card payment',
+    card_refund: 'Refund',
+    card_deposit: 'Deposit to card',
+    card_withdraw: 'Withdrawal from card',
+  }[tx.type];
   return tx.merchant_name ? `${label}: ${tx.merchant_name}` : label;
 }

@@ -2,7 +2,16 @@ import type { Clock } from '../../clock.js';
 import type { CardsRepo } from '../../db/cards.js';
 import { BusinessRuleError } from '../../errors.js';
 import type { Env, Principal } from '../types.js';
-import { CardCryptoError, type EncryptedData, decrypt, encrypt, generateKeyPair, openSession, parsePinBlock, pinBlock } from './crypto.js';
+import {
+  CardCryptoError,
+  type EncryptedData,
+  decrypt,
+  encrypt,
+  generateKeyPair,
+  openSession,
+  parsePinBlock,
+  pinBlock,
+} from './crypto.js';
 import type { CardService } from './service.js';
 
 /**
@@ -40,7 +49,13 @@ export class CardSecrets {
     return { encryptedPin: encrypt(key, pinBlock(card.pin)) };
   }
 
-  setPin(principal: Principal, holderId: string, cardId: string, session: string, encrypted: EncryptedData): void {
+  setPin(
+    principal: Principal,
+    holderId: string,
+    cardId: string,
+    session: string,
+    encrypted: EncryptedData,
+  ): void {
     const card = this.deps.cards.ownedCard(principal, holderId, cardId);
     const key = this.open(principal.env, session);
     let pin: string;

@@ -3,7 +3,14 @@ import type { ApplicationRow, CardholderRow, CardRow, CardsRepo } from '../../db
 import type { Page } from '../../db/pagination.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { ApplyBody, Card, Cardholder, FundBody, IssueCardBody, LimitsBody } from '../../schemas/cards.js';
+import type {
+  ApplyBody,
+  Card,
+  Cardholder,
+  FundBody,
+  IssueCardBody,
+  LimitsBody,
+} from '../../schemas/cards.js';
 import type { Settings } from '../../schemas/settings.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
@@ -83,7 +90,10 @@ export class CardService {
   }
 
   listHolders(principal: Principal, page: Page): Cardholder[] {
-    return this.presentHolders(principal.env, this.deps.repo.listHolders(principal.merchantId, principal.env, page));
+    return this.presentHolders(
+      principal.env,
+      this.deps.repo.listHolders(principal.merchantId, principal.env, page),
+    );
   }
 
   getHolder(principal: Principal, id: string): Cardholder {
@@ -99,7 +109,8 @@ export class CardService {
   ownedHolder(principal: Principal, id: string): CardholderRow {
     const row = this.deps.repo.findHolder(id);
     if (!row || row.env !== principal.env) throw new NotFoundError('Cardholder', id);
-    if (row.merchant_id !== principal.merchantId) throw new ForbiddenError('Cardholder belongs to another merchant');
+    if (row.merchant_id !== principal.merchantId)
+      throw new ForbiddenError('Cardholder belongs to another merchant');
     return row;
   }
 
@@ -150,7 +161,12 @@ export class CardService {
   /** The provider's result arrives: is_kyc_verified flips without anyone polling. */
   kycResult(id: string, result: 'approved' | 'rejected'): CardholderRow {
     const row = this.holderById(id);
-    const next = { ...row, is_kyc_verified: result === 'approved' ? 1 : 0, kyc_status: result, updated_at: this.deps.clock.nowIso() };
+    const next = {
+      ...row,
+      is_kyc_verified: result === 'approved' ? 1 : 0,
+      kyc_status: result,
+      updated_at: this.deps.clock.nowIso(),
+    };
     this.deps.repo.updateHolder(next);
     return next;
   }
@@ -165,7 +181,9 @@ export class CardService {
       if (low > high) throw new ValidationError(field, `band ${body[field]} runs backwards (low_high)`);
     }
     if (!holder.is_kyc_verified) {
-      throw new BusinessRuleError(`Cardholder is not KYC-verified (kyc: ${holder.kyc_status}); verify identity before applying`);
+      throw new BusinessRuleError(
+        `Cardholder is not KYC-verified (kyc: ${holder.kyc_status}); verify identity before applying`,
+      );
     }
     const now = this.deps.clock.nowIso();
     const row: ApplicationRow = {
@@ -189,7 +207,8 @@ export class CardService {
   review(applicationId: string, status: 'approved' | 'rejected') {
     const row = this.deps.repo.findApplication(applicationId);
     if (!row) throw new NotFoundError('Card application', applicationId);
-    if (row.status !== 'pending') throw new BusinessRuleError(`Only a pending application can be reviewed (status: ${row.status})`);
+    if (row.status !== 'pending')
+      throw new BusinessRuleError(`Only a pending application can be reviewed (status: ${row.status})`);
     const next = { ...row, status, updated_at: this.deps.clock.nowIso() };
     this.deps.repo.updateApplication(next);
     return toApplication(next);
@@ -207,9 +226,12 @@ export class CardService {
     const approved = this.deps.repo
       .applicationsOf(holder.id)
       .some((a) => a.catalogue === body.catalogue && a.status === 'approved');
-    if (!approved) throw new BusinessRuleError(`No approved card application for catalogue ${body.catalogue}`);
+    if (!approved)
+      throw new BusinessRuleError(`No approved card application for catalogue ${body.catalogue}`);
     if (product.type !== body.type) {
-      throw new BusinessRuleError(`Card product ${product.name} is ${product.type}; cannot issue a ${body.type} card`);
+      throw new BusinessRuleError(
+        `Card product ${product.name} is ${product.type}; cannot issue a ${body.type} card`,
+      );
     }
     const digits = randomDigits(this.deps.ids);
     const pan = generatePan(digits);
@@ -275,14 +297,16 @@ export class CardService {
   setStatus(principal: Principal, holderId: string, cardId: string, status: 'active' | 'locked'): Card {
     const card = this.ownedCard(principal, holderId, cardId);
     if (card.status === status) return toCard(card);
-    const allowed = (card.status === 'active' && status === 'locked') || (card.status === 'locked' && status === 'active');
+    const allowed =
+      (card.status === 'active' && status === 'locked') || (card.status === 'locked' && status === 'active');
     if (!allowed) throw new BusinessRuleError(`Cannot change a card from ${card.status} to ${status}`);
     return toCard(this.saveCard({ ...card, status }));
   }
 
   setLimits(principal: Principal, holderId: string, cardId: string, body: LimitsBody): Card {
     const card = this.ownedCard(principal, holderId, cardId);
-    const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
+    const flag = (value: boolean | undefined, current: number) =>
+      value === undefined ? current : value ? 1 : 0;
     return toCard(
       this.saveCard({
         ...card,
@@ -298,7 +322,8 @@ export class CardService {
   /** The card network's side (control API): a physical card is activated once it reaches its holder. */
   activate(cardId: string): Card {
     const card = this.cardById(cardId);
-    if (card.status !== 'notActivated') throw new BusinessRuleError(`Only a notActivated card can be activated (status: ${card.status})`);
+    if (card.status !== 'notActivated')
+      throw new BusinessRuleError(`Only a notActivated card can be activated (status: ${card.status})`);
     return toCard(this.saveCard({ ...card, status: 'active' }));
   }
 
@@ -328,10 +353,16 @@ export class CardService {
           `Insufficient business wallet balance: available ${available} ${currency}, requested ${body.amount}`,
         );
       }
-      this.deps.ledger.post(env, 'card.fund', holder.id, [
-        { account: Accounts.available(holder.merchant_id), currency, amount: -body.amount },
-        { account: CARD_ACCOUNTS.wallet(holder.id), currency, amount: body.amount },
-      ], body.remark ?? null);
+      this.deps.ledger.post(
+        env,
+        'card.fund',
+        holder.id,
+        [
+          { account: Accounts.available(holder.merchant_id), currency, amount: -body.amount },
+          { account: CARD_ACCOUNTS.wallet(holder.id), currency, amount: body.amount },
+        ],
+        body.remark ?? null,
+      );
     });
   }
 
@@ -343,36 +374,49 @@ export class CardService {
     this.deps.events.transaction(() => {
       const balance = this.deps.ledger.balance(env, CARD_ACCOUNTS.wallet(holder.id), currency);
       if (balance < body.amount) {
-        throw new BusinessRuleError(`Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`);
+        throw new BusinessRuleError(
+          `Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`,
+        );
       }
-      this.deps.ledger.post(env, 'card.recall', holder.id, [
-        { account: CARD_ACCOUNTS.wallet(holder.id), currency, amount: -body.amount },
-        { account: Accounts.available(holder.merchant_id), currency, amount: body.amount },
-      ], body.remark ?? null);
+      this.deps.ledger.post(
+        env,
+        'card.recall',
+        holder.id,
+        [
+          { account: CARD_ACCOUNTS.wallet(holder.id), currency, amount: -body.amount },
+          { account: Accounts.available(holder.merchant_id), currency, amount: body.amount },
+        ],
+        body.remark ?? null,
+      );
     });
   }
 
   walletCurrency(currency: string): string {
     const upper = currency.toUpperCase();
     if (WALLET_RATES[upper] === undefined) {
-      throw new ValidationError('currency', `cardholder wallets hold ${Object.keys(WALLET_RATES).join(' or ')}, not ${upper}`);
+      throw new ValidationError(
+        'currency',
+        `cardholder wallets hold ${Object.keys(WALLET_RATES).join(' or ')}, not ${upper}`,
+      );
     }
     return upper;
   }
 
   private product(id: string) {
     const product = this.deps.settings().card_catalogue.find((p) => p.id === id);
-    if (!product) throw new ValidationError('catalogue', `unknown card product ${id} (see GET /sandbox/card-catalogue)`);
+    if (!product)
+      throw new ValidationError('catalogue', `unknown card product ${id} (see GET /sandbox/card-catalogue)`);
     return product;
   }
 
   private username(name: string): string {
-    const base = name
-      .normalize('NFKD')
-      .replace(/[^A-Za-z0-9]+/g, '.')
-      .replace(/^\.+|\.+$/g, '')
-      .toLowerCase()
-      .slice(0, 24) || 'cardholder';
+    const base =
+      name
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9]+/g, '.')
+        .replace(/^\.+|\.+$/g, '')
+        .toLowerCase()
+        .slice(0, 24) || 'cardholder';
     return `${base}.${randomDigits(this.deps.ids)(6)}`;
   }
 }

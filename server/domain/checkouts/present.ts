@@ -37,7 +37,11 @@ export function toCheckout(row: CheckoutRow, baseUrl: string): Checkout {
     fiat:
       row.method === 'crypto'
         ? null
-        : { session_url: `${baseUrl}/pay/${row.id}/fiat`, success_url: row.success_url, cancel_url: row.cancel_url },
+        : {
+            session_url: `${baseUrl}/pay/${row.id}/fiat`,
+            success_url: row.success_url,
+            cancel_url: row.cancel_url,
+          },
   };
 }
 
@@ -61,7 +65,13 @@ export function createdPayload(checkout: Checkout) {
 }
 
 export function paidPayload(row: CheckoutRow) {
-  return { id: row.id, merchant_id: row.merchant_id, amount: row.amount, currency: row.currency, status: row.status };
+  return {
+    id: row.id,
+    merchant_id: row.merchant_id,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+  };
 }
 
 export function completedPayload(row: CheckoutRow) {

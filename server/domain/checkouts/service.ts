@@ -67,11 +67,17 @@ export class CheckoutService {
     const merchantId = targetMerchant(principal, body.merchant_id);
     const currency = (body.currency ?? 'USDC').toUpperCase();
     if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
-      throw new ValidationError('currency', `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`);
+      throw new ValidationError(
+        'currency',
+        `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`,
+      );
     }
     const method = body.method ?? 'crypto';
     if (method !== 'crypto' && !FIAT_CURRENCIES.has(currency)) {
-      throw new ValidationError('currency', `fiat payment takes ${[...FIAT_CURRENCIES].join(', ')}, not ${currency}`);
+      throw new ValidationError(
+        'currency',
+        `fiat payment takes ${[...FIAT_CURRENCIES].join(', ')}, not ${currency}`,
+      );
     }
     if (method === 'fiat' && body.chains !== undefined) {
       throw new ValidationError('chains', 'applies to the crypto method only');
@@ -83,9 +89,15 @@ export class CheckoutService {
     // The date-time format admits what Date cannot represent (a leap second, 23:59:60): a 422, not a 500.
     if (Number.isNaN(expiresAt)) throw new ValidationError('expires_at', 'must be a valid date-time');
     if (expiresAt <= now) throw new BusinessRuleError('expires_at must be in the future');
-    if (expiresAt > now + MAX_EXPIRY_MS) throw new BusinessRuleError('expires_at must be at most 30 days from now');
-    if (body.reference !== undefined && this.deps.checkouts.referenceTaken(merchantId, principal.env, body.reference)) {
-      throw new BusinessRuleError(`Duplicate reference: ${body.reference} is already used by another checkout`);
+    if (expiresAt > now + MAX_EXPIRY_MS)
+      throw new BusinessRuleError('expires_at must be at most 30 days from now');
+    if (
+      body.reference !== undefined &&
+      this.deps.checkouts.referenceTaken(merchantId, principal.env, body.reference)
+    ) {
+      throw new BusinessRuleError(
+        `Duplicate reference: ${body.reference} is already used by another checkout`,
+      );
     }
 
     const amount = body.amount ?? null;
@@ -150,7 +162,9 @@ export class CheckoutService {
 
   list(principal: Principal, page: Page): CheckoutBase[] {
     const base = this.deps.baseUrl(principal.env);
-    return this.deps.checkouts.list(principal.merchantId, principal.env, page).map((r) => toCheckoutBase(r, base));
+    return this.deps.checkouts
+      .list(principal.merchantId, principal.env, page)
+      .map((r) => toCheckoutBase(r, base));
   }
 
   get(principal: Principal, id: string): Checkout {
@@ -187,7 +201,11 @@ export class CheckoutService {
       if (row.received_amount > 0) {
         // Transfers that arrived before the cancel go back to the payer.
         this.deps.ledger.post(next.env as Env, 'checkout.cancel', row.id, [
-          { account: Accounts.pending(row.merchant_id), currency: row.currency, amount: -row.received_amount },
+          {
+            account: Accounts.pending(row.merchant_id),
+            currency: row.currency,
+            amount: -row.received_amount,
+          },
           { account: Accounts.world, currency: row.currency, amount: row.received_amount },
         ]);
       }
@@ -202,10 +220,13 @@ export class CheckoutService {
    */
   pay(id: string, body: SimulatePaymentBody): PaymentResult {
     const row = this.find(id);
-    if (row.status !== 'active') throw new BusinessRuleError(`Checkout is not active (status: ${row.status})`);
+    if (row.status !== 'active')
+      throw new BusinessRuleError(`Checkout is not active (status: ${row.status})`);
     const method = body.method ?? (row.method === 'fiat' ? 'fiat' : 'crypto');
-    if (method === 'fiat' && row.method === 'crypto') throw new BusinessRuleError('Checkout does not accept fiat payment');
-    if (method === 'crypto' && row.method === 'fiat') throw new BusinessRuleError('Checkout does not accept crypto payment');
+    if (method === 'fiat' && row.method === 'crypto')
+      throw new BusinessRuleError('Checkout does not accept fiat payment');
+    if (method === 'crypto' && row.method === 'fiat')
+      throw new BusinessRuleError('Checkout does not accept crypto payment');
 
     let chain: string | null = null;
     let token: string | null = null;
@@ -262,7 +283,13 @@ export class CheckoutService {
         { account: Accounts.pending(row.merchant_id), currency: row.currency, amount },
       ]);
       const received = row.received_amount + amount;
-      const base = { ...row, received_amount: received, payer_address: payer, paid_chain: chain, paid_token: token };
+      const base = {
+        ...row,
+        received_amount: received,
+        payer_address: payer,
+        paid_chain: chain,
+        paid_token: token,
+      };
       if (row.amount !== null && received < row.amount) {
         return { checkout: this.present(this.save(base)), payment };
       }
@@ -289,14 +316,16 @@ export class CheckoutService {
   /** Settles a paid checkout now (the control API's /complete, and the settlement job). */
   complete(id: string): Checkout {
     const row = this.find(id);
-    if (row.status !== 'paid') throw new BusinessRuleError(`Only a paid checkout can be completed (status: ${row.status})`);
+    if (row.status !== 'paid')
+      throw new BusinessRuleError(`Only a paid checkout can be completed (status: ${row.status})`);
     return this.present(this.settle(row));
   }
 
   /** Expires an active checkout now: `partial` if anything arrived, else `expired`. */
   expire(id: string): Checkout {
     const row = this.find(id);
-    if (row.status !== 'active') throw new BusinessRuleError(`Only an active checkout can expire (status: ${row.status})`);
+    if (row.status !== 'active')
+      throw new BusinessRuleError(`Only an active checkout can expire (status: ${row.status})`);
     return this.present(this.expireRow(row));
   }
 
@@ -320,7 +349,9 @@ export class CheckoutService {
     this.deps.ledger.post(row.env as Env, 'fees.release', row.id, [
       { account: Accounts.feesHeld(merchantId), currency, amount: -(row.platform_fee + row.reseller_fee) },
       { account: Accounts.platformFees, currency, amount: row.platform_fee },
-      ...(row.reseller_id ? [{ account: Accounts.resellerFees(row.reseller_id), currency, amount: row.reseller_fee }] : []),
+      ...(row.reseller_id
+        ? [{ account: Accounts.resellerFees(row.reseller_id), currency, amount: row.reseller_fee }]
+        : []),
     ]);
     this.save({ ...row, fees_released_at: this.deps.clock.nowIso() });
   }
@@ -332,7 +363,10 @@ export class CheckoutService {
   ensureSettled(row: CheckoutRow): CheckoutRow {
     if (row.settled_at !== null) return row;
     this.deps.scheduler.cancel(JOB_SETTLE, row.id);
-    return this.save({ ...row, ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!) });
+    return this.save({
+      ...row,
+      ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!),
+    });
   }
 
   private settle(row: CheckoutRow): CheckoutRow {
@@ -341,7 +375,12 @@ export class CheckoutService {
       const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
       const next = this.save({ ...row, status: 'completed', ...fees });
       this.deps.scheduler.cancel(JOB_SETTLE, row.id);
-      this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.completed', completedPayload(next));
+      this.deps.events.record(
+        next.env as Env,
+        next.merchant_id,
+        'checkout.completed',
+        completedPayload(next),
+      );
       return next;
     });
   }
@@ -418,19 +457,24 @@ export class CheckoutService {
   owned(principal: Principal, id: string): CheckoutRow {
     const row = this.deps.checkouts.findById(id);
     if (!row || row.env !== principal.env) throw new NotFoundError('Checkout', id);
-    if (row.merchant_id !== principal.merchantId) throw new ForbiddenError('Checkout belongs to another merchant');
+    if (row.merchant_id !== principal.merchantId)
+      throw new ForbiddenError('Checkout belongs to another merchant');
     return row;
   }
 
   private resolveCustomer(env: Env, merchantId: string, body: CreateCheckoutBody): string | null {
-    if (body.customer_id !== undefined) return this.deps.customers.ownedBy(env, merchantId, body.customer_id).id;
+    if (body.customer_id !== undefined)
+      return this.deps.customers.ownedBy(env, merchantId, body.customer_id).id;
     if (body.customer_email !== undefined) {
       const existing = this.deps.customers.findByEmail(env, merchantId, body.customer_email);
       if (existing) return existing.id;
     }
     if (body.customer_name === undefined) {
       if (body.customer_email !== undefined) {
-        throw new ValidationError('customer_name', 'required to create a customer inline (no customer has that email)');
+        throw new ValidationError(
+          'customer_name',
+          'required to create a customer inline (no customer has that email)',
+        );
       }
       return null;
     }

@@ -50,7 +50,9 @@ export class FundsService {
   /** A transfer to a merchant's static address: credited on confirmation, emits deposit.received. */
   deposit(input: DepositInput): Deposit {
     this.merchant(input.merchant_id);
-    const chain = this.deps.settings().chains.find((c) => c.chain.toLowerCase() === input.chain.toLowerCase());
+    const chain = this.deps
+      .settings()
+      .chains.find((c) => c.chain.toLowerCase() === input.chain.toLowerCase());
     if (!chain) {
       const known = this.deps.settings().chains.map((c) => c.chain);
       throw new ValidationError('chain', `unknown chain ${input.chain} (one of ${known.join(', ')})`);
@@ -62,8 +64,11 @@ export class FundsService {
         `${currency} is not accepted on ${chain.chain} (accepts ${chain.tokens.map((t) => t.name).join(', ')})`,
       );
     }
-    const address = this.deps.addresses.list(input.merchant_id, input.env).find((a) => a.chain === chain.chain);
-    if (!address) throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
+    const address = this.deps.addresses
+      .list(input.merchant_id, input.env)
+      .find((a) => a.chain === chain.chain);
+    if (!address)
+      throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
     return this.deps.events.transaction(() => {
       const row: DepositRow = {
         id: this.deps.ids.uuid(),
@@ -95,7 +100,12 @@ export class FundsService {
   depositToAddress(address: string, input: Omit<DepositInput, 'merchant_id' | 'env' | 'chain'>): Deposit {
     const target = this.deps.addresses.findByAddress(address);
     if (!target) throw new NotFoundError('Static address', address);
-    return this.deposit({ ...input, merchant_id: target.merchant_id, env: target.env as Env, chain: target.chain });
+    return this.deposit({
+      ...input,
+      merchant_id: target.merchant_id,
+      env: target.env as Env,
+      chain: target.chain,
+    });
   }
 
   /**
@@ -134,9 +144,14 @@ export class FundsService {
         ]);
       }
       const payout: Payout = { ...row, env: input.env };
-      this.deps.events.record(input.env, row.merchant_id, status === 'completed' ? 'payout.completed' : 'payout.failed', {
-        ...payout,
-      });
+      this.deps.events.record(
+        input.env,
+        row.merchant_id,
+        status === 'completed' ? 'payout.completed' : 'payout.failed',
+        {
+          ...payout,
+        },
+      );
       return payout;
     });
   }

@@ -39,10 +39,17 @@ export class Ledger {
   ) {}
 
   /** Posts one balanced transaction. Must run inside the caller's database transaction. */
-  post(env: Env, kind: string, refId: string | null, entries: readonly Entry[], memo: string | null = null): string {
+  post(
+    env: Env,
+    kind: string,
+    refId: string | null,
+    entries: readonly Entry[],
+    memo: string | null = null,
+  ): string {
     const sums = new Map<string, number>();
     for (const entry of entries) {
-      if (!Number.isSafeInteger(entry.amount)) throw new LedgerError(`non-integer amount on ${entry.account}`);
+      if (!Number.isSafeInteger(entry.amount))
+        throw new LedgerError(`non-integer amount on ${entry.account}`);
       sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount);
     }
     for (const [currency, sum] of sums) {
@@ -78,7 +85,11 @@ export class Ledger {
   }
 
   merchantTransactions(env: Env, merchantId: string, limit = 100) {
-    const txs = this.repo.transactionsOf(env, [Accounts.available(merchantId), Accounts.pending(merchantId)], limit);
+    const txs = this.repo.transactionsOf(
+      env,
+      [Accounts.available(merchantId), Accounts.pending(merchantId)],
+      limit,
+    );
     const entries = this.repo.entriesOf(txs.map((t) => t.id));
     return txs.map((tx) => ({
       ...tx,

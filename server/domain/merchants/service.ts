@@ -3,7 +3,13 @@ import type { ApiKeyRow, ApiKeysRepo, MerchantRow, MerchantsRepo } from '../../d
 import type { StaticAddressesRepo } from '../../db/static-addresses.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { ApiKey, CreateMerchantBody, Merchant, PatchMerchantBody, Role } from '../../schemas/merchants.js';
+import type {
+  ApiKey,
+  CreateMerchantBody,
+  Merchant,
+  PatchMerchantBody,
+  Role,
+} from '../../schemas/merchants.js';
 import type { Settings } from '../../schemas/settings.js';
 import { generateAddress } from '../../simulate/addresses.js';
 import { isAlpha2Country } from '../countries.js';
@@ -21,7 +27,10 @@ export interface MerchantDeps {
   transaction: <T>(fn: () => T) => T;
 }
 
-const toMerchant = (row: MerchantRow): Merchant => ({ ...row, kyb_status: row.kyb_status as Merchant['kyb_status'] });
+const toMerchant = (row: MerchantRow): Merchant => ({
+  ...row,
+  kyb_status: row.kyb_status as Merchant['kyb_status'],
+});
 
 export class MerchantService {
   constructor(private readonly deps: MerchantDeps) {}

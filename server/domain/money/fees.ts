@@ -15,7 +15,12 @@ export function platformFee(amount: number, platformRate: number): number {
 }
 
 /** Spec rule 1: gross = amount × rate / 10000, clamped to [min_fee, max_fee] where those are set. */
-export function grossCommission(amount: number, rate: number, minFee: number | null, maxFee: number | null): number {
+export function grossCommission(
+  amount: number,
+  rate: number,
+  minFee: number | null,
+  maxFee: number | null,
+): number {
   let gross = applyRate(amount, rate);
   if (minFee !== null && gross < minFee) gross = minFee;
   if (maxFee !== null && gross > maxFee) gross = maxFee;
@@ -42,7 +47,10 @@ export function splitFees(
 ): FeeSplit {
   const platform = platformFee(amount, platformRate);
   if (!reseller) return { platform_fee: platform, reseller_fee: 0, merchant_net: amount - platform };
-  const gross = Math.max(grossCommission(amount, reseller.rate, reseller.min_fee, reseller.max_fee), platform);
+  const gross = Math.max(
+    grossCommission(amount, reseller.rate, reseller.min_fee, reseller.max_fee),
+    platform,
+  );
   return { platform_fee: platform, reseller_fee: gross - platform, merchant_net: amount - gross };
 }
 
@@ -74,7 +82,11 @@ export function clawbackShares(
   if (!withinHold || held === 0) return { merchant_debit: x, platform_clawback: 0, reseller_clawback: 0 };
   const clawback = Math.min(proportion(x, held, refundable), held);
   const platform = proportion(clawback, fees.platform_fee, held);
-  return { merchant_debit: x - clawback, platform_clawback: platform, reseller_clawback: clawback - platform };
+  return {
+    merchant_debit: x - clawback,
+    platform_clawback: platform,
+    reseller_clawback: clawback - platform,
+  };
 }
 
 /** Spec gas handling: what the customer receives and X, the amount the merchant side funds. */
@@ -83,7 +95,9 @@ export function refundGas(
   gas: number,
   payer: 'customer' | 'merchant',
 ): { customer_amount: number; funded: number } {
-  return payer === 'merchant' ? { customer_amount: amount, funded: amount + gas } : { customer_amount: amount - gas, funded: amount - gas };
+  return payer === 'merchant'
+    ? { customer_amount: amount, funded: amount + gas }
+    : { customer_amount: amount - gas, funded: amount - gas };
 }
 
 /** Invoice tax: subtotal × tax_rate / 10000, rounded half up. */

@@ -41,7 +41,8 @@ export class RefundService {
       if (row.status === 'refunded' || (REFUNDABLE.has(row.status) && remaining <= 0)) {
         throw new BusinessRuleError('Checkout already fully refunded');
       }
-      if (!REFUNDABLE.has(row.status)) throw new BusinessRuleError(`Cannot refund a checkout with status ${row.status}`);
+      if (!REFUNDABLE.has(row.status))
+        throw new BusinessRuleError(`Cannot refund a checkout with status ${row.status}`);
       const amount = body.amount ?? remaining;
       if (amount <= 0 || amount > remaining) {
         throw new BusinessRuleError(`Invalid refund amount. Max refundable: ${remaining}`);
@@ -52,7 +53,9 @@ export class RefundService {
       const payer = crypto && body.gas_fee_payer === 'merchant' ? 'merchant' : 'customer';
       const { customer_amount: customerAmount, funded } = refundGas(amount, gas, payer);
       if (customerAmount <= 0) {
-        throw new BusinessRuleError(`Refund amount too small to cover gas fee (gas: ${gas}, amount: ${amount})`);
+        throw new BusinessRuleError(
+          `Refund amount too small to cover gas fee (gas: ${gas}, amount: ${amount})`,
+        );
       }
       const receiver = crypto ? (body.receiver ?? row.payer_address) : null;
       if (crypto) {
@@ -67,7 +70,8 @@ export class RefundService {
       // A refund before settlement settles first, so the money is where the rules expect it.
       const settled = this.deps.checkouts.ensureSettled(row);
       const now = this.deps.clock.now();
-      const withinHold = settled.fees_released_at === null && now < Date.parse(settled.paid_at!) + FEE_HOLD_MS;
+      const withinHold =
+        settled.fees_released_at === null && now < Date.parse(settled.paid_at!) + FEE_HOLD_MS;
       const shares = clawbackShares(funded, remaining, settled, withinHold);
       const env = row.env as Env;
       const available = this.deps.ledger.balance(env, Accounts.available(row.merchant_id), row.currency);
@@ -81,7 +85,11 @@ export class RefundService {
       const { currency, merchant_id: merchantId } = row;
       this.deps.ledger.post(env, 'checkout.refund', row.id, [
         { account: Accounts.available(merchantId), currency, amount: -shares.merchant_debit },
-        { account: Accounts.feesHeld(merchantId), currency, amount: -(shares.platform_clawback + shares.reseller_clawback) },
+        {
+          account: Accounts.feesHeld(merchantId),
+          currency,
+          amount: -(shares.platform_clawback + shares.reseller_clawback),
+        },
         { account: Accounts.world, currency, amount: customerAmount },
         { account: Accounts.platformGas, currency, amount: funded - customerAmount },
       ]);
@@ -150,6 +158,9 @@ export class RefundService {
       ?.tokens.find((t) => t.name === row.paid_token)?.gas_fee;
     if (fromSettings !== undefined) return fromSettings;
     const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
-    return chains.find((c) => c.chain === row.paid_chain)?.tokens.find((t) => t.name === row.paid_token)?.gas_fee ?? 0;
+    return (
+      chains.find((c) => c.chain === row.paid_chain)?.tokens.find((t) => t.name === row.paid_token)
+        ?.gas_fee ?? 0
+    );
   }
 }

@@ -39,19 +39,22 @@ export class SettingsService {
 function validate(settings: Settings): void {
   const chains = new Set<string>();
   settings.chains.forEach((chain, i) => {
-    if (chains.has(chain.chain)) throw new ValidationError(`chains[${i}].chain`, `duplicate chain ${chain.chain}`);
+    if (chains.has(chain.chain))
+      throw new ValidationError(`chains[${i}].chain`, `duplicate chain ${chain.chain}`);
     chains.add(chain.chain);
     const tokens = new Set<string>();
     chain.tokens.forEach((token, j) => {
       const field = `chains[${i}].tokens[${j}]`;
       if (tokens.has(token.name)) throw new ValidationError(`${field}.name`, `duplicate token ${token.name}`);
       tokens.add(token.name);
-      if (token.max !== 0 && token.min > token.max) throw new ValidationError(`${field}.min`, 'must not exceed max');
+      if (token.max !== 0 && token.min > token.max)
+        throw new ValidationError(`${field}.min`, 'must not exceed max');
     });
   });
   const products = new Set<string>();
   settings.card_catalogue.forEach((product, i) => {
-    if (products.has(product.id)) throw new ValidationError(`card_catalogue[${i}].id`, 'duplicate product id');
+    if (products.has(product.id))
+      throw new ValidationError(`card_catalogue[${i}].id`, 'duplicate product id');
     products.add(product.id);
   });
 }

@@ -5,9 +5,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Checkout } from '../../schemas/checkouts.js';
 import { IdParams } from '../../schemas/common.js';
 import type { App, RouteDeps } from '../types.js';
-
-const escape = (value: unknown): string =>
-  String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from './html.js';
 
 const formatAmount = (amount: number | null, currency: string): string =>
   amount === null
@@ -24,24 +22,26 @@ button{padding:10px 18px;border-radius:8px;border:0;background:#2446c7;color:#ff
 button.secondary{background:#e3e6ec;color:#1d2433}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 function checkoutPage(checkout: Checkout): string {
   const chains = checkout.crypto_chains
     .map(
-      (c) => `<div class="chain" data-testid="chain-${escape(c.chain)}"><b>${escape(c.chain)}</b>
-        <span class="muted">${c.tokens.map((t) => escape(t.name)).join(' · ')}</span><br><code>${escape(c.address)}</code></div>`,
+      (c) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><b>${escapeHtml(c.chain)}</b>
+        <span class="muted">${c.tokens.map((t) => escapeHtml(t.name)).join(' · ')}</span><br><code>${escapeHtml(c.address)}</code></div>`,
     )
     .join('');
-  const fiat = checkout.fiat ? `<p><a href="${escape(checkout.fiat.session_url)}">Pay by card</a></p>` : '';
+  const fiat = checkout.fiat
+    ? `<p><a href="${escapeHtml(checkout.fiat.session_url)}">Pay by card</a></p>`
+    : '';
   return page(
     checkout.title,
-    `<h1 data-testid="title">${escape(checkout.title)}</h1>
-    ${checkout.description ? `<p class="muted">${escape(checkout.description)}</p>` : ''}
-    <div class="amount" data-testid="amount">${escape(formatAmount(checkout.amount, checkout.currency))}</div>
-    <p>Status: <span class="status" data-testid="status">${escape(checkout.status)}</span>
-      <span class="muted" data-testid="countdown" data-expires="${escape(checkout.expires_at)}"></span></p>
+    `<h1 data-testid="title">${escapeHtml(checkout.title)}</h1>
+    ${checkout.description ? `<p class="muted">${escapeHtml(checkout.description)}</p>` : ''}
+    <div class="amount" data-testid="amount">${escapeHtml(formatAmount(checkout.amount, checkout.currency))}</div>
+    <p>Status: <span class="status" data-testid="status">${escapeHtml(checkout.status)}</span>
+      <span class="muted" data-testid="countdown" data-expires="${escapeHtml(checkout.expires_at)}"></span></p>
     ${chains}${fiat}
     <p class="muted">svc-sandbox hosted checkout · test funds only</p>
     <script>
@@ -66,8 +66,8 @@ function fiatPage(checkout: Checkout, row: CheckoutRow): string {
   return page(
     `Pay ${checkout.title}`,
     `<h1>Card payment</h1><p class="muted">Sandbox stand-in for the fiat payment provider.</p>
-    <div class="amount">${escape(formatAmount(checkout.amount, checkout.currency))}</div>
-    <p>Status: <span class="status" data-testid="status">${escape(checkout.status)}</span></p>
+    <div class="amount">${escapeHtml(formatAmount(checkout.amount, checkout.currency))}</div>
+    <p>Status: <span class="status" data-testid="status">${escapeHtml(checkout.status)}</span></p>
     <p><button data-testid="pay" ${row.status === 'active' ? '' : 'disabled'}>Pay</button>
        <button class="secondary" data-testid="cancel">Cancel</button></p>
     <p class="muted" data-testid="message"></p>
@@ -110,7 +110,9 @@ export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
       schema: {
         hide: true,
         params: IdParams,
-        response: { 200: Type.Object({ status: Type.String(), paid_amount: Type.Union([Type.Integer(), Type.Null()]) }) },
+        response: {
+          200: Type.Object({ status: Type.String(), paid_amount: Type.Union([Type.Integer(), Type.Null()]) }),
+        },
       },
     },
     async (request) => {

@@ -1,21 +1,25 @@
 import { Type } from 'typebox';
 import type { App, RouteDeps } from '../types.js';
-
-const escape = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from './html.js';
 
 /** The sandbox's stand-in for the identity provider's hosted verification page. */
 export function kycPageRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/kyc/:token',
-    { schema: { hide: true, params: Type.Object({ token: Type.String({ pattern: '^kyc_[A-Za-z0-9]{1,64}$' }) }) } },
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ token: Type.String({ pattern: '^kyc_[A-Za-z0-9]{1,64}$' }) }),
+      },
+    },
     async (request, reply) => {
       const holder = ctx.cards.holderByKycToken(request.params.token);
       const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Identity verification</title>
 <style>body{font-family:system-ui,sans-serif;background:#f4f5f7;color:#1d2433}main{max-width:480px;margin:48px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0001}
 button{padding:10px 18px;border-radius:8px;border:0;font-size:15px;cursor:pointer;margin-right:8px}.ok{background:#1f8a4c;color:#fff}.no{background:#c62f2f;color:#fff}.muted{color:#6b7385;font-size:13px}</style></head>
 <body><main><h1>Verify your identity</h1><p class="muted">svc-sandbox stand-in for the identity provider. Nothing is uploaded.</p>
-<p>Applicant: <b>${escape(holder.name)}</b> (${escape(holder.username)})</p>
-<p>Status: <b data-testid="kyc-status">${escape(holder.kyc_status)}</b></p>
+<p>Applicant: <b>${escapeHtml(holder.name)}</b> (${escapeHtml(holder.username)})</p>
+<p>Status: <b data-testid="kyc-status">${escapeHtml(holder.kyc_status)}</b></p>
 <p><button class="ok" data-testid="approve">Approve</button><button class="no" data-testid="reject">Reject</button></p>
 <script>
 for (const [id, result] of [['approve', 'approved'], ['reject', 'rejected']]) {

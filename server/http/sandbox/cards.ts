@@ -34,8 +34,10 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
     },
   );
 
-  app.get('/card-catalogue', { schema: { tags, querystring: KeysQuery, response: { 200: Type.Array(CardProduct) } } }, async () =>
-    ctx.settings.get().card_catalogue,
+  app.get(
+    '/card-catalogue',
+    { schema: { tags, querystring: KeysQuery, response: { 200: Type.Array(CardProduct) } } },
+    async () => ctx.settings.get().card_catalogue,
   );
 
   app.get(
@@ -74,7 +76,17 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.post(
     '/cardholders/:id/kyc',
-    { schema: { tags, params: IdParams, body: KycResultBody, response: { 200: Type.Object({ id: Type.String(), is_kyc_verified: Type.Boolean(), kyc_status: Type.String() }), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: KycResultBody,
+        response: {
+          200: Type.Object({ id: Type.String(), is_kyc_verified: Type.Boolean(), kyc_status: Type.String() }),
+          ...errors,
+        },
+      },
+    },
     async (request) => {
       const row = ctx.cards.kycResult(request.params.id, request.body.result);
       return { id: row.id, is_kyc_verified: row.is_kyc_verified === 1, kyc_status: row.kyc_status };
@@ -97,7 +109,14 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.post(
     '/cards/:id/authorizations',
-    { schema: { tags, params: IdParams, body: AuthorizationBody, response: { 200: CardTransaction, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: AuthorizationBody,
+        response: { 200: CardTransaction, ...errors },
+      },
+    },
     async (request) => ctx.network.authorize(request.params.id, request.body),
   );
 
@@ -108,7 +127,9 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
   ] as const) {
     app.post(
       `/cards/:id/${path}`,
-      { schema: { tags, params: IdParams, body: CardMoveBody, response: { 200: CardTransaction, ...errors } } },
+      {
+        schema: { tags, params: IdParams, body: CardMoveBody, response: { 200: CardTransaction, ...errors } },
+      },
       async (request) => ctx.network[action](request.params.id, request.body),
     );
   }

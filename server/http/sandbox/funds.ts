@@ -20,8 +20,10 @@ const ListQuery = Type.Object({
 });
 
 export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
-  app.post('/deposits', { schema: { tags, body: DepositBody, response: { 200: Deposit, ...errors } } }, async (request) =>
-    ctx.funds.deposit({ ...request.body, env: request.body.env ?? 'test' }),
+  app.post(
+    '/deposits',
+    { schema: { tags, body: DepositBody, response: { 200: Deposit, ...errors } } },
+    async (request) => ctx.funds.deposit({ ...request.body, env: request.body.env ?? 'test' }),
   );
 
   app.post(
@@ -37,25 +39,54 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
     async (request) => ctx.funds.depositToAddress(request.params.address, request.body),
   );
 
-  app.post('/payouts', { schema: { tags, body: PayoutBody, response: { 200: Payout, ...errors } } }, async (request) =>
-    ctx.funds.payout({ ...request.body, env: request.body.env ?? 'test', outcome: request.body.outcome ?? 'completed' }),
+  app.post(
+    '/payouts',
+    { schema: { tags, body: PayoutBody, response: { 200: Payout, ...errors } } },
+    async (request) =>
+      ctx.funds.payout({
+        ...request.body,
+        env: request.body.env ?? 'test',
+        outcome: request.body.outcome ?? 'completed',
+      }),
   );
 
   app.get(
     '/merchants/:id/deposits',
-    { schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(Deposit), ...errors } } },
-    async (request) => ctx.funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Deposit), ...errors },
+      },
+    },
+    async (request) =>
+      ctx.funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
     '/merchants/:id/payouts',
-    { schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(Payout), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Payout), ...errors },
+      },
+    },
     async (request) => ctx.funds.payouts(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
     '/merchants/:id/balances',
-    { schema: { tags, params: IdParams, querystring: EnvQuery, response: { 200: Type.Array(Balance), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        response: { 200: Type.Array(Balance), ...errors },
+      },
+    },
     async (request) => {
       ctx.merchants.get(request.params.id);
       return ctx.ledger.merchantBalances(request.query.env ?? 'test', request.params.id);
@@ -65,17 +96,28 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/merchants/:id/ledger',
     {
-      schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(LedgerTransaction), ...errors } },
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: Type.Array(LedgerTransaction), ...errors },
+      },
     },
     async (request) => {
       ctx.merchants.get(request.params.id);
-      return ctx.ledger.merchantTransactions(request.query.env ?? 'test', request.params.id, request.query.limit);
+      return ctx.ledger.merchantTransactions(
+        request.query.env ?? 'test',
+        request.params.id,
+        request.query.limit,
+      );
     },
   );
 
   app.post(
     '/merchants/:id/credit',
-    { schema: { tags, params: IdParams, body: CreditBody, response: { 200: Type.Array(Balance), ...errors } } },
+    {
+      schema: { tags, params: IdParams, body: CreditBody, response: { 200: Type.Array(Balance), ...errors } },
+    },
     async (request) => {
       const env = request.body.env ?? 'test';
       ctx.funds.credit(request.params.id, env, request.body.currency, request.body.amount, request.body.memo);

@@ -1,6 +1,12 @@
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../schemas/common.js';
-import { ApiKey, CreateApiKeyBody, CreateMerchantBody, Merchant, PatchMerchantBody } from '../../schemas/merchants.js';
+import {
+  ApiKey,
+  CreateApiKeyBody,
+  CreateMerchantBody,
+  Merchant,
+  PatchMerchantBody,
+} from '../../schemas/merchants.js';
 import type { App, RouteDeps } from '../types.js';
 
 const tags = ['sandbox: merchants'];

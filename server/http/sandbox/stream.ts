@@ -39,7 +39,8 @@ export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
       });
       raw.write(': connected\n\n');
       streams.add(raw);
-      const send = (type: string, id: string, data: unknown) => raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send = (type: string, id: string, data: unknown) =>
+        raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
       const offEvents = ctx.events.on((event: RecordedEvent) => {
         if (wanted(event)) send('event', event.id, event);
       });
@@ -47,7 +48,10 @@ export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
         if (!wanted(delivery)) return;
         send('delivery', `${delivery.id}:${attempt.number}`, {
           ...presentDelivery(delivery, []),
-          attempt: { ...attempt, request_headers: JSON.parse(attempt.request_headers) as Record<string, string> },
+          attempt: {
+            ...attempt,
+            request_headers: JSON.parse(attempt.request_headers) as Record<string, string>,
+          },
         });
       });
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);

@@ -18,7 +18,13 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
   app.post(
     '/merchants/:id/webhook-endpoints',
     {
-      schema: { tags, params: IdParams, querystring: EnvQuery, body: CreateEndpointBody, response: { 200: WebhookEndpoint, ...errors } },
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        body: CreateEndpointBody,
+        response: { 200: WebhookEndpoint, ...errors },
+      },
     },
     async (request) => {
       ctx.merchants.get(request.params.id);
@@ -28,7 +34,14 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/merchants/:id/webhook-endpoints',
-    { schema: { tags, params: IdParams, querystring: EnvQuery, response: { 200: Type.Array(WebhookEndpoint), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        response: { 200: Type.Array(WebhookEndpoint), ...errors },
+      },
+    },
     async (request) => {
       ctx.merchants.get(request.params.id);
       return ctx.webhooks.listEndpoints(request.params.id, request.query.env ?? 'test');
@@ -89,7 +102,12 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/inboxes',
-    { schema: { tags, response: { 200: Type.Array(Type.Object({ name: Type.String(), response_status: Type.Integer() })) } } },
+    {
+      schema: {
+        tags,
+        response: { 200: Type.Array(Type.Object({ name: Type.String(), response_status: Type.Integer() })) },
+      },
+    },
     async () => ctx.inbox.list(),
   );
 
@@ -108,7 +126,9 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.put(
     '/inboxes/:name',
-    { schema: { tags, params: InboxName, body: ConfigureInboxBody, response: { 200: Inbox, 422: ErrorBody } } },
+    {
+      schema: { tags, params: InboxName, body: ConfigureInboxBody, response: { 200: Inbox, 422: ErrorBody } },
+    },
     async (request) => ctx.inbox.configure(request.params.name, request.body.response_status),
   );
 

@@ -46,7 +46,12 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
     },
     async () => {
       const urls = info.urls();
-      return { status: 'ok' as const, version: info.version, now: ctx.clock.nowIso(), urls: { ...urls, dashboard: `${urls.test}/` } };
+      return {
+        status: 'ok' as const,
+        version: info.version,
+        now: ctx.clock.nowIso(),
+        urls: { ...urls, dashboard: `${urls.test}/` },
+      };
     },
   );
 
@@ -74,13 +79,21 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
   );
   app.patch(
     '/settings',
-    { schema: { tags: ['sandbox: settings'], body: SettingsPatch, response: { 200: Settings, 422: ErrorBody } } },
+    {
+      schema: {
+        tags: ['sandbox: settings'],
+        body: SettingsPatch,
+        response: { 200: Settings, 422: ErrorBody },
+      },
+    },
     async (request) => ctx.settings.patch(request.body),
   );
 
   app.post(
     '/reset',
-    { schema: { tags: ['sandbox: workspace'], response: { 200: Type.Object({ reset: Type.Literal(true) }) } } },
+    {
+      schema: { tags: ['sandbox: workspace'], response: { 200: Type.Object({ reset: Type.Literal(true) }) } },
+    },
     async () => {
       info.reset();
       return { reset: true as const };

@@ -13,7 +13,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/;
 export function authenticate({ ctx, env }: RouteDeps, limiter: KeyLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const header = request.headers.authorization;
-    if (header === undefined) throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
+    if (header === undefined)
+      throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
     const match = BEARER.exec(header);
     if (!match) throw new UnauthorizedError('Malformed Authorization header: expected Bearer svcb_...');
     const key = ctx.merchants.authenticate(match[1]!);

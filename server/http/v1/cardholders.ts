@@ -35,7 +35,9 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/cardholders',
-    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Cardholder), ...errorResponses } } },
+    {
+      schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Cardholder), ...errorResponses } },
+    },
     async (request) =>
       ctx.cards.listHolders(principalOf(request), {
         limit: request.query.limit ?? 100,
@@ -57,7 +59,14 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.post(
     '/cardholders/:id/cards/apply',
-    { schema: { tags, params: IdParams, body: ApplyBody, response: { 200: CardApplication, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: ApplyBody,
+        response: { 200: CardApplication, ...errorResponses },
+      },
+    },
     async (request) => ctx.cards.apply(principalOf(request), request.params.id, request.body),
   );
 
@@ -71,7 +80,9 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
   for (const action of ['fund', 'recall'] as const) {
     app.post(
       `/cardholders/:id/${action}`,
-      { schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errorResponses } } },
+      {
+        schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errorResponses } },
+      },
       async (request, reply) => {
         ctx.cards[action](principalOf(request), request.params.id, request.body);
         return reply.code(204).send(null);
@@ -96,20 +107,38 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
     '/cardholders/:ch_id/cards/:card_id',
     { schema: { tags, params: CardParams, body: PatchCardBody, response: { 200: Card, ...errorResponses } } },
     async (request) =>
-      ctx.cards.setStatus(principalOf(request), request.params.ch_id, request.params.card_id, request.body.status),
+      ctx.cards.setStatus(
+        principalOf(request),
+        request.params.ch_id,
+        request.params.card_id,
+        request.body.status,
+      ),
   );
 
   app.put(
     '/cardholders/:ch_id/cards/:card_id/limits',
     { schema: { tags, params: CardParams, body: LimitsBody, response: { 200: Card, ...errorResponses } } },
-    async (request) => ctx.cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
+    async (request) =>
+      ctx.cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
   );
 
   app.post(
     '/cardholders/:ch_id/cards/:card_id/secrets',
-    { schema: { tags, params: CardParams, body: SessionBody, response: { 200: SecretsResult, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: CardParams,
+        body: SessionBody,
+        response: { 200: SecretsResult, ...errorResponses },
+      },
+    },
     async (request) =>
-      ctx.secrets.secrets(principalOf(request), request.params.ch_id, request.params.card_id, request.body.session),
+      ctx.secrets.secrets(
+        principalOf(request),
+        request.params.ch_id,
+        request.params.card_id,
+        request.body.session,
+      ),
   );
 
   // A GET with a JSON body, as the spec has it: Fastify does not parse GET bodies, so we do.
@@ -126,10 +155,23 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.put(
     '/cardholders/:ch_id/cards/:card_id/pin',
-    { schema: { tags, params: CardParams, body: SetPinBody, response: { 200: Type.Object({}), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: CardParams,
+        body: SetPinBody,
+        response: { 200: Type.Object({}), ...errorResponses },
+      },
+    },
     async (request) => {
       const { ch_id: holder, card_id: card } = request.params;
-      ctx.secrets.setPin(principalOf(request), holder, card, request.body.session, request.body.encrypted_data);
+      ctx.secrets.setPin(
+        principalOf(request),
+        holder,
+        card,
+        request.body.session,
+        request.body.encrypted_data,
+      );
       return {};
     },
   );
@@ -145,6 +187,11 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) =>
-      ctx.network.list(principalOf(request), request.params.ch_id, request.params.card_id, request.query.limit ?? 100),
+      ctx.network.list(
+        principalOf(request),
+        request.params.ch_id,
+        request.params.card_id,
+        request.query.limit ?? 100,
+      ),
   );
 }

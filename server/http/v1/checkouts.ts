@@ -15,7 +15,13 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/checkouts',
-    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(CheckoutBase), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Array(CheckoutBase), ...errorResponses },
+      },
+    },
     async (request) =>
       ctx.checkouts.list(principalOf(request), {
         limit: request.query.limit ?? 100,
@@ -31,7 +37,14 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.post(
     '/checkouts/:id/refund',
-    { schema: { tags, params: IdParams, body: RefundBody, response: { 200: RefundResult, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: RefundBody,
+        response: { 200: RefundResult, ...errorResponses },
+      },
+    },
     async (request) => ctx.refunds.refund(principalOf(request), request.params.id, request.body),
   );
 

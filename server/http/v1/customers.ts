@@ -12,7 +12,11 @@ export function customerRoutes(app: App, { ctx }: RouteDeps): void {
     { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
     async (request) => {
       const principal = principalOf(request);
-      return ctx.customers.create(principal, targetMerchant(principal, request.body.merchant_id), request.body);
+      return ctx.customers.create(
+        principal,
+        targetMerchant(principal, request.body.merchant_id),
+        request.body,
+      );
     },
   );
 
@@ -35,7 +39,14 @@ export function customerRoutes(app: App, { ctx }: RouteDeps): void {
   // The spec does not show PUT's response body; we return the updated customer.
   app.put(
     '/customers/:id',
-    { schema: { tags, params: IdParams, body: UpdateCustomerBody, response: { 200: Customer, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: UpdateCustomerBody,
+        response: { 200: Customer, ...errorResponses },
+      },
+    },
     async (request) => ctx.customers.update(principalOf(request), request.params.id, request.body),
   );
 

@@ -21,7 +21,9 @@ const WithdrawChains = Type.Array(ChainConfig);
 export function addressRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/static-addresses',
-    { schema: { tags: ['static addresses'], response: { 200: Type.Array(StaticAddress), ...errorResponses } } },
+    {
+      schema: { tags: ['static addresses'], response: { 200: Type.Array(StaticAddress), ...errorResponses } },
+    },
     async (request) => {
       const { merchantId, env } = principalOf(request);
       return ctx.repos.addresses
