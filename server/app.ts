@@ -18,6 +18,7 @@ import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
+import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       fundsControlRoutes(scoped, deps);
       streamControlRoutes(scoped, deps);
       cardControlRoutes(scoped, deps);
+      merchantViewRoutes(scoped, deps);
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

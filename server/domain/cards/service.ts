@@ -90,10 +90,11 @@ export class CardService {
   }
 
   listHolders(principal: Principal, page: Page): Cardholder[] {
-    return this.presentHolders(
-      principal.env,
-      this.deps.repo.listHolders(principal.merchantId, principal.env, page),
-    );
+    return this.listHoldersFor(principal.merchantId, principal.env, page);
+  }
+
+  listHoldersFor(merchantId: string, env: Env, page: Page): Cardholder[] {
+    return this.presentHolders(env, this.deps.repo.listHolders(merchantId, env, page));
   }
 
   getHolder(principal: Principal, id: string): Cardholder {

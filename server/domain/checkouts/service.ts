@@ -161,10 +161,12 @@ export class CheckoutService {
   }
 
   list(principal: Principal, page: Page): CheckoutBase[] {
-    const base = this.deps.baseUrl(principal.env);
-    return this.deps.checkouts
-      .list(principal.merchantId, principal.env, page)
-      .map((r) => toCheckoutBase(r, base));
+    return this.listFor(principal.merchantId, principal.env, page);
+  }
+
+  listFor(merchantId: string, env: Env, page: Page): CheckoutBase[] {
+    const base = this.deps.baseUrl(env);
+    return this.deps.checkouts.list(merchantId, env, page).map((r) => toCheckoutBase(r, base));
   }
 
   get(principal: Principal, id: string): Checkout {
