@@ -51,7 +51,13 @@ const COLUMNS = [
 ] as const satisfies readonly (keyof InvoiceRow)[];
 
 /** After creation only the lifecycle moves: the money and the number are fixed. */
-const MUTABLE = ['status', 'checkout_id', 'paid_at', 'paid_amount', 'updated_at'] as const satisfies readonly (keyof InvoiceRow)[];
+const MUTABLE = [
+  'status',
+  'checkout_id',
+  'paid_at',
+  'paid_amount',
+  'updated_at',
+] as const satisfies readonly (keyof InvoiceRow)[];
 
 export function createInvoicesRepo(db: Db) {
   const insert = db.prepare<InvoiceRow>(

@@ -93,11 +93,17 @@ export function invoiceMoney(input: MoneyInput): InvoiceMoney {
   if (hasItems) {
     const sum = lines.reduce((acc, line) => acc + BigInt(line.total), 0n);
     if (sum > MAX_SAFE) {
-      throw new ValidationError('line_items', `the line totals add up to ${sum}, above ${Number.MAX_SAFE_INTEGER}`);
+      throw new ValidationError(
+        'line_items',
+        `the line totals add up to ${sum}, above ${Number.MAX_SAFE_INTEGER}`,
+      );
     }
     subtotal = Number(sum);
     if (hasSubtotal && input.subtotal !== subtotal) {
-      throw new ValidationError('subtotal', `${input.subtotal} is not the sum of the line totals (${subtotal})`);
+      throw new ValidationError(
+        'subtotal',
+        `${input.subtotal} is not the sum of the line totals (${subtotal})`,
+      );
     }
   } else {
     subtotal = input.subtotal ?? (input.amount as number);
@@ -106,7 +112,10 @@ export function invoiceMoney(input: MoneyInput): InvoiceMoney {
   const tax = taxAmount(subtotal, taxRate);
   const total = BigInt(subtotal) + BigInt(tax);
   if (total > MAX_SAFE) {
-    throw new ValidationError('amount', `subtotal + tax_amount (${subtotal} + ${tax}) exceeds ${Number.MAX_SAFE_INTEGER}`);
+    throw new ValidationError(
+      'amount',
+      `subtotal + tax_amount (${subtotal} + ${tax}) exceeds ${Number.MAX_SAFE_INTEGER}`,
+    );
   }
   const amount = Number(total);
   if (hasAmount && (hasItems || hasSubtotal) && input.amount !== amount) {
@@ -115,7 +124,8 @@ export function invoiceMoney(input: MoneyInput): InvoiceMoney {
       `${input.amount} is not subtotal + tax_amount (${subtotal} + ${tax} = ${amount}); omit amount or make it match`,
     );
   }
-  if (amount === 0) throw new ValidationError('amount', 'the invoice total must be at least 1 (it comes to 0)');
+  if (amount === 0)
+    throw new ValidationError('amount', 'the invoice total must be at least 1 (it comes to 0)');
   return { line_items: lines, subtotal, tax_rate: taxRate, tax_amount: tax, amount };
 }
 

@@ -76,7 +76,10 @@ export class InvoiceService {
     const merchantId = targetMerchant(principal, body.merchant_id);
     const currency = (body.currency ?? 'USDC').toUpperCase();
     if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
-      throw new ValidationError('currency', `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`);
+      throw new ValidationError(
+        'currency',
+        `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`,
+      );
     }
     if (body.due_date !== undefined && !isCalendarDate(body.due_date)) {
       throw new ValidationError('due_date', 'must be a real calendar date, YYYY-MM-DD');
@@ -198,7 +201,8 @@ export class InvoiceService {
   owned(principal: Principal, id: string): InvoiceRow {
     const row = this.deps.invoices.findById(id);
     if (!row || row.env !== principal.env) throw new NotFoundError('Invoice', id);
-    if (row.merchant_id !== principal.merchantId) throw new ForbiddenError('Invoice belongs to another merchant');
+    if (row.merchant_id !== principal.merchantId)
+      throw new ForbiddenError('Invoice belongs to another merchant');
     return row;
   }
 
