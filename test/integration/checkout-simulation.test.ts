@@ -51,6 +51,9 @@ describe('payment simulation (control API)', () => {
   const at = (ms: number) => new Date(sandbox.ctx.clock.now() + ms).toISOString();
   const checkout = (body: Record<string, unknown> = {}) =>
     createCheckout(sandbox, actor, { expires_at: at(HOUR), ...body });
+  /** A per-merchant platform_rate override: leaves the shared sandbox's settings alone. */
+  const setMerchantRate = async (rate: number) =>
+    ok(await control(sandbox, 'PATCH', `/sandbox/merchants/${actor.merchantId}`, { platform_rate: rate }));
   const payOk = async (id: string, body?: Record<string, unknown>) =>
     ok<PayResult>(await pay(sandbox, id, body));
 
@@ -334,9 +337,8 @@ describe('payment simulation (control API)', () => {
       expect((await getCheckout(sandbox, actor, c.id)).platform_fee).toBe(333_000);
     });
 
-    it('platform_rate 10000 takes everything; 0 takes nothing', async () => {
-      await isolate();
-      await patchSettings(sandbox, { platform_rate: 10_000 });
+    it('platform_rate 10000 takes everything', async () => {
+      await setMerchantRate(10_000);
       const c = await checkout({ amount: 25_000_000 });
       await payOk(c.id, { amount: 26_000_000 });
       ok(await control(sandbox, 'POST', `/sandbox/checkouts/${c.id}/complete`));
@@ -387,8 +389,7 @@ describe('payment simulation (control API)', () => {
     });
 
     it('a partial payment then expiry → partial with paid_amount = what arrived', async () => {
-      await isolate();
-      await patchSettings(sandbox, { platform_rate: 100 });
+      await setMerchantRate(100);
       const c = await checkout({ amount: 25_000_000, expires_at: at(600_000) });
       await payOk(c.id, { amount: 7_000_000, chain: 'tron' });
       const paymentAt = sandbox.ctx.clock.nowIso();
@@ -477,8 +478,7 @@ describe('payment simulation (control API)', () => {
     });
 
     it('checkout.paid and checkout.completed: exactly the spec fields, in order', async () => {
-      await isolate();
-      await patchSettings(sandbox, { platform_rate: 250 });
+      await setMerchantRate(250);
       const c = await checkout({ amount: 25_000_000 });
       await payOk(c.id, { amount: 26_000_000 });
       await advance(sandbox, 60);
