@@ -1,11 +1,7 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import {
-  registerAjvFormats,
-  TypeBoxValidatorCompiler,
-  type TypeBoxTypeProvider,
-} from '@fastify/type-provider-typebox';
+import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './domain/types.js';
@@ -23,6 +19,7 @@ import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
 import { localOnly } from './http/security.js';
+import { validatorCompiler } from './http/validation.js';
 import type { App, RouteDeps } from './http/types.js';
 import { authenticate } from './http/v1/auth.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
@@ -54,8 +51,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Ids, timestamps and money are what matter; request ids make logs traceable.
     requestIdHeader: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // TypeBox validates; it converts querystring/params (limit=10) but never coerces a body.
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // TypeBox validates; it converts querystring/params exactly (limit=10) but never coerces a body.
+  app.setValidatorCompiler(validatorCompiler);
 
   // JSON bodies only: no text/plain parser (a CSRF vector for simple cross-site POSTs).
   app.removeAllContentTypeParsers();

@@ -164,6 +164,9 @@ export function createContext(options: ContextOptions) {
     });
   });
 
+  /** Advances the sandbox clock, running due work at its due time (see Scheduler.advance). */
+  const advance = (ms: number): Promise<number> => scheduler.advance(ms, () => dispatcher.idle());
+
   /** Runs what is due now and waits for the webhook sends that started. */
   const settle = async (): Promise<number> => {
     const ran = await scheduler.runDue();
@@ -194,6 +197,7 @@ export function createContext(options: ContextOptions) {
     webhooks,
     inbox,
     settle,
+    advance,
     baseUrl,
   };
 }

@@ -52,9 +52,28 @@ export class Scheduler {
     return this.running;
   }
 
-  async advance(ms: number): Promise<number> {
-    this.clock.advance(ms);
-    return this.runDue();
+  /**
+   * Moves sandbox time forward by `ms`, stopping at each job's due time to run it then, so what it
+   * records carries the time it fell due (a settlement 60 s after payment is stamped +60 s, not at
+   * the end of the jump). `settle` waits for async work a job started (webhook sends) before time
+   * moves on, so retries scheduled by a failure inside the window also run inside it.
+   */
+  async advance(ms: number, settle: () => Promise<void> = async () => {}): Promise<number> {
+    const target = this.clock.now() + ms;
+    let ran = 0;
+    for (let guard = 0; guard < 1_000_000; guard++) {
+      const next = this.jobs.nextDue(target);
+      if (!next) break;
+      const now = this.clock.now();
+      if (next.due_at > now) this.clock.advance(next.due_at - now);
+      ran += await this.runDue();
+      await settle();
+    }
+    const now = this.clock.now();
+    if (target > now) this.clock.advance(target - now);
+    ran += await this.runDue();
+    await settle();
+    return ran;
   }
 
   start(intervalMs = 250): void {

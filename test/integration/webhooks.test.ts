@@ -324,3 +324,37 @@ describe('delivery', () => {
     expect(slow.received.length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('clock advances run due work at its due time', () => {
+  it('stamps settlement at paid + 60 s even when the clock jumps further', async () => {
+    const sandbox = await testSandbox({ realNow: new ManualTime().now });
+    const actor = await createMerchant(sandbox);
+    const checkout = await createCheckout(sandbox, actor);
+    const paid = await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${checkout.id}/payments` });
+    const paidAt = Date.parse(paid.json().checkout.paid_at);
+    await advance(sandbox, 400);
+    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
+    const completed = events.find((e: { type: string }) => e.type === 'checkout.completed');
+    expect(Date.parse(completed.created_at) - paidAt).toBe(60_000);
+    expect(sandbox.ctx.clock.now() - paidAt).toBe(400_000);
+  });
+
+  it('one 8-hour jump runs every retry that falls inside it, each at its own time', async () => {
+    const sandbox = await testSandbox({ realNow: new ManualTime().now });
+    const receiver = await startReceiver();
+    receiver.respond = () => ({ status: 500 });
+    const actor = await createMerchant(sandbox);
+    await addEndpoint(sandbox, actor, receiver.url, ['checkout.created']);
+    await createCheckout(sandbox, actor);
+    await receiver.count(1);
+    await sandbox.ctx.dispatcher.idle();
+    await advance(sandbox, 8 * 3600);
+    const [delivery] = await deliveries(sandbox);
+    expect(delivery!.status).toBe('failed');
+    expect(delivery!.attempts).toHaveLength(5);
+    const full = (await sandbox.apps.test.inject({ url: `/sandbox/deliveries/${delivery!.id}` })).json();
+    const times = full.attempts.map((a: { at: string }) => Date.parse(a.at));
+    const gaps = times.slice(1).map((t: number, i: number) => t - times[i]);
+    expect(gaps).toEqual([5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000]);
+  });
+});

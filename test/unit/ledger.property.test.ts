@@ -75,8 +75,7 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       return;
     }
     case 'settle':
-      ctx.clock.advance(61_000);
-      await ctx.scheduler.runDue();
+      await ctx.advance(61_000);
       return;
     case 'expire': {
       const id = pick(op.at);
@@ -96,8 +95,7 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       return;
     }
     case 'days':
-      ctx.clock.advance(op.days * DAY);
-      await ctx.scheduler.runDue();
+      await ctx.advance(op.days * DAY);
       return;
     case 'deposit':
       ctx.funds.deposit({

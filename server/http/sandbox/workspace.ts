@@ -60,10 +60,7 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
   app.post(
     '/clock/advance',
     { schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } } },
-    async (request) => {
-      ctx.clock.advance(request.body.seconds * 1000);
-      return clockState(await ctx.settle());
-    },
+    async (request) => clockState(await ctx.advance(request.body.seconds * 1000)),
   );
   app.post('/clock/freeze', { schema: { tags, response: { 200: ClockState } } }, async () => {
     ctx.clock.freeze();
