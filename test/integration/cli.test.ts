@@ -172,6 +172,38 @@ describe('svc-sandbox serve (the CLI process)', () => {
     expect(stderr()).toBe('');
   });
 
+  it('exits 0 on SIGTERM with an event stream open, ending the stream', async () => {
+    const { child, urls } = await serve(tempDb());
+    const stream = await fetch(`${urls.test}/sandbox/events`);
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect((await reader.read()).done).toBe(false); // ": connected"
+    child.kill('SIGTERM');
+    expect(await exited(child)).toEqual({ code: 0, signal: null });
+    // The server ended the response rather than leaving the client hanging.
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+  });
+
+  it('exits 1 with a message when a port is taken', async () => {
+    const first = await serve(tempDb());
+    const taken = new URL(first.urls.production).port;
+    const { code, stdout, stderr } = await runCli([
+      'serve',
+      '--port',
+      '0',
+      '--prod-port',
+      taken,
+      '--db',
+      tempDb(),
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/cannot listen: .*EADDRINUSE/);
+    expect(stdout).not.toContain('svc-sandbox ready');
+    // The first server is unaffected.
+    expect((await getJson(`${first.urls.production}/sandbox/health`)).status).toBe(200);
+  });
+
   it.each([
     ['a port that is not a number', ['serve', '--port', 'abc'], /--port must be a port number/],
     ['a port out of range', ['serve', '--prod-port', '70000'], /--prod-port must be a port number/],
