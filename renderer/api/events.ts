@@ -1,12 +1,12 @@
-import type { SandboxEvent } from './types';
+import type { DeliveryNotice, SandboxEvent } from './types';
 
 export interface StreamHandlers {
   onOpen: () => void;
   /** The connection dropped; EventSource reconnects by itself. */
   onError: () => void;
   onEvent: (event: SandboxEvent) => void;
-  /** A webhook delivery attempt (shape: a delivery plus the attempt); webhooks pages will use it. */
-  onDelivery?: (delivery: unknown) => void;
+  /** A webhook delivery attempt: the delivery plus the attempt just made. */
+  onDelivery?: (delivery: DeliveryNotice) => void;
 }
 
 /** Subscribes to the server's live stream (GET /sandbox/events, server-sent events). Returns an unsubscribe. */
@@ -27,7 +27,7 @@ export function subscribeToEvents(handlers: StreamHandlers): () => void {
   });
   source.addEventListener('delivery', (message) => {
     const delivery = parse(message);
-    if (delivery) handlers.onDelivery?.(delivery);
+    if (delivery) handlers.onDelivery?.(delivery as DeliveryNotice);
   });
   return () => source.close();
 }

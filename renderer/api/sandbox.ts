@@ -1,7 +1,44 @@
 import { request } from './client';
-import type { ApiKey, ClockState, CreateApiKeyInput, CreateMerchantInput, Health, Merchant } from './types';
+import type {
+  ApiKey,
+  AuthorizationInput,
+  Balance,
+  CardholderDetail,
+  Cardholder,
+  CardProduct,
+  CardTransaction,
+  Checkout,
+  CheckoutDetail,
+  CheckoutItem,
+  CheckoutPayment,
+  ClockState,
+  CreateApiKeyInput,
+  CreateMerchantInput,
+  Delivery,
+  DeliveryStatus,
+  Deposit,
+  Env,
+  Health,
+  Inbox,
+  LedgerTransaction,
+  Merchant,
+  PaymentCard,
+  Payout,
+  PayoutInput,
+  PublicKey,
+  Settings,
+  SimulatePaymentInput,
+  StaticAddress,
+  WebhookEndpoint,
+} from './types';
 
 const id = encodeURIComponent;
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
 
 export const health = () => request<Health>('GET', '/sandbox/health');
 
@@ -20,3 +57,95 @@ export const advanceClock = (seconds: number) =>
   request<ClockState>('POST', '/sandbox/clock/advance', { seconds });
 export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/freeze');
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
+
+export const getSettings = () => request<Settings>('GET', '/sandbox/settings');
+
+// ---- Checkouts: the merchant's list, and the blockchain and settlement engine played by hand ----
+
+export const listCheckouts = (merchantId: string, env: Env) =>
+  request<CheckoutItem[]>('GET', `/sandbox/merchants/${id(merchantId)}/checkouts${query({ env })}`);
+export const getCheckout = (checkoutId: string) =>
+  request<CheckoutDetail>('GET', `/sandbox/checkouts/${id(checkoutId)}`);
+export const simulatePayment = (checkoutId: string, input: SimulatePaymentInput) =>
+  request<{ checkout: Checkout; payment: CheckoutPayment }>(
+    'POST',
+    `/sandbox/checkouts/${id(checkoutId)}/payments`,
+    input,
+  );
+export const completeCheckout = (checkoutId: string) =>
+  request<Checkout>('POST', `/sandbox/checkouts/${id(checkoutId)}/complete`);
+export const expireCheckout = (checkoutId: string) =>
+  request<Checkout>('POST', `/sandbox/checkouts/${id(checkoutId)}/expire`);
+export const cancelCheckout = (checkoutId: string) =>
+  request<Checkout>('POST', `/sandbox/checkouts/${id(checkoutId)}/cancel`);
+
+// ---- Webhooks ----------------------------------------------------------------------------------
+
+export const listEndpoints = (merchantId: string, env: Env) =>
+  request<WebhookEndpoint[]>(
+    'GET',
+    `/sandbox/merchants/${id(merchantId)}/webhook-endpoints${query({ env })}`,
+  );
+export const createEndpoint = (merchantId: string, env: Env, input: { url: string; events?: string[] }) =>
+  request<WebhookEndpoint>(
+    'POST',
+    `/sandbox/merchants/${id(merchantId)}/webhook-endpoints${query({ env })}`,
+    input,
+  );
+export const deleteEndpoint = (endpointId: string) =>
+  request<void>('DELETE', `/sandbox/webhook-endpoints/${id(endpointId)}`);
+export const listDeliveries = (merchantId: string, env: Env, status?: DeliveryStatus) =>
+  request<Delivery[]>('GET', `/sandbox/deliveries${query({ merchant_id: merchantId, env, status })}`);
+export const retryDelivery = (deliveryId: string) =>
+  request<Delivery>('POST', `/sandbox/deliveries/${id(deliveryId)}/retry`);
+export const getInbox = (name: string) => request<Inbox>('GET', `/sandbox/inboxes/${id(name)}`);
+export const configureInbox = (name: string, responseStatus: number) =>
+  request<Inbox>('PUT', `/sandbox/inboxes/${id(name)}`, { response_status: responseStatus });
+
+// ---- Money -------------------------------------------------------------------------------------
+
+export const listBalances = (merchantId: string, env: Env) =>
+  request<Balance[]>('GET', `/sandbox/merchants/${id(merchantId)}/balances${query({ env })}`);
+export const listLedger = (merchantId: string, env: Env) =>
+  request<LedgerTransaction[]>('GET', `/sandbox/merchants/${id(merchantId)}/ledger${query({ env })}`);
+export const listStaticAddresses = (merchantId: string, env: Env) =>
+  request<StaticAddress[]>('GET', `/sandbox/merchants/${id(merchantId)}/static-addresses${query({ env })}`);
+export const listPayouts = (merchantId: string, env: Env) =>
+  request<Payout[]>('GET', `/sandbox/merchants/${id(merchantId)}/payouts${query({ env })}`);
+export const sendToAddress = (address: string, input: { currency: string; amount: number }) =>
+  request<Deposit>('POST', `/sandbox/static-addresses/${id(address)}/deposits`, input);
+export const createPayout = (input: PayoutInput) => request<Payout>('POST', '/sandbox/payouts', input);
+export const creditMerchant = (merchantId: string, input: { env: Env; currency: string; amount: number }) =>
+  request<Balance[]>('POST', `/sandbox/merchants/${id(merchantId)}/credit`, input);
+
+// ---- Cards: the identity provider and the card network --------------------------------------------
+
+export const listCardholders = (merchantId: string, env: Env) =>
+  request<Cardholder[]>('GET', `/sandbox/merchants/${id(merchantId)}/cardholders${query({ env })}`);
+export const getCardholder = (cardholderId: string) =>
+  request<CardholderDetail>('GET', `/sandbox/cardholders/${id(cardholderId)}`);
+export const kycResult = (cardholderId: string, result: 'approved' | 'rejected') =>
+  request<{ id: string; is_kyc_verified: boolean; kyc_status: string }>(
+    'POST',
+    `/sandbox/cardholders/${id(cardholderId)}/kyc`,
+    { result },
+  );
+export const reviewApplication = (applicationId: string, status: 'approved' | 'rejected') =>
+  request<unknown>('POST', `/sandbox/card-applications/${id(applicationId)}`, { status });
+export const activateCard = (cardId: string) =>
+  request<PaymentCard>('POST', `/sandbox/cards/${id(cardId)}/activate`);
+export const cancelCard = (cardId: string) =>
+  request<PaymentCard>('POST', `/sandbox/cards/${id(cardId)}/cancel`);
+export const authorizeCard = (cardId: string, input: AuthorizationInput) =>
+  request<CardTransaction>('POST', `/sandbox/cards/${id(cardId)}/authorizations`, input);
+export const listCardTransactions = (cardId: string) =>
+  request<CardTransaction[]>('GET', `/sandbox/cards/${id(cardId)}/transactions`);
+export const decideCardTransaction = (transactionId: string, action: 'settle' | 'decline' | 'reverse') =>
+  request<CardTransaction>('POST', `/sandbox/card-transactions/${id(transactionId)}/${action}`);
+export const moveCardFunds = (
+  cardId: string,
+  kind: 'refunds' | 'deposits' | 'withdrawals',
+  input: { amount: number; merchant_name?: string },
+) => request<CardTransaction>('POST', `/sandbox/cards/${id(cardId)}/${kind}`, input);
+export const getPublicKey = (env: Env) => request<PublicKey>('GET', `/sandbox/keys${query({ env })}`);
+export const getCardCatalogue = () => request<CardProduct[]>('GET', '/sandbox/card-catalogue');

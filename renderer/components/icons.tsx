@@ -65,3 +65,53 @@ export const LogoMark = () => (
     <circle cx="23.5" cy="22.5" r="2.5" fill="#a5b4fc" />
   </svg>
 );
+
+export const CheckoutsIcon = () => (
+  <Icon>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M3 10h18" />
+    <path d="M7 15h4" />
+  </Icon>
+);
+
+export const WebhooksIcon = () => (
+  <Icon>
+    <circle cx="6" cy="17" r="2.5" />
+    <circle cx="18" cy="17" r="2.5" />
+    <circle cx="12" cy="6" r="2.5" />
+    <path d="M10.8 8.2L7.3 14.8" />
+    <path d="M13.2 8.2l3.5 6.6" />
+    <path d="M8.5 17h7" />
+  </Icon>
+);
+
+export const MoneyIcon = () => (
+  <Icon>
+    <path d="M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V7z" />
+    <path d="M4 7l11-3 1 3" />
+    <circle cx="16" cy="13" r="1.3" />
+  </Icon>
+);
+
+export const CardsIcon = () => (
+  <Icon>
+    <rect x="2.5" y="6" width="19" height="13" rx="2" />
+    <path d="M2.5 10h19" />
+    <path d="M6 15h3" />
+    <path d="M13 15h2" />
+  </Icon>
+);
+
+export const InboxIcon = () => (
+  <Icon>
+    <path d="M4 13l2.5-7h11L20 13v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1v-5z" />
+    <path d="M4 13h4.5l1 2h5l1-2H20" />
+  </Icon>
+);
+
+export const LockIcon = () => (
+  <Icon>
+    <rect x="5" y="11" width="14" height="9" rx="2" />
+    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+  </Icon>
+);

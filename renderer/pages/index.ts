@@ -1,8 +1,20 @@
 import type { ComponentType } from 'react';
-import { ClockIcon, MerchantsIcon, OverviewIcon } from '../components/icons';
+import {
+  CardsIcon,
+  CheckoutsIcon,
+  ClockIcon,
+  MerchantsIcon,
+  MoneyIcon,
+  OverviewIcon,
+  WebhooksIcon,
+} from '../components/icons';
+import { CardsPage } from './Cards/CardsPage';
+import { CheckoutsPage } from './Checkouts/CheckoutsPage';
 import { ClockPage } from './Clock/ClockPage';
 import { MerchantsPage } from './Merchants/MerchantsPage';
+import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
+import { WebhooksPage } from './Webhooks/WebhooksPage';
 
 export interface PageDef {
   /** The hash route: #/<id>. */
@@ -11,10 +23,12 @@ export interface PageDef {
   description: string;
   Icon: ComponentType;
   Component: ComponentType;
+  /** Shows one merchant in one environment: the header carries the merchant and environment picker. */
+  scoped?: boolean;
 }
 
 /**
- * The dashboard's areas, in nav order. A new area (checkouts, webhooks, cards) is a folder under
+ * The dashboard's areas, in nav order. A new area is a folder under
  * pages/ plus one entry here; the sidebar and the router follow.
  */
 export const pages: PageDef[] = [
@@ -31,6 +45,38 @@ export const pages: PageDef[] = [
     description: 'Merchants and the API keys your integration uses.',
     Icon: MerchantsIcon,
     Component: MerchantsPage,
+  },
+  {
+    id: 'checkouts',
+    label: 'Checkouts',
+    description: 'Payment requests: play the payer and the chain, settle, expire, refund.',
+    Icon: CheckoutsIcon,
+    Component: CheckoutsPage,
+    scoped: true,
+  },
+  {
+    id: 'webhooks',
+    label: 'Webhooks',
+    description: 'Endpoints, every delivery attempt, and a built-in inbox to receive them.',
+    Icon: WebhooksIcon,
+    Component: WebhooksPage,
+    scoped: true,
+  },
+  {
+    id: 'money',
+    label: 'Money',
+    description: 'Balances, deposits to static addresses, payouts and the ledger behind them.',
+    Icon: MoneyIcon,
+    Component: MoneyPage,
+    scoped: true,
+  },
+  {
+    id: 'cards',
+    label: 'Cards',
+    description: 'Cardholders, identity checks, cards, and the card network’s authorizations.',
+    Icon: CardsIcon,
+    Component: CardsPage,
+    scoped: true,
   },
   {
     id: 'clock',

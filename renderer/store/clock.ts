@@ -56,3 +56,11 @@ export function describeSeconds(seconds: number): string {
   if (seconds % 60 === 0) return `${seconds / 60} ${seconds === 60 ? 'minute' : 'minutes'}`;
   return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
 }
+
+/** Sandbox time now, in ms: the last read, plus the real time since while the clock runs. */
+export function sandboxNow(state: Pick<ClockSlice, 'clock' | 'clockReadAt'>): number {
+  const { clock, clockReadAt } = state;
+  if (!clock) return Date.now();
+  const base = Date.parse(clock.now);
+  return clock.frozen ? base : base + (Date.now() - clockReadAt);
+}

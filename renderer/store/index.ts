@@ -1,9 +1,14 @@
 import { create } from 'zustand';
+import { createCardsSlice } from './cards';
+import { createCheckoutsSlice } from './checkouts';
 import { createClockSlice } from './clock';
 import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
+import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
+import { createSyncSlice } from './sync';
 import type { Store } from './types';
+import { createWebhooksSlice } from './webhooks';
 import { createWorkspaceSlice } from './workspace';
 
 export type { Store } from './types';
@@ -14,10 +19,16 @@ export const useStore = create<Store>()((...a) => ({
   ...createLiveSlice(...a),
   ...createMerchantsSlice(...a),
   ...createClockSlice(...a),
+  ...createSyncSlice(...a),
+  ...createCheckoutsSlice(...a),
+  ...createWebhooksSlice(...a),
+  ...createMoneySlice(...a),
+  ...createCardsSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */
 export async function refreshAll(): Promise<void> {
-  const { loadHealth, loadMerchants, loadClock } = useStore.getState();
+  const { loadHealth, loadMerchants, loadClock, refreshOpenPage } = useStore.getState();
   await Promise.all([loadHealth(), loadMerchants(), loadClock()]);
+  await refreshOpenPage();
 }

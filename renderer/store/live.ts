@@ -26,11 +26,11 @@ export const createLiveSlice: Slice<LiveSlice> = (set, get) => ({
         if (wasDown) onReconnect?.();
       },
       onError: () => set({ liveStatus: 'reconnecting' }),
-      onEvent: (event) =>
-        set((state) =>
-          state.liveEvents.some((e) => e.id === event.id)
-            ? state
-            : { liveEvents: [event, ...state.liveEvents].slice(0, KEEP) },
-        ),
+      onEvent: (event) => {
+        if (get().liveEvents.some((e) => e.id === event.id)) return;
+        set((state) => ({ liveEvents: [event, ...state.liveEvents].slice(0, KEEP) }));
+        get().onLiveEvent(event);
+      },
+      onDelivery: (delivery) => get().onLiveDelivery(delivery),
     }),
 });

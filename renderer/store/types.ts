@@ -1,12 +1,26 @@
 import type { StateCreator } from 'zustand';
+import type { CardsSlice } from './cards';
+import type { CheckoutsSlice } from './checkouts';
 import type { ClockSlice } from './clock';
 import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
+import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
+import type { SyncSlice } from './sync';
+import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
 
 /** The whole store: one slice per area. A new area (checkouts, webhooks, cards) adds a slice here. */
-export type Store = WorkspaceSlice & NoticesSlice & LiveSlice & MerchantsSlice & ClockSlice;
+export type Store = WorkspaceSlice &
+  NoticesSlice &
+  LiveSlice &
+  MerchantsSlice &
+  ClockSlice &
+  SyncSlice &
+  CheckoutsSlice &
+  WebhooksSlice &
+  MoneySlice &
+  CardsSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

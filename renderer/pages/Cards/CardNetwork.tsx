@@ -1,0 +1,166 @@
+import { type FormEvent, useState } from 'react';
+import type { CardTransaction } from '../../api/types';
+import { Card } from '../../components/Card';
+import { formatAmount, formatTimestamp, humanize, parseAmount } from '../../components/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import type { TransactionAction } from '../../store/cards';
+import { TX_TONE } from './status';
+
+function AuthorizeForm({ cardId }: { cardId: string }) {
+  const authorizeCard = useStore((s) => s.authorizeCard);
+  const [amount, setAmount] = useState('');
+  const [merchant, setMerchant] = useState('');
+  const [channel, setChannel] = useState<'online' | 'present'>('online');
+  const [busy, run] = useBusy();
+  const minor = parseAmount(amount);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (minor === null) return;
+    const ok = await run(() =>
+      authorizeCard(cardId, {
+        amount: minor,
+        channel,
+        ...(merchant.trim() ? { merchant_name: merchant.trim() } : {}),
+      }),
+    );
+    if (ok) setAmount('');
+  };
+
+  return (
+    <form className="form form-inline" onSubmit={submit} data-testid="authorize-form">
+      <label className="field">
+        <span className="field-label">Amount (USDC)</span>
+        <input
+          className="input input-amount"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          placeholder="12.50"
+          aria-invalid={amount !== '' && minor === null}
+          data-testid="authorize-amount-input"
+        />
+      </label>
+      <label className="field grow">
+        <span className="field-label">Merchant</span>
+        <input
+          className="input"
+          value={merchant}
+          onChange={(e) => setMerchant(e.target.value)}
+          placeholder="Blue Bottle Coffee"
+          maxLength={200}
+          data-testid="authorize-merchant-input"
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Channel</span>
+        <select
+          className="input"
+          value={channel}
+          onChange={(e) => setChannel(e.target.value as 'online' | 'present')}
+          data-testid="authorize-channel-select"
+        >
+          <option value="online">Online</option>
+          <option value="present">In person</option>
+        </select>
+      </label>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        disabled={busy || minor === null}
+        data-testid="authorize-submit"
+      >
+        {busy ? 'Authorizing…' : 'Authorize'}
+      </button>
+    </form>
+  );
+}
+
+const ACTIONS: { action: TransactionAction; label: string }[] = [
+  { action: 'settle', label: 'Settle' },
+  { action: 'decline', label: 'Decline' },
+  { action: 'reverse', label: 'Reverse' },
+];
+
+function TransactionRow({ tx }: { tx: CardTransaction }) {
+  const decideTransaction = useStore((s) => s.decideTransaction);
+  const [busy, run] = useBusy();
+  return (
+    <tr data-testid="tx-row" data-tx-id={tx.id} data-status={tx.status} data-type={tx.type}>
+      <td className="nowrap">{formatTimestamp(tx.created_at)}</td>
+      <td>
+        <span className="strong">{tx.merchant_name ?? humanize(tx.type.replace('card_', ''))}</span>
+        <div className="muted small">
+          {humanize(tx.type)}
+          {tx.channel ? ` · ${tx.channel === 'present' ? 'in person' : 'online'}` : ''}
+        </div>
+      </td>
+      <td className={`num nowrap ${tx.amount < 0 ? 'delta-out' : 'delta-in'}`} data-testid="tx-amount">
+        {tx.amount > 0 ? '+' : ''}
+        {formatAmount(tx.amount)} {tx.currency}
+      </td>
+      <td>
+        <StatusBadge status={tx.status} tone={TX_TONE[tx.status] ?? 'neutral'} testId="tx-status" />
+        {tx.decline_reason && <div className="muted small">{tx.decline_reason}</div>}
+      </td>
+      <td className="actions">
+        {tx.type === 'card_payment' && tx.status === 'requested' && (
+          <span className="button-group">
+            {ACTIONS.map(({ action, label }) => (
+              <button
+                key={action}
+                type="button"
+                className={`btn btn-sm ${action === 'settle' ? 'btn-secondary' : 'btn-ghost'}`}
+                disabled={busy}
+                onClick={() => void run(() => decideTransaction(tx, action))}
+                data-testid={`tx-${action}`}
+              >
+                {label}
+              </button>
+            ))}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The card network for the selected card: authorizations, then settle, decline or reverse each. */
+export function CardNetwork() {
+  const card = useStore((s) => s.cardholderDetail?.cards.find((c) => c.id === s.selectedCardId) ?? null);
+  const transactions = useStore((s) => s.cardTransactions);
+  if (!card) return null;
+  return (
+    <Card
+      title={`Card network · •••• ${card.last4}`}
+      subtitle="An authorization holds the funds (or is declined by the card rules) until it settles or is released."
+      testId="card-network"
+    >
+      <AuthorizeForm cardId={card.id} />
+      {transactions.length === 0 ? (
+        <p className="empty empty-inline list-below-form">No transactions on this card yet.</p>
+      ) : (
+        <div className="table-wrap table-below-form">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Description</th>
+                <th className="num">Amount</th>
+                <th>Status</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {transactions.map((tx) => (
+                <TransactionRow key={tx.id} tx={tx} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

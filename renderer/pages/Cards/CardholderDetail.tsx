@@ -1,0 +1,254 @@
+import { type FormEvent, useState } from 'react';
+import type { CardProduct } from '../../api/types';
+import { Card } from '../../components/Card';
+import { CopyButton } from '../../components/CopyButton';
+import { formatAmount, parseAmount } from '../../components/format';
+import { TestOnlyHint } from '../../components/ScopeGate';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import { CardList } from './CardList';
+import { CardNetwork } from './CardNetwork';
+import { APPLICATION_TONE, KYC_TONE } from './status';
+
+function FundForm() {
+  const fundCardholder = useStore((s) => s.fundCardholder);
+  const production = useStore((s) => s.env !== 'test');
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState('USDC');
+  const [busy, run] = useBusy();
+  const minor = parseAmount(amount);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (minor !== null && (await run(() => fundCardholder(minor, currency)))) setAmount('');
+  };
+
+  return (
+    <form className="form form-inline" onSubmit={submit} data-testid="fund-form">
+      <label className="field">
+        <span className="field-label">Fund from the business wallet</span>
+        <input
+          className="input input-amount"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          placeholder="100.00"
+          aria-invalid={amount !== '' && minor === null}
+          data-testid="fund-amount-input"
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Currency</span>
+        <select
+          className="input"
+          value={currency}
+          onChange={(e) => setCurrency(e.target.value)}
+          data-testid="fund-currency-select"
+        >
+          <option value="USDC">USDC</option>
+          <option value="USDT">USDT</option>
+        </select>
+      </label>
+      <button
+        type="submit"
+        className="btn btn-secondary"
+        disabled={busy || minor === null || production}
+        data-testid="fund-submit"
+      >
+        {busy ? 'Funding…' : 'Fund'}
+      </button>
+    </form>
+  );
+}
+
+function Issue({ products }: { products: CardProduct[] }) {
+  const applications = useStore((s) => s.cardholderDetail?.applications ?? []);
+  const verified = useStore((s) => s.cardholderDetail?.cardholder.is_kyc_verified ?? false);
+  const production = useStore((s) => s.env !== 'test');
+  const applyForCard = useStore((s) => s.applyForCard);
+  const issueCard = useStore((s) => s.issueCard);
+  const reviewApplication = useStore((s) => s.reviewApplication);
+  const [productId, setProductId] = useState(products[0]?.id ?? '');
+  const [busy, run] = useBusy();
+  const product = products.find((p) => p.id === productId) ?? products[0];
+  const forProduct = applications.filter((a) => a.catalogue === product?.id);
+  const approved = forProduct.some((a) => a.status === 'approved');
+  const pending = forProduct.some((a) => a.status === 'pending');
+  const productName = (id: string) => products.find((p) => p.id === id)?.name ?? id.slice(0, 8);
+
+  return (
+    <div className="form">
+      <div className="form form-inline">
+        <label className="field grow">
+          <span className="field-label">Card product</span>
+          <select
+            className="input"
+            value={product?.id ?? ''}
+            onChange={(e) => setProductId(e.target.value)}
+            data-testid="card-product-select"
+          >
+            {products.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} · {p.type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={busy || !product || !verified || approved || pending || production}
+          title={verified ? undefined : 'Approve KYC first'}
+          onClick={() => product && void run(() => applyForCard(product))}
+          data-testid="card-apply"
+        >
+          Apply
+        </button>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busy || !product || !approved || production}
+          title={approved ? undefined : 'Needs an approved application for this product'}
+          onClick={() => product && void run(() => issueCard(product))}
+          data-testid="card-issue"
+        >
+          Issue {product?.type ?? ''} card
+        </button>
+      </div>
+      {applications.length > 0 && (
+        <ul className="mini-list" data-testid="applications">
+          {applications.map((a) => (
+            <li key={a.id} className="mini-item" data-testid="application-row" data-status={a.status}>
+              <span>Application · {productName(a.catalogue)}</span>
+              <StatusBadge status={a.status} tone={APPLICATION_TONE[a.status] ?? 'neutral'} />
+              {a.status === 'pending' && (
+                <span className="mini-item-side button-group">
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    disabled={busy}
+                    onClick={() => void run(() => reviewApplication(a.id, 'approved'))}
+                    data-testid="application-approve"
+                  >
+                    Approve
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-danger-ghost btn-sm"
+                    disabled={busy}
+                    onClick={() => void run(() => reviewApplication(a.id, 'rejected'))}
+                    data-testid="application-reject"
+                  >
+                    Reject
+                  </button>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function CardholderDetail({ holderId }: { holderId: string }) {
+  const detail = useStore((s) =>
+    s.cardholderDetail?.cardholder.id === holderId ? s.cardholderDetail : null,
+  );
+  const listed = useStore((s) => s.cardholders.find((h) => h.id === holderId));
+  const products = useStore((s) => s.catalogue);
+  const setKycResult = useStore((s) => s.setKycResult);
+  const [busy, run] = useBusy();
+  if (!detail) {
+    return (
+      <Card>
+        <p className="empty">Loading cardholder…</p>
+      </Card>
+    );
+  }
+  const { cardholder } = detail;
+  const kyc = cardholder.kyc_status || 'none';
+
+  return (
+    <div className="stack" data-testid="cardholder-detail" data-cardholder-id={cardholder.id}>
+      <Card>
+        <div className="merchant-head">
+          <span className="avatar avatar-lg avatar-person" aria-hidden="true">
+            {cardholder.name.trim().charAt(0).toUpperCase() || '?'}
+          </span>
+          <div className="merchant-head-text">
+            <h2 className="merchant-name" data-testid="cardholder-name">
+              {cardholder.name}
+            </h2>
+            <div className="merchant-id">
+              <code className="mono">{cardholder.id}</code>
+              <CopyButton value={cardholder.id} label="Copy id" />
+            </div>
+          </div>
+          <div className="kyc-box">
+            <StatusBadge
+              status={kyc}
+              label={`KYC ${kyc}`}
+              tone={KYC_TONE[kyc] ?? 'neutral'}
+              testId="cardholder-kyc"
+              large
+            />
+            <div className="button-group">
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={busy || kyc === 'approved'}
+                onClick={() => void run(() => setKycResult('approved'))}
+                data-testid="kyc-approve"
+              >
+                Approve KYC
+              </button>
+              <button
+                type="button"
+                className="btn btn-danger-ghost btn-sm"
+                disabled={busy || kyc === 'rejected'}
+                onClick={() => void run(() => setKycResult('rejected'))}
+                data-testid="kyc-reject"
+              >
+                Reject
+              </button>
+            </div>
+          </div>
+        </div>
+        <dl className="facts facts-row">
+          <div>
+            <dt>Username</dt>
+            <dd className="mono">{cardholder.username}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{listed?.email ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Wallet</dt>
+            <dd data-testid="cardholder-balance">
+              {listed && listed.balances.length > 0
+                ? listed.balances.map((b) => `${formatAmount(b.balance)} ${b.currency}`).join(' · ')
+                : '0.00'}
+            </dd>
+          </div>
+        </dl>
+        <div className="card-section">
+          <FundForm />
+          <TestOnlyHint what="Funding a cardholder" />
+        </div>
+      </Card>
+      <Card
+        title="Cards"
+        subtitle="Apply for a product (reviewed per the sandbox setting), then issue: virtual cards start active, physical ones need activating."
+        testId="cards"
+      >
+        <Issue products={products} />
+        <TestOnlyHint what="Applying, issuing and locking" />
+        <CardList cards={detail.cards} products={products} />
+      </Card>
+      <CardNetwork />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { type FormEvent, useState } from 'react';
+import { Card } from '../../components/Card';
+import { formatAmount } from '../../components/format';
+import { TestOnlyHint } from '../../components/ScopeGate';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
+
+export function NewCardholderForm() {
+  const createCardholder = useStore((s) => s.createCardholder);
+  const production = useStore((s) => s.env !== 'test');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [busy, run] = useBusy();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const ok = await run(() =>
+      createCardholder({ name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}) }),
+    );
+    if (ok) {
+      setName('');
+      setEmail('');
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={submit} data-testid="new-cardholder-form">
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Jane Doe"
+          maxLength={200}
+          required
+          data-testid="cardholder-name-input"
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">
+          Email <span className="muted">(optional)</span>
+        </span>
+        <input
+          className="input"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="jane@example.com"
+          data-testid="cardholder-email-input"
+        />
+      </label>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        disabled={busy || !name.trim() || production}
+        data-testid="cardholder-create-submit"
+      >
+        {busy ? 'Creating…' : 'Create cardholder'}
+      </button>
+      <TestOnlyHint what="Creating a cardholder" />
+    </form>
+  );
+}
+
+export function CardholderList() {
+  const holders = useStore((s) => s.cardholders);
+  const loaded = useStore((s) => s.cardholdersScope !== null && s.cardholdersScope === scopeKey(s));
+  const selected = useStore((s) => s.selectedCardholderId);
+  const selectCardholder = useStore((s) => s.selectCardholder);
+  const env = useStore((s) => s.env);
+
+  return (
+    <Card title="Cardholders" className="card-flush" testId="cardholder-list">
+      {loaded && holders.length === 0 ? (
+        <p className="empty">No cardholders in {env} yet.</p>
+      ) : (
+        <ul className="merchant-list">
+          {(loaded ? holders : []).map((holder) => {
+            const total = holder.balances.reduce((sum, b) => sum + b.value, 0);
+            return (
+              <li key={holder.id}>
+                <button
+                  type="button"
+                  className={`merchant-item ${holder.id === selected ? 'selected' : ''}`}
+                  onClick={() => void selectCardholder(holder.id)}
+                  data-testid="cardholder-item"
+                  data-cardholder-id={holder.id}
+                >
+                  <span className="avatar avatar-person" aria-hidden="true">
+                    {holder.name.trim().charAt(0).toUpperCase() || '?'}
+                  </span>
+                  <span className="merchant-item-text">
+                    <span className="merchant-item-name">{holder.name}</span>
+                    <span className="merchant-item-sub">
+                      {holder.is_kyc_verified ? 'Verified' : 'Not verified'} · ${formatAmount(total)}
+                    </span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { Card } from '../../components/Card';
+import { ScopeGate } from '../../components/ScopeGate';
+import { useScopedLoad } from '../../components/useScopedLoad';
+import { useStore } from '../../store';
+import { CardholderDetail } from './CardholderDetail';
+import { CardholderList, NewCardholderForm } from './Cardholders';
+import { PublicKeyCard } from './PublicKeyCard';
+
+export function CardsPage() {
+  const loadCards = useStore((s) => s.loadCards);
+  useScopedLoad(loadCards);
+  const selected = useStore((s) => s.selectedCardholderId);
+  return (
+    <ScopeGate>
+      <div className="stack">
+        <div className="grid-master-detail">
+          <div className="stack">
+            <Card title="New cardholder" subtitle="Created through /v1 with the owner key.">
+              <NewCardholderForm />
+            </Card>
+            <CardholderList />
+          </div>
+          <div>
+            {selected ? (
+              <CardholderDetail holderId={selected} />
+            ) : (
+              <Card>
+                <p className="empty">Select or create a cardholder to verify them and issue cards.</p>
+              </Card>
+            )}
+          </div>
+        </div>
+        <PublicKeyCard />
+      </div>
+    </ScopeGate>
+  );
+}

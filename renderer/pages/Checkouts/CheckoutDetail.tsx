@@ -1,0 +1,222 @@
+import { useState } from 'react';
+import type { Checkout, CheckoutDetail as Detail } from '../../api/types';
+import { Card } from '../../components/Card';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyButton } from '../../components/CopyButton';
+import { formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../components/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import { CheckoutChains } from './CheckoutChains';
+import { CheckoutPayments, CheckoutRefunds } from './CheckoutHistory';
+import { RefundForm } from './RefundForm';
+import { CHECKOUT_TONE, REFUNDABLE } from './status';
+
+function Summary({ detail }: { detail: Detail }) {
+  const { checkout } = detail;
+  const fees = checkout.platform_fee + checkout.reseller_fee + checkout.platform_gas_fee;
+  return (
+    <Card>
+      <div className="detail-head">
+        <div className="detail-head-text">
+          <div className="detail-title-row">
+            <h2 className="detail-title" data-testid="checkout-title">
+              {checkout.title}
+            </h2>
+            <StatusBadge
+              status={checkout.status}
+              tone={CHECKOUT_TONE[checkout.status]}
+              testId="checkout-status"
+              large
+            />
+          </div>
+          <div className="merchant-id">
+            <code className="mono" data-testid="checkout-id">
+              {checkout.id}
+            </code>
+            <CopyButton value={checkout.id} label="Copy id" />
+          </div>
+        </div>
+        <div className="detail-amount">
+          <span className="detail-amount-value" data-testid="checkout-amount">
+            {formatMoney(checkout.amount, checkout.currency)}
+          </span>
+          <a
+            className="btn btn-secondary btn-sm"
+            href={checkout.hosted_url}
+            target="_blank"
+            rel="noreferrer"
+            data-testid="checkout-hosted-link"
+          >
+            Open hosted page ↗
+          </a>
+        </div>
+      </div>
+      <dl className="facts facts-row facts-4">
+        <div>
+          <dt>Received</dt>
+          <dd data-testid="checkout-received">
+            {formatAmount(detail.received_amount)} {checkout.currency}
+          </dd>
+        </div>
+        <div>
+          <dt>Refunded</dt>
+          <dd data-testid="checkout-refunded">
+            {formatAmount(checkout.refunded_amount)} {checkout.currency}
+          </dd>
+        </div>
+        <div>
+          <dt>Fees and gas</dt>
+          <dd title="Platform fee + reseller fee + platform gas fee">
+            {formatAmount(fees)} {checkout.currency}
+          </dd>
+        </div>
+        <div>
+          <dt>{checkout.paid_at ? 'Paid' : 'Expires'}</dt>
+          <dd>{formatTimestamp(checkout.paid_at ?? checkout.expires_at)}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+/** A chain and token to pay with: "ethereum/USDC". Fiat-only checkouts pay without one. */
+const routes = (checkout: Checkout) =>
+  checkout.crypto_chains.flatMap((c) => c.tokens.map((t) => ({ chain: c.chain, token: t.name })));
+
+function Simulate({ checkout }: { checkout: Checkout }) {
+  const payCheckout = useStore((s) => s.payCheckout);
+  const checkoutAction = useStore((s) => s.checkoutAction);
+  const [busy, run] = useBusy();
+  const [part, setPart] = useState('');
+  const options = routes(checkout);
+  const [route, setRoute] = useState(0);
+  const active = checkout.status === 'active';
+  const partMinor = parseAmount(part);
+  const via = options[route] ?? options[0];
+  const payWith = via ? { chain: via.chain, token: via.token } : { method: 'fiat' as const };
+
+  const pay = (amount?: number) =>
+    run(() => payCheckout(checkout.id, amount === undefined ? payWith : { ...payWith, amount }));
+
+  return (
+    <Card
+      title="Play the outside world"
+      subtitle="A transfer the chain detects, settlement, expiry: each fires its webhook as the service would."
+      testId="checkout-simulate"
+    >
+      <div className="action-rows">
+        <div className="form form-inline">
+          {options.length > 0 && (
+            <label className="field">
+              <span className="field-label">Pay with</span>
+              <select
+                className="input"
+                value={route}
+                onChange={(e) => setRoute(Number(e.target.value))}
+                data-testid="checkout-pay-with"
+              >
+                {options.map((o, i) => (
+                  <option key={`${o.chain}/${o.token}`} value={i}>
+                    {o.token} on {o.chain}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || !active || checkout.amount === null}
+            onClick={() => void pay()}
+            data-testid="checkout-pay-full"
+          >
+            Pay in full
+          </button>
+          <span className="or muted small">or</span>
+          <label className="field">
+            <span className="field-label">Part ({checkout.currency})</span>
+            <input
+              className="input input-amount"
+              inputMode="decimal"
+              value={part}
+              onChange={(e) => setPart(e.target.value)}
+              placeholder="10.00"
+              aria-invalid={part !== '' && partMinor === null}
+              data-testid="checkout-pay-amount"
+            />
+          </label>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy || !active || partMinor === null}
+            onClick={async () => {
+              if (partMinor !== null && (await pay(partMinor))) setPart('');
+            }}
+            data-testid="checkout-pay-part"
+          >
+            Pay part
+          </button>
+        </div>
+        <div className="button-group action-row-divided">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy || checkout.status !== 'paid'}
+            onClick={() => void run(() => checkoutAction(checkout.id, 'complete'))}
+            title="Settle now instead of after the settlement delay"
+            data-testid="checkout-complete"
+          >
+            Complete now
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy || !active}
+            onClick={() => void run(() => checkoutAction(checkout.id, 'expire'))}
+            title="Expire now: partial if something arrived, else expired"
+            data-testid="checkout-expire"
+          >
+            Expire now
+          </button>
+          <ConfirmButton
+            label="Cancel checkout"
+            confirmLabel="Cancel it"
+            busyLabel="Cancelling…"
+            disabled={busy || !active}
+            onConfirm={() => checkoutAction(checkout.id, 'cancel')}
+            testId="checkout-cancel"
+          />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export function CheckoutDetail({ checkoutId }: { checkoutId: string }) {
+  const detail = useStore((s) => (s.checkoutDetail?.checkout.id === checkoutId ? s.checkoutDetail : null));
+  if (!detail) {
+    return (
+      <Card>
+        <p className="empty">Loading checkout…</p>
+      </Card>
+    );
+  }
+  const { checkout } = detail;
+  return (
+    <div className="stack" data-testid="checkout-detail" data-checkout-id={checkout.id}>
+      <Summary detail={detail} />
+      <Simulate checkout={checkout} />
+      <CheckoutPayments payments={detail.payments} currency={checkout.currency} />
+      <Card
+        title="Refunds"
+        subtitle="Through /v1 with the owner key. Gas comes off the refund unless the merchant pays it."
+        testId="checkout-refunds"
+      >
+        <RefundForm checkout={checkout} enabled={REFUNDABLE.includes(checkout.status)} />
+        <CheckoutRefunds refunds={detail.refunds} currency={checkout.currency} />
+      </Card>
+      {checkout.crypto_chains.length > 0 && <CheckoutChains chains={checkout.crypto_chains} />}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import type { CheckoutPayment, RefundRecord } from '../../api/types';
+import { Card } from '../../components/Card';
+import { formatAmount, formatTime, formatTimestamp, shorten } from '../../components/format';
+
+export function CheckoutPayments({ payments, currency }: { payments: CheckoutPayment[]; currency: string }) {
+  return (
+    <Card
+      title="Payments"
+      subtitle="Transfers detected for this checkout, oldest first."
+      testId="checkout-payments"
+    >
+      {payments.length === 0 ? (
+        <p className="empty empty-inline">Nothing received yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Time (UTC)</th>
+                <th>Via</th>
+                <th className="num">Amount</th>
+                <th>Payer</th>
+                <th>Transaction</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((p) => (
+                <tr key={p.id} data-testid="checkout-payment">
+                  <td className="nowrap mono" title={formatTimestamp(p.created_at)}>
+                    {formatTime(Date.parse(p.created_at))}
+                  </td>
+                  <td className="nowrap">{p.chain ? `${p.token} · ${p.chain}` : p.method}</td>
+                  <td className="num nowrap">
+                    {formatAmount(p.amount)} {currency}
+                  </td>
+                  <td className="mono nowrap" title={p.payer_address ?? ''}>
+                    {p.payer_address ? shorten(p.payer_address) : '—'}
+                  </td>
+                  <td className="mono nowrap" title={p.txid ?? ''}>
+                    {p.txid ? shorten(p.txid) : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function CheckoutRefunds({ refunds, currency }: { refunds: RefundRecord[]; currency: string }) {
+  if (refunds.length === 0) return <p className="empty empty-inline refunds-empty">No refunds.</p>;
+  return (
+    <div className="table-wrap table-below-form">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Refunded</th>
+            <th className="num">Amount</th>
+            <th className="num">Customer gets</th>
+            <th className="num">Merchant pays</th>
+          </tr>
+        </thead>
+        <tbody>
+          {refunds.map((r) => (
+            <tr key={r.id} data-testid="checkout-refund">
+              <td>
+                <div className="nowrap">{formatTimestamp(r.created_at)}</div>
+                <div className="muted small">
+                  {r.reason ?? 'No reason given'} · gas paid by {r.gas_fee_payer}
+                </div>
+              </td>
+              <td className="num nowrap">
+                {formatAmount(r.amount)} {currency}
+              </td>
+              <td className="num nowrap">{formatAmount(r.customer_amount)}</td>
+              <td className="num nowrap">{formatAmount(r.merchant_debit)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

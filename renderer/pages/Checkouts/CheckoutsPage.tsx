@@ -1,0 +1,36 @@
+import { Card } from '../../components/Card';
+import { ScopeGate } from '../../components/ScopeGate';
+import { useScopedLoad } from '../../components/useScopedLoad';
+import { useStore } from '../../store';
+import { CheckoutDetail } from './CheckoutDetail';
+import { CheckoutList } from './CheckoutList';
+import { NewCheckoutForm } from './NewCheckoutForm';
+
+export function CheckoutsPage() {
+  const loadCheckouts = useStore((s) => s.loadCheckouts);
+  useScopedLoad(loadCheckouts);
+  const selected = useStore((s) => s.selectedCheckoutId);
+
+  return (
+    <ScopeGate>
+      <div className="grid-split">
+        <div className="stack">
+          <Card
+            title="New checkout"
+            subtitle="Created through /v1 with the merchant’s owner key, exactly as an integration would."
+          >
+            <NewCheckoutForm />
+          </Card>
+          <CheckoutList />
+        </div>
+        {selected ? (
+          <CheckoutDetail checkoutId={selected} />
+        ) : (
+          <Card>
+            <p className="empty">Select or create a checkout to pay it, settle it or refund it.</p>
+          </Card>
+        )}
+      </div>
+    </ScopeGate>
+  );
+}

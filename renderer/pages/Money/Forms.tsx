@@ -1,0 +1,165 @@
+import { type FormEvent, useState } from 'react';
+import type { Payout } from '../../api/types';
+import { Card } from '../../components/Card';
+import { formatAmount, formatTime, formatTimestamp, parseAmount } from '../../components/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import { currenciesOf } from './currencies';
+
+function CurrencySelect({
+  value,
+  onChange,
+  testId,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  testId: string;
+}) {
+  const chains = useStore((s) => s.chains);
+  return (
+    <label className="field">
+      <span className="field-label">Currency</span>
+      <select className="input" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        {currenciesOf(chains).map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function RecentPayouts({ payouts }: { payouts: Payout[] }) {
+  if (payouts.length === 0) return null;
+  return (
+    <ul className="mini-list list-below-form" data-testid="payouts">
+      {payouts.slice(0, 6).map((p) => (
+        <li key={p.id} className="mini-item" data-testid="payout-row" data-status={p.status}>
+          <span className="amount">
+            {formatAmount(p.amount)} {p.currency}
+          </span>
+          <StatusBadge status={p.status} tone={p.status === 'completed' ? 'success' : 'danger'} />
+          <span
+            className="muted small mini-item-side nowrap"
+            title={`${formatTimestamp(p.created_at)}${p.failure_reason ? `: ${p.failure_reason}` : ''}`}
+          >
+            {formatTime(Date.parse(p.created_at))} UTC
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PayoutForm() {
+  const createPayout = useStore((s) => s.createPayout);
+  const payouts = useStore((s) => s.payouts);
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState('USDC');
+  const [outcome, setOutcome] = useState<'completed' | 'failed'>('completed');
+  const [busy, run] = useBusy();
+  const minor = parseAmount(amount);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (minor === null) return;
+    if (await run(() => createPayout({ amount: minor, currency, outcome }))) setAmount('');
+  };
+
+  return (
+    <Card
+      title="Payout"
+      subtitle="Money leaving to the merchant’s bank or wallet. More than the available balance fails."
+      testId="payout"
+    >
+      <form className="form" onSubmit={submit} data-testid="payout-form">
+        <div className="form form-inline">
+          <label className="field grow">
+            <span className="field-label">Amount</span>
+            <input
+              className="input"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              placeholder="50.00"
+              aria-invalid={amount !== '' && minor === null}
+              data-testid="payout-amount-input"
+            />
+          </label>
+          <CurrencySelect value={currency} onChange={setCurrency} testId="payout-currency-select" />
+        </div>
+        <label className="field">
+          <span className="field-label">Outcome</span>
+          <select
+            className="input"
+            value={outcome}
+            onChange={(e) => setOutcome(e.target.value as 'completed' | 'failed')}
+            data-testid="payout-outcome-select"
+          >
+            <option value="completed">Completes (debits the balance)</option>
+            <option value="failed">Fails (rejected by the receiving bank)</option>
+          </select>
+        </label>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={busy || minor === null}
+          data-testid="payout-submit"
+        >
+          {busy ? 'Paying out…' : 'Pay out'}
+        </button>
+      </form>
+      <RecentPayouts payouts={payouts} />
+    </Card>
+  );
+}
+
+export function CreditForm() {
+  const creditMerchant = useStore((s) => s.creditMerchant);
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState('USDC');
+  const [busy, run] = useBusy();
+  const minor = parseAmount(amount);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (minor === null) return;
+    if (await run(() => creditMerchant(currency, minor))) setAmount('');
+  };
+
+  return (
+    <Card
+      title="Credit"
+      subtitle="Top up the available balance directly, say to fund cards. No webhook: it is a sandbox shortcut."
+      testId="credit"
+    >
+      <form className="form" onSubmit={submit} data-testid="credit-form">
+        <div className="form form-inline">
+          <label className="field grow">
+            <span className="field-label">Amount</span>
+            <input
+              className="input"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              placeholder="1000.00"
+              aria-invalid={amount !== '' && minor === null}
+              data-testid="credit-amount-input"
+            />
+          </label>
+          <CurrencySelect value={currency} onChange={setCurrency} testId="credit-currency-select" />
+        </div>
+        <button
+          type="submit"
+          className="btn btn-secondary"
+          disabled={busy || minor === null}
+          data-testid="credit-submit"
+        >
+          {busy ? 'Crediting…' : 'Credit merchant'}
+        </button>
+      </form>
+    </Card>
+  );
+}

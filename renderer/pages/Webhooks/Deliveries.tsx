@@ -1,0 +1,202 @@
+import { Fragment, useState } from 'react';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../api/types';
+import { Card } from '../../components/Card';
+import { formatTimestamp, shorten } from '../../components/format';
+import { StatusBadge, type Tone } from '../../components/StatusBadge';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import type { DeliveryFilter } from '../../store/webhooks';
+import { prettyBody } from './events';
+
+const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
+const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
+
+const outcome = (attempt: DeliveryAttempt | undefined) =>
+  !attempt
+    ? '—'
+    : attempt.response_status !== null
+      ? `HTTP ${attempt.response_status}`
+      : (attempt.error ?? 'no answer');
+
+function Headers({ headers }: { headers: Record<string, string> }) {
+  return (
+    <pre className="code-block code-block-light">
+      {Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n')}
+    </pre>
+  );
+}
+
+function Attempt({ attempt }: { attempt: DeliveryAttempt }) {
+  const ok =
+    attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
+  return (
+    <li className="attempt" data-testid="delivery-attempt" data-number={attempt.number}>
+      <div className="attempt-head">
+        <span className="strong">Attempt {attempt.number}</span>
+        <span className="muted">{formatTimestamp(attempt.at)}</span>
+        <span
+          className={`attempt-outcome ${ok ? 'ok' : 'bad'}`}
+          data-testid="attempt-response-status"
+          data-response-status={attempt.response_status ?? ''}
+        >
+          {outcome(attempt)}
+        </span>
+        <span className="muted" data-testid="attempt-duration">
+          {attempt.duration_ms} ms
+        </span>
+      </div>
+      {attempt.error && (
+        <p className="attempt-error" data-testid="attempt-error">
+          {attempt.error}
+        </p>
+      )}
+      <div className="attempt-grid">
+        <div>
+          <h4 className="attempt-label">Request headers</h4>
+          <Headers headers={attempt.request_headers} />
+          <h4 className="attempt-label">Request body</h4>
+          <pre className="code-block code-block-light" data-testid="attempt-request-body">
+            {prettyBody(attempt.request_body)}
+          </pre>
+        </div>
+        <div>
+          <h4 className="attempt-label">
+            Response {attempt.response_status !== null ? `(HTTP ${attempt.response_status})` : ''}
+          </h4>
+          <pre className="code-block code-block-light" data-testid="attempt-response-body">
+            {attempt.response_body ? prettyBody(attempt.response_body) : '(no body)'}
+          </pre>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  const retryDelivery = useStore((s) => s.retryDelivery);
+  const [open, setOpen] = useState(false);
+  const [busy, run] = useBusy();
+  const last = delivery.attempts[delivery.attempts.length - 1];
+  return (
+    <Fragment>
+      <tr
+        className={open ? 'row-open' : ''}
+        data-testid="delivery-row"
+        data-delivery-id={delivery.id}
+        data-event={delivery.event}
+        data-status={delivery.status}
+      >
+        <td>
+          <code className="mono strong">{delivery.event}</code>
+          <div className="muted small mono" title={delivery.url}>
+            {shorten(delivery.url, 18)}
+          </div>
+        </td>
+        <td>
+          <StatusBadge status={delivery.status} tone={TONE[delivery.status]} testId="delivery-status" />
+        </td>
+        <td className="num" data-testid="delivery-attempt-count">
+          {delivery.attempt_count}
+        </td>
+        <td className="nowrap">{outcome(last)}</td>
+        <td className="nowrap muted">
+          {delivery.next_attempt_at ? formatTimestamp(delivery.next_attempt_at) : '—'}
+        </td>
+        <td className="actions">
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+            data-testid="delivery-toggle"
+          >
+            {open ? 'Hide' : 'Attempts'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={busy}
+            onClick={() => void run(() => retryDelivery(delivery))}
+            data-testid="delivery-retry"
+          >
+            {busy ? 'Sending…' : 'Retry'}
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr className="row-expanded">
+          <td colSpan={6}>
+            {delivery.attempts.length === 0 ? (
+              <p className="muted">Not attempted yet.</p>
+            ) : (
+              <ol className="attempts" data-testid="delivery-attempts">
+                {delivery.attempts.map((attempt) => (
+                  <Attempt key={attempt.number} attempt={attempt} />
+                ))}
+              </ol>
+            )}
+          </td>
+        </tr>
+      )}
+    </Fragment>
+  );
+}
+
+export function Deliveries() {
+  const deliveries = useStore((s) => s.deliveries);
+  const filter = useStore((s) => s.deliveryFilter);
+  const setFilter = useStore((s) => s.setDeliveryFilter);
+  return (
+    <Card
+      title="Deliveries"
+      subtitle="Every event sent to an endpoint: same delivery id across retries (5 min, 30 min, 2 h, 5 h on the sandbox clock)."
+      actions={
+        <fieldset className="segmented segmented-sm" aria-label="Filter by status">
+          {FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              className={`segmented-item ${filter === f ? 'active' : ''}`}
+              aria-pressed={filter === f}
+              onClick={() => void setFilter(f)}
+              data-testid={`delivery-filter-${f}`}
+            >
+              {f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1)}
+            </button>
+          ))}
+        </fieldset>
+      }
+      testId="deliveries"
+    >
+      {deliveries.length === 0 ? (
+        <p className="empty empty-inline" data-testid="deliveries-empty">
+          {filter === 'all'
+            ? 'No deliveries yet. Add an endpoint, then make something happen.'
+            : `No ${filter} deliveries.`}
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Event</th>
+                <th>Status</th>
+                <th className="num">Attempts</th>
+                <th>Last answer</th>
+                <th>Next attempt</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <DeliveryRow key={delivery.id} delivery={delivery} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

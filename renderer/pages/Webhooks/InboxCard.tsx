@@ -1,0 +1,130 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { InboxMessage } from '../../api/types';
+import { Card } from '../../components/Card';
+import { CopyButton } from '../../components/CopyButton';
+import { formatTimestamp } from '../../components/format';
+import { InboxIcon } from '../../components/icons';
+import { useBusy } from '../../components/useBusy';
+import { useStore } from '../../store';
+import { eventOfBody, prettyBody } from './events';
+
+const ANSWERS = [200, 204, 400, 404, 500, 503];
+
+function Signature({ valid }: { valid: boolean | null }) {
+  const label = valid === null ? 'Unknown sender' : valid ? 'Signature valid' : 'Signature invalid';
+  return (
+    <span
+      className={`badge badge-tone-${valid === null ? 'neutral' : valid ? 'success' : 'danger'}`}
+      data-testid="inbox-signature"
+      data-valid={valid === null ? 'unknown' : String(valid)}
+    >
+      {label}
+    </span>
+  );
+}
+
+function Message({ message }: { message: InboxMessage }) {
+  const [open, setOpen] = useState(false);
+  const event = eventOfBody(message.body);
+  return (
+    <li className="inbox-message" data-testid="inbox-message" data-event={event ?? ''}>
+      <button
+        type="button"
+        className="inbox-message-head"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <code className="mono strong">{event ?? '(not JSON)'}</code>
+        <Signature valid={message.signature_valid} />
+        <span className="muted small">answered {message.response_status}</span>
+        <span className="muted small inbox-time">{formatTimestamp(message.received_at)}</span>
+      </button>
+      {open && <pre className="code-block code-block-light">{prettyBody(message.body)}</pre>}
+    </li>
+  );
+}
+
+export function InboxCard() {
+  const inbox = useStore((s) => s.inbox);
+  const name = useStore((s) => s.inboxName);
+  const setInboxName = useStore((s) => s.setInboxName);
+  const setInboxResponse = useStore((s) => s.setInboxResponse);
+  const testUrl = useStore((s) => s.urls?.test);
+  const [draft, setDraft] = useState(name);
+  const [busy, run] = useBusy();
+  useEffect(() => setDraft(name), [name]);
+  const url = `${testUrl ?? ''}/sandbox/inbox/${name}`;
+
+  const show = (e: FormEvent) => {
+    e.preventDefault();
+    if (/^[A-Za-z0-9_-]{1,64}$/.test(draft) && draft !== name) void setInboxName(draft);
+  };
+
+  return (
+    <Card
+      title={
+        <span className="title-with-icon">
+          <InboxIcon /> Built-in inbox
+        </span>
+      }
+      subtitle="A receiver inside the sandbox: it checks each signature and answers with the status you pick."
+      testId="inbox"
+    >
+      <div className="form">
+        <div className="key-cell">
+          <code className="mono key-value" data-testid="inbox-url">
+            {url}
+          </code>
+          <CopyButton value={url} />
+        </div>
+        <div className="form form-inline">
+          <form className="form form-inline" onSubmit={show}>
+            <label className="field">
+              <span className="field-label">Inbox name</span>
+              <input
+                className="input input-medium"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                pattern="[A-Za-z0-9_\-]{1,64}"
+                data-testid="inbox-name-input"
+              />
+            </label>
+            <button type="submit" className="btn btn-secondary" disabled={draft === name}>
+              Show
+            </button>
+          </form>
+          <label className="field">
+            <span className="field-label">Answer with</span>
+            <select
+              className="input"
+              value={inbox?.response_status ?? 200}
+              disabled={busy || !inbox}
+              onChange={(e) => void run(() => setInboxResponse(Number(e.target.value)))}
+              data-testid="inbox-response-select"
+            >
+              {ANSWERS.map((status) => (
+                <option key={status} value={status}>
+                  HTTP {status}
+                  {status >= 400 ? ' (fail)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {!inbox ? (
+        <p className="empty empty-inline list-below-form">Loading…</p>
+      ) : inbox.messages.length === 0 ? (
+        <p className="empty empty-inline list-below-form" data-testid="inbox-empty">
+          Nothing received yet.
+        </p>
+      ) : (
+        <ul className="inbox-list" data-testid="inbox-messages">
+          {inbox.messages.map((message) => (
+            <Message key={message.id} message={message} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

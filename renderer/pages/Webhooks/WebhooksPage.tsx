@@ -1,0 +1,22 @@
+import { ScopeGate } from '../../components/ScopeGate';
+import { useScopedLoad } from '../../components/useScopedLoad';
+import { useStore } from '../../store';
+import { Deliveries } from './Deliveries';
+import { Endpoints } from './Endpoints';
+import { InboxCard } from './InboxCard';
+
+export function WebhooksPage() {
+  const loadWebhooks = useStore((s) => s.loadWebhooks);
+  useScopedLoad(loadWebhooks);
+  return (
+    <ScopeGate>
+      <div className="stack">
+        <div className="grid-split-even">
+          <Endpoints />
+          <InboxCard />
+        </div>
+        <Deliveries />
+      </div>
+    </ScopeGate>
+  );
+}

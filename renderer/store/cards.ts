@@ -1,0 +1,224 @@
+import * as api from '../api/sandbox';
+import type {
+  AuthorizationInput,
+  CardholderDetail,
+  Cardholder,
+  CardProduct,
+  CardTransaction,
+  PaymentCard,
+  PublicKey,
+} from '../api/types';
+import * as v1 from '../api/v1';
+import { formatAmount } from '../components/format';
+import { attempt } from './notices';
+import { currentScope, integrationKey, serialized, stillCurrent } from './scope';
+import type { Slice } from './types';
+
+export type CardAction = 'activate' | 'cancel' | 'lock' | 'unlock';
+export type TransactionAction = 'settle' | 'decline' | 'reverse';
+
+export interface CardsSlice {
+  cardholders: Cardholder[];
+  /** The scope the cardholders were read for. */
+  cardholdersScope: string | null;
+  selectedCardholderId: string | null;
+  cardholderDetail: CardholderDetail | null;
+  selectedCardId: string | null;
+  /** The selected card's transactions, newest first. */
+  cardTransactions: CardTransaction[];
+  catalogue: CardProduct[];
+  /** The environment's RSA public key (card secrets are encrypted for it). */
+  publicKey: PublicKey | null;
+  loadCards: () => Promise<void>;
+  selectCardholder: (id: string) => Promise<void>;
+  selectCard: (id: string) => Promise<void>;
+  createCardholder: (input: { name: string; email?: string }) => Promise<boolean>;
+  setKycResult: (result: 'approved' | 'rejected') => Promise<boolean>;
+  applyForCard: (product: CardProduct) => Promise<boolean>;
+  reviewApplication: (applicationId: string, status: 'approved' | 'rejected') => Promise<boolean>;
+  issueCard: (product: CardProduct) => Promise<boolean>;
+  fundCardholder: (amount: number, currency: string) => Promise<boolean>;
+  cardAction: (card: PaymentCard, action: CardAction) => Promise<boolean>;
+  authorizeCard: (cardId: string, input: AuthorizationInput) => Promise<boolean>;
+  decideTransaction: (tx: CardTransaction, action: TransactionAction) => Promise<boolean>;
+}
+
+const CARD_DONE: Record<CardAction, string> = {
+  activate: 'Card activated.',
+  cancel: 'Card cancelled.',
+  lock: 'Card locked: authorizations are declined until it is unlocked.',
+  unlock: 'Card unlocked.',
+};
+
+const TX_DONE: Record<TransactionAction, string> = {
+  settle: 'settled: completed',
+  decline: 'declined: the hold is released',
+  reverse: 'reversed: the hold is released',
+};
+
+export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
+  const readTransactions = async (cardId: string) => {
+    const transactions = await api.listCardTransactions(cardId);
+    if (get().selectedCardId === cardId) set({ cardTransactions: transactions });
+  };
+
+  /** The selected cardholder's applications and cards, then the selected card's transactions. */
+  const readDetail = async (holderId: string) => {
+    const detail = await api.getCardholder(holderId);
+    if (get().selectedCardholderId !== holderId) return;
+    const selectedCard = get().selectedCardId;
+    const card = detail.cards.some((c) => c.id === selectedCard)
+      ? selectedCard
+      : (detail.cards[0]?.id ?? null);
+    set({
+      cardholderDetail: detail,
+      selectedCardId: card,
+      ...(card === selectedCard ? {} : { cardTransactions: [] }),
+    });
+    if (card) await readTransactions(card);
+  };
+
+  const load = serialized(async () => {
+    const scope = currentScope(get());
+    if (!scope) return;
+    await attempt(get, async () => {
+      const [cardholders, catalogue, publicKey] = await Promise.all([
+        api.listCardholders(scope.merchantId, scope.env),
+        api.getCardCatalogue(),
+        api.getPublicKey(scope.env),
+      ]);
+      if (!stillCurrent(get, scope)) return;
+      const selected = get().selectedCardholderId;
+      const keep = cardholders.some((h) => h.id === selected) ? selected : (cardholders[0]?.id ?? null);
+      set({
+        cardholders,
+        catalogue,
+        publicKey,
+        cardholdersScope: scope.key,
+        selectedCardholderId: keep,
+        ...(keep === selected ? {} : { cardholderDetail: null, selectedCardId: null, cardTransactions: [] }),
+      });
+      if (keep) await readDetail(keep);
+    });
+  });
+
+  const change = (action: () => Promise<string>) =>
+    attempt(get, async () => {
+      get().notify('success', await action());
+    }).then(async (ok) => {
+      await load();
+      return ok;
+    });
+
+  const holderId = () => {
+    const id = get().selectedCardholderId;
+    if (!id) throw new Error('Select a cardholder first.');
+    return id;
+  };
+
+  return {
+    cardholders: [],
+    cardholdersScope: null,
+    selectedCardholderId: null,
+    cardholderDetail: null,
+    selectedCardId: null,
+    cardTransactions: [],
+    catalogue: [],
+    publicKey: null,
+
+    loadCards: load,
+
+    selectCardholder: async (id) => {
+      set({ selectedCardholderId: id, cardholderDetail: null, selectedCardId: null, cardTransactions: [] });
+      await attempt(get, () => readDetail(id));
+    },
+
+    selectCard: async (id) => {
+      set({ selectedCardId: id, cardTransactions: [] });
+      await attempt(get, () => readTransactions(id));
+    },
+
+    createCardholder: (input) =>
+      attempt(get, async () => {
+        const holder = await v1.createCardholder(integrationKey(get()), input);
+        set({
+          selectedCardholderId: holder.id,
+          cardholderDetail: null,
+          selectedCardId: null,
+          cardTransactions: [],
+        });
+        get().notify(
+          'success',
+          `Cardholder “${holder.name}” created. Verify their identity to apply for cards.`,
+        );
+        await load();
+      }),
+
+    setKycResult: (result) =>
+      change(async () => {
+        await api.kycResult(holderId(), result);
+        return result === 'approved'
+          ? 'Identity verified: KYC approved.'
+          : 'Identity check failed: KYC rejected.';
+      }),
+
+    applyForCard: (product) =>
+      change(async () => {
+        const application = await v1.applyForCard(integrationKey(get()), holderId(), product.id);
+        return `Application for ${product.name}: ${application.status}.`;
+      }),
+
+    reviewApplication: (applicationId, status) =>
+      change(async () => {
+        await api.reviewApplication(applicationId, status);
+        return `Application ${status}.`;
+      }),
+
+    issueCard: (product) =>
+      change(async () => {
+        const card = await v1.issueCard(integrationKey(get()), holderId(), {
+          catalogue: product.id,
+          type: product.type,
+        });
+        set({ selectedCardId: card.id, cardTransactions: [] });
+        return `${product.name} issued: •••• ${card.last4}, ${card.status === 'active' ? 'active' : 'to be activated'}.`;
+      }),
+
+    fundCardholder: (amount, currency) =>
+      change(async () => {
+        await v1.fundCardholder(integrationKey(get()), holderId(), { amount, currency });
+        return `${formatAmount(amount)} ${currency} moved from the business wallet to the cardholder.`;
+      }),
+
+    cardAction: (card, action) =>
+      change(async () => {
+        if (action === 'activate') await api.activateCard(card.id);
+        else if (action === 'cancel') await api.cancelCard(card.id);
+        else
+          await v1.setCardStatus(
+            integrationKey(get()),
+            card.user_id,
+            card.id,
+            action === 'lock' ? 'locked' : 'active',
+          );
+        return CARD_DONE[action];
+      }),
+
+    authorizeCard: (cardId, input) =>
+      attempt(get, async () => {
+        const tx = await api.authorizeCard(cardId, input);
+        const what = `Authorization of ${formatAmount(input.amount)} ${tx.currency}`;
+        if (tx.status === 'declined') get().notify('error', `${what} declined: ${tx.decline_reason}.`);
+        else get().notify('success', `${what} approved: funds held until it is settled or reversed.`);
+      }).then(async (ok) => {
+        await load();
+        return ok;
+      }),
+
+    decideTransaction: (tx, action) =>
+      change(async () => {
+        await api.decideCardTransaction(tx.id, action);
+        return `Transaction ${TX_DONE[action]}.`;
+      }),
+  };
+};

@@ -1,0 +1,124 @@
+import * as api from '../api/sandbox';
+import type { CheckoutDetail, CheckoutItem, RefundInput, SimulatePaymentInput } from '../api/types';
+import * as v1 from '../api/v1';
+import { formatAmount } from '../components/format';
+import { sandboxNow } from './clock';
+import { attempt } from './notices';
+import { currentScope, integrationKey, serialized, stillCurrent } from './scope';
+import type { Slice } from './types';
+
+export type CheckoutAction = 'complete' | 'expire' | 'cancel';
+
+export interface NewCheckout {
+  title: string;
+  /** 6dp minor units. */
+  amount: number;
+  /** Expiry, in hours from sandbox now. */
+  hours: number;
+}
+
+export interface CheckoutsSlice {
+  /** The selected merchant's checkouts in the selected environment, newest first. */
+  checkouts: CheckoutItem[];
+  /** The scope (`merchant/env`) `checkouts` was read for; null before the first read. */
+  checkoutsScope: string | null;
+  selectedCheckoutId: string | null;
+  checkoutDetail: CheckoutDetail | null;
+  loadCheckouts: () => Promise<void>;
+  selectCheckout: (id: string) => Promise<void>;
+  createCheckout: (input: NewCheckout) => Promise<boolean>;
+  payCheckout: (id: string, input: SimulatePaymentInput) => Promise<boolean>;
+  checkoutAction: (id: string, action: CheckoutAction) => Promise<boolean>;
+  refundCheckout: (id: string, input: RefundInput) => Promise<boolean>;
+}
+
+const DONE: Record<CheckoutAction, string> = {
+  complete: 'Checkout settled: completed, funds credited to the merchant.',
+  expire: 'Checkout expired.',
+  cancel: 'Checkout cancelled.',
+};
+
+export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
+  const readDetail = async (id: string) => {
+    const detail = await api.getCheckout(id);
+    if (get().selectedCheckoutId === id) set({ checkoutDetail: detail });
+  };
+
+  // The list, then the selected checkout (the newest when none is selected yet).
+  const load = serialized(async () => {
+    const scope = currentScope(get());
+    if (!scope) return;
+    await attempt(get, async () => {
+      const checkouts = await api.listCheckouts(scope.merchantId, scope.env);
+      if (!stillCurrent(get, scope)) return;
+      const selected = get().selectedCheckoutId;
+      const keep = checkouts.some((c) => c.id === selected) ? selected : (checkouts[0]?.id ?? null);
+      set({
+        checkouts,
+        checkoutsScope: scope.key,
+        selectedCheckoutId: keep,
+        ...(keep === selected ? {} : { checkoutDetail: null }),
+      });
+      if (keep) await readDetail(keep);
+    });
+  });
+
+  /** Runs a change, says so, then reads the list and the detail again. */
+  const change = (action: () => Promise<string>) =>
+    attempt(get, async () => {
+      const message = await action();
+      get().notify('success', message);
+    }).then(async (ok) => {
+      await load();
+      return ok;
+    });
+
+  return {
+    checkouts: [],
+    checkoutsScope: null,
+    selectedCheckoutId: null,
+    checkoutDetail: null,
+
+    loadCheckouts: load,
+
+    selectCheckout: async (id) => {
+      set({ selectedCheckoutId: id, checkoutDetail: null });
+      await attempt(get, () => readDetail(id));
+    },
+
+    createCheckout: (input) =>
+      attempt(get, async () => {
+        const key = integrationKey(get());
+        const expires = sandboxNow(get()) + input.hours * 3600_000;
+        const checkout = await v1.createCheckout(key, {
+          title: input.title,
+          amount: input.amount,
+          expires_at: new Date(expires).toISOString(),
+        });
+        set({ selectedCheckoutId: checkout.id, checkoutDetail: null });
+        get().notify('success', `Checkout “${checkout.title}” created.`);
+        await load();
+      }),
+
+    payCheckout: (id, input) =>
+      change(async () => {
+        const { checkout, payment } = await api.simulatePayment(id, input);
+        const via = payment.chain ? ` on ${payment.chain} (${payment.token})` : '';
+        return `Payment of ${formatAmount(payment.amount)} ${checkout.currency} detected${via}: checkout ${checkout.status}.`;
+      }),
+
+    checkoutAction: (id, action) =>
+      change(async () => {
+        if (action === 'complete') await api.completeCheckout(id);
+        else if (action === 'expire') await api.expireCheckout(id);
+        else await api.cancelCheckout(id);
+        return DONE[action];
+      }),
+
+    refundCheckout: (id, input) =>
+      change(async () => {
+        const result = await v1.refundCheckout(integrationKey(get()), id, input);
+        return `Refund sent: ${formatAmount(result.refunded_amount)} refunded so far, checkout ${result.status.replace(/_/g, ' ')}.`;
+      }),
+  };
+};
