@@ -11,7 +11,9 @@ import { createSandbox, type Sandbox } from '../../server/sandbox.js';
 const root = resolve(import.meta.dirname, '../..');
 const dashboardDir = join(root, 'out/renderer');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const screenshotPath = join(root, 'docs/screenshot.png');
+// The README's hero shot (docs/screenshot.png) is the Checkouts page, taken by flows.test.ts when
+// UPDATE_SCREENSHOT is set; this one is for looking at after a run.
+const screenshotPath = join(root, 'test-results/merchants.png');
 
 let browser: Browser;
 let context: BrowserContext;

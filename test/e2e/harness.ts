@@ -1,0 +1,103 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createSandbox, type Sandbox } from '../../server/sandbox.js';
+
+// The dashboard in real Chromium against a real sandbox, as dashboard.test.ts sets it up: one
+// browser per file; per test its own data dir, free ports and browser context.
+
+export const root = resolve(import.meta.dirname, '../..');
+export const resultsDir = join(root, 'test-results');
+const dashboardDir = join(root, 'out/renderer');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Harness {
+  page: Page;
+  sandbox: Sandbox;
+  dashboardUrl: string;
+}
+
+/** Registers the hooks; the returned object is filled in before each test. */
+export function setupDashboard(): Harness {
+  const h = {} as Harness;
+  let browser: Browser;
+  let context: BrowserContext;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    if (!existsSync(join(dashboardDir, 'index.html'))) {
+      throw new Error(
+        `${dashboardDir}/index.html is missing: build the dashboard first (npm run build, or npx electron-vite build)`,
+      );
+    }
+    if (!existsSync(chromiumPath)) {
+      throw new Error(
+        `Chromium not found at ${chromiumPath}: apt-get install -y chromium, or set CHROMIUM_PATH`,
+      );
+    }
+    mkdirSync(resultsDir, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-e2e-'));
+    h.sandbox = await createSandbox({
+      ports: { test: 0, production: 0 },
+      dbPath: join(dataDir, 'sandbox.db'),
+      dashboardDir,
+    });
+    ({ dashboard: h.dashboardUrl } = await h.sandbox.listen());
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    h.page = await context.newPage();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    await h.sandbox?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  return h;
+}
+
+/** A control-API or /v1 call made by "a script", as the other side of what the dashboard shows. */
+export async function call<T>(
+  sandbox: Sandbox,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: object,
+  apiKey?: string,
+): Promise<T> {
+  const response = await sandbox.apps.test.inject({
+    method,
+    url,
+    ...(payload ? { payload } : {}),
+    ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
+  });
+  if (response.statusCode >= 300)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response.json() as T;
+}
+
+export async function dismissNotices(page: Page): Promise<void> {
+  const close = page.getByTestId('notice-dismiss');
+  while ((await close.count()) > 0) await close.first().click();
+}
