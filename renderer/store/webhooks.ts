@@ -12,6 +12,8 @@ export const DEFAULT_INBOX = 'demo';
 export interface WebhooksSlice {
   endpoints: WebhookEndpoint[];
   deliveries: Delivery[];
+  /** The scope and filter (`merchant/env/status`) the deliveries were read for. */
+  deliveriesFor: string | null;
   /** The scope endpoints and deliveries were read for. */
   webhooksScope: string | null;
   deliveryFilter: DeliveryFilter;
@@ -39,7 +41,9 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
         scope.env,
         filter === 'all' ? undefined : filter,
       );
-      if (stillCurrent(get, scope) && get().deliveryFilter === filter) set({ deliveries });
+      if (stillCurrent(get, scope) && get().deliveryFilter === filter) {
+        set({ deliveries, deliveriesFor: `${scope.key}/${filter}` });
+      }
     });
   });
 
@@ -63,6 +67,7 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
   return {
     endpoints: [],
     deliveries: [],
+    deliveriesFor: null,
     webhooksScope: null,
     deliveryFilter: 'all',
     inboxName: DEFAULT_INBOX,

@@ -76,10 +76,14 @@ describe('merchant pages', () => {
     expect(await byTestId('checkout-chain').count()).toBeGreaterThan(0);
     expect(await el('[data-testid="checkout-row"]').count()).toBe(3);
 
+    // Live: a script pays the rest of the part-paid checkout; its row follows the event stream.
+    await call(h.sandbox, 'POST', `/sandbox/checkouts/${seats.id}/payments`, {});
+    await el(`[data-testid="checkout-row"][data-checkout-id="${seats.id}"][data-status="paid"]`).waitFor();
+
     // The payer sends everything: detected on-chain, the checkout is paid.
     await byTestId('checkout-pay-full').click();
     await el('[data-testid="checkout-status"][data-status="paid"]').waitFor();
-    await el(`[data-testid="checkout-row"][data-status="paid"]`).waitFor();
+    await el(`[data-testid="checkout-row"][data-checkout-id="${checkoutId}"][data-status="paid"]`).waitFor();
     expect(await byTestId('checkout-payment').count()).toBe(1);
     expect(await byTestId('checkout-received').textContent()).toBe('25.00 USDC');
 
@@ -92,10 +96,10 @@ describe('merchant pages', () => {
     await usdc.waitFor();
     const [afterPayment] = await balances(merchantId);
     // 25 USDC less the ethereum USDC gas fee (2 USDC) the platform keeps (the platform rate is 0);
-    // the part-paid checkout's 20 USDC waits for its settlement.
-    expect(afterPayment).toMatchObject({ currency: 'USDC', available: 23_000_000, held: 20_000_000 });
+    // the other paid checkout's 49.50 USDC waits for its settlement (60 s after payment).
+    expect(afterPayment).toMatchObject({ currency: 'USDC', available: 23_000_000, held: 49_500_000 });
     expect(await usdc.textContent()).toBe('23.00');
-    expect(await byTestId('balance-pending').textContent()).toBe('+ 20.00 pending settlement');
+    expect(await byTestId('balance-pending').textContent()).toBe('+ 49.50 pending settlement');
 
     // Back to the checkout: refund 5 USDC with a reason; gas comes off the refund.
     await byTestId('nav-checkouts').click();
@@ -206,8 +210,9 @@ describe('merchant pages', () => {
     await el(
       '[data-testid="inbox-message"] [data-testid="inbox-signature"][data-valid="true"] >> nth=2',
     ).waitFor();
-    await recovered.getByTestId('delivery-toggle').click();
+    // Notices sit over the bottom right of the page: close them before clicking there.
     await dismissNotices(page);
+    await recovered.getByTestId('delivery-toggle').click();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(resultsDir, 'webhooks.png') });
     await shot('webhooks-full');
@@ -334,5 +339,6 @@ describe('merchant pages', () => {
     expect(productionKey.public_key_pem).not.toBe(testKey.public_key_pem);
     await byTestId('test-only-hint').first().waitFor();
     expect(await byTestId('cardholder-item').count()).toBe(0);
+    await shot('cards-production');
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../server/sandbox.js';
 
 // The dashboard in real Chromium against a real sandbox, as dashboard.test.ts sets it up: one
@@ -25,6 +25,8 @@ export function setupDashboard(): Harness {
   let browser: Browser;
   let context: BrowserContext;
   let dataDir: string;
+  /** Script errors and React warnings in the page: a test that causes any fails. */
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(join(dashboardDir, 'index.html'))) {
@@ -67,12 +69,22 @@ export function setupDashboard(): Harness {
     ({ dashboard: h.dashboardUrl } = await h.sandbox.listen());
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     h.page = await context.newPage();
+    pageErrors = [];
+    h.page.on('pageerror', (error) => pageErrors.push(error.message));
+    h.page.on('console', (message) => {
+      // A refused call (4xx) is logged by Chromium itself; the dashboard shows those as notices.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        pageErrors.push(message.text());
+      }
+    });
   });
 
   afterEach(async () => {
+    const errors = pageErrors;
     await context?.close();
     await h.sandbox?.close();
     rmSync(dataDir, { recursive: true, force: true });
+    expect(errors, 'errors in the page').toEqual([]);
   });
 
   return h;
@@ -97,7 +109,10 @@ export async function call<T>(
   return response.json() as T;
 }
 
+/** Closes every notice at once (before screenshots); success notices would fade by themselves. */
 export async function dismissNotices(page: Page): Promise<void> {
-  const close = page.getByTestId('notice-dismiss');
-  while ((await close.count()) > 0) await close.first().click();
+  await page
+    .getByTestId('notice-dismiss')
+    .evaluateAll((buttons) => buttons.forEach((button) => (button as HTMLButtonElement).click()));
+  await page.getByTestId('notice-dismiss').first().waitFor({ state: 'detached' });
 }

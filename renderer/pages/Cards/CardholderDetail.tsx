@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { CardProduct } from '../../api/types';
+import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { formatAmount, parseAmount } from '../../components/format';
@@ -62,8 +62,11 @@ function FundForm() {
   );
 }
 
+/** One empty list, so a selector returning it gives the same value each time. */
+const NONE: CardApplication[] = [];
+
 function Issue({ products }: { products: CardProduct[] }) {
-  const applications = useStore((s) => s.cardholderDetail?.applications ?? []);
+  const applications = useStore((s) => s.cardholderDetail?.applications ?? NONE);
   const verified = useStore((s) => s.cardholderDetail?.cardholder.is_kyc_verified ?? false);
   const production = useStore((s) => s.env !== 'test');
   const applyForCard = useStore((s) => s.applyForCard);

@@ -2,6 +2,7 @@ import { Card } from '../../components/Card';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
 import { CardholderDetail } from './CardholderDetail';
 import { CardholderList, NewCardholderForm } from './Cardholders';
 import { PublicKeyCard } from './PublicKeyCard';
@@ -9,7 +10,7 @@ import { PublicKeyCard } from './PublicKeyCard';
 export function CardsPage() {
   const loadCards = useStore((s) => s.loadCards);
   useScopedLoad(loadCards);
-  const selected = useStore((s) => s.selectedCardholderId);
+  const selected = useStore((s) => (s.cardholdersScope === scopeKey(s) ? s.selectedCardholderId : null));
   return (
     <ScopeGate>
       <div className="stack">

@@ -2,6 +2,7 @@ import { Card } from '../../components/Card';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
 import { CheckoutDetail } from './CheckoutDetail';
 import { CheckoutList } from './CheckoutList';
 import { NewCheckoutForm } from './NewCheckoutForm';
@@ -9,7 +10,8 @@ import { NewCheckoutForm } from './NewCheckoutForm';
 export function CheckoutsPage() {
   const loadCheckouts = useStore((s) => s.loadCheckouts);
   useScopedLoad(loadCheckouts);
-  const selected = useStore((s) => s.selectedCheckoutId);
+  // Right after a switch of merchant or environment, the previous scope's checkout is not shown.
+  const selected = useStore((s) => (s.checkoutsScope === scopeKey(s) ? s.selectedCheckoutId : null));
 
   return (
     <ScopeGate>

@@ -5,6 +5,7 @@ import { formatAmount, formatTime, formatTimestamp, parseAmount } from '../../co
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
 import { currenciesOf } from './currencies';
 
 function CurrencySelect({
@@ -31,6 +32,9 @@ function CurrencySelect({
   );
 }
 
+/** One empty list, so a selector returning it gives the same value each time. */
+const NO_PAYOUTS: Payout[] = [];
+
 function RecentPayouts({ payouts }: { payouts: Payout[] }) {
   if (payouts.length === 0) return null;
   return (
@@ -55,7 +59,7 @@ function RecentPayouts({ payouts }: { payouts: Payout[] }) {
 
 export function PayoutForm() {
   const createPayout = useStore((s) => s.createPayout);
-  const payouts = useStore((s) => s.payouts);
+  const payouts = useStore((s) => (s.moneyScope === scopeKey(s) ? s.payouts : NO_PAYOUTS));
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState('USDC');
   const [outcome, setOutcome] = useState<'completed' | 'failed'>('completed');

@@ -3,6 +3,7 @@ import type { LedgerTransaction } from '../../api/types';
 import { Card } from '../../components/Card';
 import { formatAmount, formatTimestamp, humanize } from '../../components/format';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
 
 /** The net change of one of the merchant's accounts in a transaction, per currency. */
 function net(tx: LedgerTransaction, account: string): { currency: string; amount: number }[] {
@@ -34,7 +35,7 @@ const accountLabel = (account: string, merchantId: string) =>
     .replace(/_/g, ' ');
 
 export function Ledger() {
-  const ledger = useStore((s) => s.ledger);
+  const ledger = useStore((s) => (s.moneyScope === scopeKey(s) ? s.ledger : null));
   const merchantId = useStore((s) => s.selectedMerchantId) ?? '';
   const [open, setOpen] = useState<string | null>(null);
   const available = `merchant:${merchantId}:available`;
@@ -46,7 +47,9 @@ export function Ledger() {
       subtitle="Double-entry transactions touching the merchant’s balances, newest first."
       testId="ledger"
     >
-      {ledger.length === 0 ? (
+      {ledger === null ? (
+        <p className="empty empty-inline">Loading…</p>
+      ) : ledger.length === 0 ? (
         <p className="empty empty-inline">No transactions yet.</p>
       ) : (
         <div className="table-wrap">

@@ -5,6 +5,7 @@ import { formatTimestamp, shorten } from '../../components/format';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/scope';
 import type { DeliveryFilter } from '../../store/webhooks';
 import { prettyBody } from './events';
 
@@ -145,8 +146,9 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
 }
 
 export function Deliveries() {
-  const deliveries = useStore((s) => s.deliveries);
   const filter = useStore((s) => s.deliveryFilter);
+  const loaded = useStore((s) => s.deliveriesFor === `${scopeKey(s)}/${s.deliveryFilter}`);
+  const deliveries = useStore((s) => s.deliveries);
   const setFilter = useStore((s) => s.setDeliveryFilter);
   return (
     <Card
@@ -170,7 +172,9 @@ export function Deliveries() {
       }
       testId="deliveries"
     >
-      {deliveries.length === 0 ? (
+      {!loaded ? (
+        <p className="empty empty-inline">Loading…</p>
+      ) : deliveries.length === 0 ? (
         <p className="empty empty-inline" data-testid="deliveries-empty">
           {filter === 'all'
             ? 'No deliveries yet. Add an endpoint, then make something happen.'
