@@ -16,6 +16,8 @@ import type { Slice } from './types';
 
 export type CardAction = 'activate' | 'cancel' | 'lock' | 'unlock';
 export type TransactionAction = 'settle' | 'decline' | 'reverse';
+/** Card-network movements outside authorizations (deposits and withdrawals: physical cards only). */
+export type CardMove = 'refunds' | 'deposits' | 'withdrawals';
 
 export interface CardsSlice {
   cardholders: Cardholder[];
@@ -41,7 +43,14 @@ export interface CardsSlice {
   cardAction: (card: PaymentCard, action: CardAction) => Promise<boolean>;
   authorizeCard: (cardId: string, input: AuthorizationInput) => Promise<boolean>;
   decideTransaction: (tx: CardTransaction, action: TransactionAction) => Promise<boolean>;
+  moveCardFunds: (cardId: string, kind: CardMove, amount: number) => Promise<boolean>;
 }
+
+const MOVE_DONE: Record<CardMove, string> = {
+  refunds: 'refunded to the card by a merchant',
+  deposits: 'deposited onto the card',
+  withdrawals: 'withdrawn from the card',
+};
 
 const CARD_DONE: Record<CardAction, string> = {
   activate: 'Card activated.',
@@ -219,6 +228,12 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
       change(async () => {
         await api.decideCardTransaction(tx.id, action);
         return `Transaction ${TX_DONE[action]}.`;
+      }),
+
+    moveCardFunds: (cardId, kind, amount) =>
+      change(async () => {
+        const tx = await api.moveCardFunds(cardId, kind, { amount });
+        return `${formatAmount(Math.abs(tx.amount))} ${tx.currency} ${MOVE_DONE[kind]}.`;
       }),
   };
 };

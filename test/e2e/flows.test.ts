@@ -327,6 +327,13 @@ describe('merchant pages', () => {
       `/sandbox/cards/${cardId}/transactions`,
     );
     expect(stored).toMatchObject({ status: 'completed', amount: -12_500_000 });
+
+    // The coffee shop refunds 2.50 to the card.
+    await byTestId('card-move-kind').selectOption('refunds');
+    await byTestId('card-move-amount').fill('2.5');
+    await byTestId('card-move-submit').click();
+    await el('[data-testid="tx-row"][data-type="card_refund"][data-status="completed"]').waitFor();
+    await el('[data-testid="cardholder-balance"]:text-is("40.00 USDC")').waitFor();
     await dismissNotices(page);
     await shot('cards');
 

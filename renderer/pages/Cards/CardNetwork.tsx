@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
-import type { CardTransaction } from '../../api/types';
+import type { CardTransaction, PaymentCard } from '../../api/types';
 import { Card } from '../../components/Card';
 import { formatAmount, formatTimestamp, humanize, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
-import type { TransactionAction } from '../../store/cards';
+import type { CardMove, TransactionAction } from '../../store/cards';
 import { TX_TONE } from './status';
 
 function AuthorizeForm({ cardId }: { cardId: string }) {
@@ -78,11 +78,79 @@ function AuthorizeForm({ cardId }: { cardId: string }) {
   );
 }
 
+const MOVES: { kind: CardMove; label: string; physicalOnly: boolean }[] = [
+  { kind: 'refunds', label: 'Merchant refund', physicalOnly: false },
+  { kind: 'deposits', label: 'Deposit', physicalOnly: true },
+  { kind: 'withdrawals', label: 'Withdrawal', physicalOnly: true },
+];
+
+/** Money moving on the card outside an authorization: completed at once. */
+function MoveForm({ card }: { card: PaymentCard }) {
+  const moveCardFunds = useStore((s) => s.moveCardFunds);
+  const moves = MOVES.filter((m) => !m.physicalOnly || card.ctype === 'physical');
+  const [kind, setKind] = useState<CardMove>('refunds');
+  const [amount, setAmount] = useState('');
+  const [busy, run] = useBusy();
+  const minor = parseAmount(amount);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (minor !== null && (await run(() => moveCardFunds(card.id, kind, minor)))) setAmount('');
+  };
+
+  return (
+    <form className="form form-inline move-form" onSubmit={submit} data-testid="card-move-form">
+      <label className="field">
+        <span className="field-label">Other movement</span>
+        <select
+          className="input"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as CardMove)}
+          data-testid="card-move-kind"
+        >
+          {moves.map((m) => (
+            <option key={m.kind} value={m.kind}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field-label">Amount (USDC)</span>
+        <input
+          className="input input-amount"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          placeholder="5.00"
+          aria-invalid={amount !== '' && minor === null}
+          data-testid="card-move-amount"
+        />
+      </label>
+      <button
+        type="submit"
+        className="btn btn-secondary"
+        disabled={busy || minor === null}
+        data-testid="card-move-submit"
+      >
+        Send
+      </button>
+    </form>
+  );
+}
+
 const ACTIONS: { action: TransactionAction; label: string }[] = [
   { action: 'settle', label: 'Settle' },
   { action: 'decline', label: 'Decline' },
   { action: 'reverse', label: 'Reverse' },
 ];
+
+const TYPE_LABEL: Record<CardTransaction['type'], string> = {
+  card_payment: 'Card payment',
+  card_refund: 'Merchant refund',
+  card_deposit: 'Deposit',
+  card_withdraw: 'Withdrawal',
+};
 
 function TransactionRow({ tx }: { tx: CardTransaction }) {
   const decideTransaction = useStore((s) => s.decideTransaction);
@@ -91,7 +159,7 @@ function TransactionRow({ tx }: { tx: CardTransaction }) {
     <tr data-testid="tx-row" data-tx-id={tx.id} data-status={tx.status} data-type={tx.type}>
       <td className="nowrap">{formatTimestamp(tx.created_at)}</td>
       <td>
-        <span className="strong">{tx.merchant_name ?? humanize(tx.type.replace('card_', ''))}</span>
+        <span className="strong">{tx.merchant_name ?? TYPE_LABEL[tx.type]}</span>
         <div className="muted small">
           {humanize(tx.type)}
           {tx.channel ? ` · ${tx.channel === 'present' ? 'in person' : 'online'}` : ''}
@@ -139,6 +207,7 @@ export function CardNetwork() {
       testId="card-network"
     >
       <AuthorizeForm cardId={card.id} />
+      <MoveForm key={card.id} card={card} />
       {transactions.length === 0 ? (
         <p className="empty empty-inline list-below-form">No transactions on this card yet.</p>
       ) : (
