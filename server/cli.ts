@@ -86,7 +86,6 @@ export async function main(argv: string[]): Promise<void> {
     host: options.host,
     ports: { test: options.port, production: options.prodPort },
     seed: options.seed,
-    logger: { level: 'warn' },
   });
   let urls: Awaited<ReturnType<typeof sandbox.listen>>;
   try {

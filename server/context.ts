@@ -152,14 +152,19 @@ export function createContext(options: ContextOptions) {
   scheduler.register(JOB_SETTLE, (job) => checkouts.onSettleDue(job.ref));
   scheduler.register(JOB_RELEASE_FEES, (job) => checkouts.onReleaseFeesDue(job.ref));
   scheduler.register(JOB_DELIVER, (job) => dispatcher.onDue(job.ref));
-  events.onRecord((event) => webhooks.fanOut(event));
-  // New deliveries are due at once: wake the scheduler after the commit rather than at its next tick.
+  // New deliveries are due at once: wake the scheduler after the commit rather than at its next
+  // tick (only when an event produced deliveries; most requests have nothing due).
+  let deliveriesDue = false;
+  events.onRecord((event) => {
+    if (webhooks.fanOut(event) > 0) deliveriesDue = true;
+  });
   let waking = false;
   events.on(() => {
-    if (waking) return;
+    if (!deliveriesDue || waking) return;
     waking = true;
     setImmediate(() => {
       waking = false;
+      deliveriesDue = false;
       void scheduler.runDue();
     });
   });

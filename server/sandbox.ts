@@ -71,7 +71,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
   const log = {
     error: (obj: object, msg: string) => {
-      if (options.logger) console.error(msg, obj);
+      console.error(`svc-sandbox: ${msg}`, obj);
     },
   };
   const ctx = createContext({
@@ -87,6 +87,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     urls,
     reset: () => {
       wipeData(db);
+      ctx.merchants.clearCache();
+      ctx.repos.checkouts.clearCache();
       ctx.clock.reset();
     },
   };

@@ -111,10 +111,37 @@ export function createCheckoutsRepo(db: Db) {
     'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',
   );
   const list = createScopedLister<CheckoutRow>(db, 'checkouts');
+
+  /**
+   * Rows by id, for the hottest read (integrations poll GET /v1/checkouts/{id}). Only reads outside
+   * a transaction fill it, so it only ever holds committed rows; every write here drops the entry,
+   * so a rolled-back write leaves nothing stale. Bounded, oldest entries first out.
+   */
+  const cache = new Map<string, CheckoutRow>();
+  const CACHE_LIMIT = 10_000;
+  const findById = (id: string): CheckoutRow | undefined => {
+    const cached = cache.get(id);
+    if (cached) return cached;
+    const row = byId.get(id);
+    if (row && !db.inTransaction) {
+      if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+      cache.set(id, Object.freeze(row));
+    }
+    return row;
+  };
+
   return {
-    insert: (row: CheckoutRow) => void insert.run(row),
-    save: (row: CheckoutRow) => void save.run(row),
-    findById: (id: string) => byId.get(id),
+    insert: (row: CheckoutRow) => {
+      cache.delete(row.id);
+      insert.run(row);
+    },
+    save: (row: CheckoutRow) => {
+      cache.delete(row.id);
+      save.run(row);
+    },
+    findById,
+    /** After writes that bypass this repo (a workspace reset). */
+    clearCache: () => cache.clear(),
     referenceTaken: (merchantId: string, env: string, reference: string) =>
       byReference.get(merchantId, env, reference) !== undefined,
     list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),

@@ -18,15 +18,11 @@ export function createEventsRepo(db: Db) {
   const byMerchant = db.prepare<[string, string, number], EventRow>(
     'SELECT * FROM events WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
   );
-  const byResource = db.prepare<[string], EventRow>(
-    'SELECT * FROM events WHERE resource_id = ? ORDER BY rowid',
-  );
   const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
     insert: (row: EventRow) => void insert.run(row),
     listByMerchant: (merchantId: string, env: string, limit: number) =>
       byMerchant.all(merchantId, env, limit),
-    listByResource: (resourceId: string) => byResource.all(resourceId),
     recent: (limit: number) => recent.all(limit),
   };
 }

@@ -34,6 +34,9 @@ export function formatSchemaErrors(
 
 function describe(error: FastifySchemaValidationError, params: Record<string, unknown>): string {
   if (error.keyword === 'format') return `must be a valid ${String(params.format)}`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return `must be one of ${params.allowedValues.join(', ')}`;
+  }
   if (error.keyword === 'anyOf' || error.keyword === 'union') return 'has an invalid type or value';
   return error.message ?? 'is invalid';
 }
@@ -78,7 +81,8 @@ export function errorHandler(
     void reply.code(status).send({ error: fastifyError.message });
     return;
   }
-  request.log.error({ err: error }, 'unhandled error');
+  // Always visible, even with request logging off: a 500 is a bug in the sandbox.
+  console.error(`svc-sandbox: 500 on ${request.method} ${request.url}:`, error);
   void reply.code(500).send({ error: 'Internal server error' });
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 
 /**
  * Local-only safety for every route. DNS rebinding: the Host must be a loopback name, exactly
@@ -28,21 +28,27 @@ function isSameOrigin(origin: string, host: string): boolean {
   }
 }
 
-export async function localOnly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export const localOnly: onRequestHookHandler = (request, reply, done) => {
+  reply.header('x-content-type-options', 'nosniff');
   const host = request.headers.host;
   if (!isLoopbackHost(host)) {
-    return reply
-      .code(403)
-      .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+    reply.code(403).send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+    return;
   }
   // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
   const path = request.routeOptions.url ?? request.url;
-  if (SAFE_METHODS.has(request.method) || !path.startsWith('/sandbox')) return;
+  if (SAFE_METHODS.has(request.method) || !path.startsWith('/sandbox')) {
+    done();
+    return;
+  }
   const origin = request.headers.origin;
   if (origin !== undefined && !isSameOrigin(origin, host!)) {
-    return reply.code(403).send({ error: `Forbidden origin: ${origin} may not change the sandbox` });
+    reply.code(403).send({ error: `Forbidden origin: ${origin} may not change the sandbox` });
+    return;
   }
   if (request.headers['sec-fetch-site'] === 'cross-site') {
-    return reply.code(403).send({ error: 'Forbidden: cross-site requests may not change the sandbox' });
+    reply.code(403).send({ error: 'Forbidden: cross-site requests may not change the sandbox' });
+    return;
   }
-}
+  done();
+};

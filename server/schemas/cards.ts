@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Email } from './customers.js';
-import { EnvName, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+import { EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 
 export const CardholderBalance = Type.Object({
   currency: Type.String(),
@@ -49,11 +49,7 @@ export const ApplyBody = Type.Object({
 });
 export type ApplyBody = Static<typeof ApplyBody>;
 
-export const ApplicationStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('approved'),
-  Type.Literal('rejected'),
-]);
+export const ApplicationStatus = StringEnum(['pending', 'approved', 'rejected']);
 
 export const CardApplication = Type.Object({
   id: Uuid,
@@ -68,7 +64,7 @@ export const CardApplication = Type.Object({
   updated_at: Timestamp,
 });
 
-export const CardType = Type.Union([Type.Literal('virtual'), Type.Literal('physical')]);
+export const CardType = StringEnum(['virtual', 'physical']);
 export const IssueCardBody = Type.Object({ catalogue: Uuid, type: CardType });
 export type IssueCardBody = Static<typeof IssueCardBody>;
 
@@ -77,12 +73,7 @@ export const Card = Type.Object({
   /** the cardholder's id */
   user_id: Uuid,
   catalogue_id: Uuid,
-  status: Type.Union([
-    Type.Literal('notActivated'),
-    Type.Literal('active'),
-    Type.Literal('locked'),
-    Type.Literal('canceled'),
-  ]),
+  status: StringEnum(['notActivated', 'active', 'locked', 'canceled']),
   ctype: CardType,
   last4: Type.String(),
   exp_month: Type.String(),
@@ -97,7 +88,7 @@ export const Card = Type.Object({
 export type Card = Static<typeof Card>;
 
 export const PatchCardBody = Type.Object({
-  status: Type.Union([Type.Literal('active'), Type.Literal('locked')]),
+  status: StringEnum(['active', 'locked']),
 });
 
 const Limit = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
@@ -131,12 +122,7 @@ export const SetPinBody = Type.Object({
 export const SecretsResult = Type.Object({ encryptedPan: EncryptedData, encryptedCvc: EncryptedData });
 export const PinResult = Type.Object({ encryptedPin: EncryptedData });
 
-export const CardTransactionType = Type.Union([
-  Type.Literal('card_payment'),
-  Type.Literal('card_refund'),
-  Type.Literal('card_deposit'),
-  Type.Literal('card_withdraw'),
-]);
+export const CardTransactionType = StringEnum(['card_payment', 'card_refund', 'card_deposit', 'card_withdraw']);
 
 /** The /v1 list item (the webhook payload has another shape). */
 export const CardTransactionItem = Type.Object({
@@ -173,7 +159,7 @@ export const AuthorizationBody = Type.Object({
   merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   local_amount: Type.Optional(PositiveAmount),
   local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  channel: Type.Optional(Type.Union([Type.Literal('online'), Type.Literal('present')])),
+  channel: Type.Optional(StringEnum(['online', 'present'])),
 });
 export type AuthorizationBody = Static<typeof AuthorizationBody>;
 
@@ -187,9 +173,9 @@ export const CardMoveBody = Type.Object({
 export type CardMoveBody = Static<typeof CardMoveBody>;
 
 export const KycResultBody = Type.Object({
-  result: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]),
+  result: StringEnum(['approved', 'rejected']),
 });
 export const ReviewBody = Type.Object({
-  status: Type.Union([Type.Literal('approved'), Type.Literal('rejected')]),
+  status: StringEnum(['approved', 'rejected']),
 });
 export const KeysQuery = Type.Object({ env: Type.Optional(EnvName) });

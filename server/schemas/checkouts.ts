@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Alpha3Country, Email } from './customers.js';
-import { Amount, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+import { Amount, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 
 const STATUSES = [
   'active',
@@ -12,19 +12,10 @@ const STATUSES = [
   'expired',
   'cancelled',
 ] as const;
-export const CheckoutStatus = Type.Union([
-  Type.Literal('active'),
-  Type.Literal('paid'),
-  Type.Literal('completed'),
-  Type.Literal('partial'),
-  Type.Literal('partially_refunded'),
-  Type.Literal('refunded'),
-  Type.Literal('expired'),
-  Type.Literal('cancelled'),
-]);
+export const CheckoutStatus = StringEnum(['active', 'paid', 'completed', 'partial', 'partially_refunded', 'refunded', 'expired', 'cancelled']);
 export type CheckoutStatus = (typeof STATUSES)[number];
 
-export const Method = Type.Union([Type.Literal('crypto'), Type.Literal('fiat'), Type.Literal('any')]);
+export const Method = StringEnum(['crypto', 'fiat', 'any']);
 export type Method = Static<typeof Method>;
 
 export const CheckoutToken = Type.Object({
@@ -108,7 +99,7 @@ export type CreateCheckoutBody = Static<typeof CreateCheckoutBody>;
 /** Control API: an on-chain transfer (or a fiat payment) detected for a checkout. */
 export const SimulatePaymentBody = Type.Object({
   amount: Type.Optional(PositiveAmount),
-  method: Type.Optional(Type.Union([Type.Literal('crypto'), Type.Literal('fiat')])),
+  method: Type.Optional(StringEnum(['crypto', 'fiat'])),
   chain: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
   token: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
   payer_address: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),

@@ -1,6 +1,21 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A string from a fixed set: `enum`, not anyOf of consts (one check; cheap to serialize). */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'object']);
+
+/**
+ * `T | null`. For primitives it is `type: [t, 'null']` rather than anyOf: the same for validation
+ * and OpenAPI, and far cheaper for the response serializer, which tries anyOf branches one by one.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: unknown }).type;
+  return typeof type === 'string' && PRIMITIVES.has(type)
+    ? Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+    : Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+};
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error' });
 
@@ -14,7 +29,7 @@ export const PositiveAmount = Type.Integer({ minimum: 1, maximum: Number.MAX_SAF
 export const IdParams = Type.Object({ id: Uuid });
 export type IdParams = Static<typeof IdParams>;
 
-export const EnvName = Type.Union([Type.Literal('test'), Type.Literal('production')]);
+export const EnvName = StringEnum(['test', 'production']);
 export type EnvName = Static<typeof EnvName>;
 export const EnvQuery = Type.Object({ env: Type.Optional(EnvName) });
 

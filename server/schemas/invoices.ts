@@ -1,15 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { Checkout } from './checkouts.js';
-import { Amount, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+import { Amount, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 import { Alpha3Country, Email } from './customers.js';
 
 const STATUSES = ['draft', 'sent', 'paid', 'cancelled'] as const;
-export const InvoiceStatus = Type.Union([
-  Type.Literal('draft'),
-  Type.Literal('sent'),
-  Type.Literal('paid'),
-  Type.Literal('cancelled'),
-]);
+export const InvoiceStatus = StringEnum(['draft', 'sent', 'paid', 'cancelled']);
 export type InvoiceStatus = (typeof STATUSES)[number];
 
 export const LineItem = Type.Object({

@@ -1,15 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from './common.js';
+import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 
-export const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('developer')]);
+export const Role = StringEnum(['owner', 'admin', 'developer']);
 export type Role = Static<typeof Role>;
 
-export const KybStatus = Type.Union([
-  Type.Literal('draft'),
-  Type.Literal('pending'),
-  Type.Literal('approved'),
-  Type.Literal('rejected'),
-]);
+export const KybStatus = StringEnum(['draft', 'pending', 'approved', 'rejected']);
 
 export const Merchant = Type.Object({
   id: Uuid,

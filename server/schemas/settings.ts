@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Amount, Uuid } from './common.js';
+import { Amount, StringEnum, Uuid } from './common.js';
 
 export const ChainToken = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 16 }),
@@ -22,7 +22,7 @@ export type ChainConfig = Static<typeof ChainConfig>;
 export const CardProduct = Type.Object({
   id: Uuid,
   name: Type.String({ minLength: 1, maxLength: 100 }),
-  type: Type.Union([Type.Literal('virtual'), Type.Literal('physical')]),
+  type: StringEnum(['virtual', 'physical']),
 });
 export type CardProduct = Static<typeof CardProduct>;
 
@@ -30,7 +30,7 @@ export const Settings = Type.Object({
   /** basis points of the paid amount the platform keeps */
   platform_rate: Type.Integer({ minimum: 0, maximum: 10000 }),
   settlement_delay_seconds: Type.Integer({ minimum: 0, maximum: 30 * 86400 }),
-  application_review: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  application_review: StringEnum(['auto', 'manual']),
   /** requests per minute per API key; 0 = off */
   rate_limit_per_minute: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
   /** concurrent requests per API key; 0 = off */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EnvName, Nullable, PositiveAmount, Timestamp, Uuid } from './common.js';
+import { EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 
 export const WebhookEndpoint = Type.Object({
   id: Uuid,
@@ -37,7 +37,7 @@ export const Delivery = Type.Object({
   env: Type.String(),
   endpoint_id: Uuid,
   url: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  status: StringEnum(['pending', 'delivered', 'failed']),
   attempt_count: Type.Integer(),
   next_attempt_at: Nullable(Timestamp),
   created_at: Timestamp,
@@ -51,7 +51,7 @@ export const DeliveryQuery = Type.Object({
   endpoint_id: Type.Optional(Uuid),
   event: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(
-    Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    StringEnum(['pending', 'delivered', 'failed']),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
@@ -110,7 +110,7 @@ export const PayoutBody = Type.Object({
   amount: PositiveAmount,
   currency: Type.String({ pattern: '^[A-Za-z]{3,5}$' }),
   destination: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  outcome: Type.Optional(Type.Union([Type.Literal('completed'), Type.Literal('failed')])),
+  outcome: Type.Optional(StringEnum(['completed', 'failed'])),
   failure_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
 });
 
@@ -121,7 +121,7 @@ export const Payout = Type.Object({
   amount: Type.Integer(),
   currency: Type.String(),
   destination: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+  status: StringEnum(['completed', 'failed']),
   failure_reason: Nullable(Type.String()),
   created_at: Timestamp,
 });

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import type { Ids } from '../ids.js';
@@ -8,6 +8,8 @@ import type { Ids } from '../ids.js';
  * validation accepts them: EVM chains get EIP-55 checksummed hex, tron a base58check address with
  * version byte 0x41 (starts with T), bitcoin a bech32 P2WPKH address (bc1q...).
  */
+// Native SHA-256 (the checksum runs twice per tron address).
+const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 const base58check = createBase58check(sha256);
 const EVM_CHAINS = new Set(['ethereum', 'polygon', 'bsc']);
 

@@ -156,7 +156,8 @@ export class WebhookService {
    * Called inside the transaction that records an event: one delivery per subscribed endpoint of
    * that merchant and environment, due now. Committing with the event means none can be lost.
    */
-  fanOut(event: RecordedEvent): void {
+  fanOut(event: RecordedEvent): number {
+    let created = 0;
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       const events = JSON.parse(endpoint.events) as string[];
       if (!events.includes(ALL_EVENTS) && !events.includes(event.type)) continue;
@@ -178,7 +179,9 @@ export class WebhookService {
         updated_at: event.created_at,
       });
       this.deps.scheduler.schedule(JOB_DELIVER, id, now);
+      created++;
     }
+    return created;
   }
 
   listDeliveries(filter: DeliveryFilter): DeliveryView[] {

@@ -3,6 +3,7 @@ import { init } from './001-init.js';
 import { webhooksLedger } from './002-webhooks-ledger.js';
 import { money } from './003-money.js';
 import { cards } from './004-cards.js';
+import { leanWrites } from './005-lean-writes.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [init, webhooksLedger, money, cards];
+export const migrations: readonly Migration[] = [init, webhooksLedger, money, cards, leanWrites];

@@ -30,7 +30,18 @@ export function toCheckoutBase(row: CheckoutRow, baseUrl: string): CheckoutBase 
   };
 }
 
+/** Presented checkouts of unchanged rows (rows are replaced, never mutated, on every write). */
+const presented = new WeakMap<CheckoutRow, { baseUrl: string; checkout: Checkout }>();
+
 export function toCheckout(row: CheckoutRow, baseUrl: string): Checkout {
+  const hit = presented.get(row);
+  if (hit?.baseUrl === baseUrl) return hit.checkout;
+  const checkout = present(row, baseUrl);
+  presented.set(row, { baseUrl, checkout });
+  return checkout;
+}
+
+function present(row: CheckoutRow, baseUrl: string): Checkout {
   return {
     ...toCheckoutBase(row, baseUrl),
     crypto_chains: JSON.parse(row.crypto_chains) as CryptoChain[],

@@ -33,6 +33,12 @@ const toMerchant = (row: MerchantRow): Merchant => ({
 });
 
 export class MerchantService {
+  /**
+   * Keys by their text. Every key change goes through this service (and reset clears it), so the
+   * cache is exact: a revoked key fails on the very next request.
+   */
+  private readonly keyCache = new Map<string, ApiKeyRow>();
+
   constructor(private readonly deps: MerchantDeps) {}
 
   /** A merchant comes with an owner key and its static addresses in both environments. */
@@ -116,15 +122,25 @@ export class MerchantService {
     const key = this.deps.apiKeys.findById(id);
     if (!key) throw new NotFoundError('API key', id);
     this.deps.apiKeys.revoke(id, this.deps.clock.nowIso());
+    this.keyCache.delete(key.key);
     return this.deps.apiKeys.findById(id)!;
   }
 
   /** Resolves a bearer key; revoked keys fail on the very next request (no cache). */
   authenticate(key: string): ApiKeyRow {
-    const row = key.startsWith(API_KEY_PREFIX) ? this.deps.apiKeys.findByKey(key) : undefined;
+    let row = this.keyCache.get(key);
+    if (!row && key.startsWith(API_KEY_PREFIX)) {
+      row = this.deps.apiKeys.findByKey(key);
+      if (row) this.keyCache.set(key, row);
+    }
     if (!row) throw new UnauthorizedError('Invalid API key');
     if (row.revoked_at !== null) throw new UnauthorizedError('API key has been revoked');
     return row;
+  }
+
+  /** After a workspace reset. */
+  clearCache(): void {
+    this.keyCache.clear();
   }
 
   private row(id: string): MerchantRow {
