@@ -16,8 +16,9 @@ import { CLI, installCleanup, killAll, ROOT, table } from './lib.js';
 import baseline from './sections/baseline.js';
 import checkouts from './sections/checkouts.js';
 import ready from './sections/ready.js';
+import webhooks from './sections/webhooks.js';
 
-const SECTIONS = [baseline, checkouts, baseline, ready];
+const SECTIONS = [baseline, checkouts, baseline, webhooks, ready];
 const BUDGET_MS = 115_000;
 const RESULTS_DIR = join(ROOT, 'bench/results');
 
@@ -84,6 +85,8 @@ function evaluate(rows) {
       if (row.target?.minRatio !== undefined && row.ratio !== null) {
         row.pass = row.clean && row.ratio >= row.target.minRatio;
       }
+    } else if (row.kind === 'webhook') {
+      row.pass = row.clean && row.rate >= row.target.minRate && row.p50_ms <= row.target.maxP50Ms;
     } else if (row.target?.maxMs !== undefined) {
       row.pass = row.ms <= row.target.maxMs;
     }
@@ -101,6 +104,7 @@ function verdict(row) {
 function report(rows, options) {
   const loads = rows.filter((r) => r.kind === 'load');
   const times = rows.filter((r) => r.kind === 'time');
+  const hooks = rows.filter((r) => r.kind === 'webhook');
   const out = [];
   if (loads.length) {
     out.push(
@@ -114,6 +118,21 @@ function report(rows, options) {
           r.ratio === null ? '-' : fmt(r.ratio, 2),
           r.target?.minRatio !== undefined ? `>= ${r.target.minRatio.toFixed(2)}` : '',
           verdict(r),
+        ]),
+      ),
+    );
+  }
+  if (hooks.length) {
+    out.push(
+      table(
+        ['webhooks', 'deliveries/s', 'p50 ms', 'p99 ms', 'target', 'result'],
+        hooks.map((r) => [
+          r.name,
+          fmt(r.rate),
+          fmt(r.p50_ms, 2),
+          fmt(r.p99_ms, 2),
+          `>= ${r.target.minRate}/s, p50 <= ${r.target.maxP50Ms} ms`,
+          r.clean ? (r.pass ? 'PASS' : 'FAIL') : `FAIL (${r.delivered}/${r.expected} delivered)`,
         ]),
       ),
     );
