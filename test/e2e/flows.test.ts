@@ -60,6 +60,8 @@ describe('merchant pages', () => {
     await byTestId('checkout-hours-input').fill('24');
     await byTestId('checkout-create-submit').click();
 
+    // The new checkout is selected (before, the newest of the script's was).
+    await el('[data-testid="checkout-title"]:text-is("Order #1042")').waitFor();
     await el('[data-testid="checkout-status"][data-status="active"]').waitFor();
     expect(await byTestId('checkout-amount').textContent()).toBe('25.00 USDC');
     const checkoutId = (await byTestId('checkout-id').textContent())!;
@@ -127,6 +129,15 @@ describe('merchant pages', () => {
 
   it('delivers webhooks to the built-in inbox, shows every attempt, and retries', async () => {
     const { page } = h;
+    /** Sets the inbox's answer from the page and waits for the server to take it. */
+    const answerWith = async (status: number) => {
+      const stored = page.waitForResponse(
+        (r) => r.request().method() === 'PUT' && r.url().endsWith('/sandbox/inboxes/demo') && r.ok(),
+      );
+      await byTestId('inbox-response-select').selectOption(String(status));
+      await stored;
+      await el(`[data-testid="inbox-response-select"]:not([disabled])`).waitFor();
+    };
     const { merchant, api_key } = await newMerchant('Initech');
     await page.goto(`${h.dashboardUrl}#/webhooks`);
 
@@ -177,8 +188,7 @@ describe('merchant pages', () => {
     expect(await message.getByTestId('inbox-signature').getAttribute('data-valid')).toBe('true');
 
     // The endpoint goes down: the next delivery fails its first attempt and waits for a retry.
-    await byTestId('inbox-response-select').selectOption('500');
-    await el('[data-testid="inbox-response-select"]:not([disabled])').waitFor();
+    await answerWith(500);
     await call(
       h.sandbox,
       'POST',
@@ -192,13 +202,13 @@ describe('merchant pages', () => {
       '[data-testid="delivery-row"][data-status="pending"] [data-testid="delivery-attempt-count"]:text-is("1")',
     ).waitFor();
     await byTestId('delivery-filter-pending').click();
+    // While the filtered list loads no rows show; then only the pending one.
     await el('[data-testid="delivery-filter-pending"][aria-pressed="true"]').waitFor();
-    await el('[data-testid="delivery-row"][data-status="delivered"]').waitFor({ state: 'detached' });
+    await retrying.waitFor();
     expect(await byTestId('delivery-row').count()).toBe(1);
 
     // It comes back up; a manual retry delivers, with the same delivery id.
-    await byTestId('inbox-response-select').selectOption('200');
-    await el('[data-testid="inbox-response-select"]:not([disabled])').waitFor();
+    await answerWith(200);
     await byTestId('delivery-filter-all').click();
     const pendingId = await retrying.getAttribute('data-delivery-id');
     await retrying.getByTestId('delivery-retry').click();
