@@ -111,8 +111,8 @@ export async function call<T>(
 
 /** Closes every notice at once (before screenshots); success notices would fade by themselves. */
 export async function dismissNotices(page: Page): Promise<void> {
-  await page
-    .getByTestId('notice-dismiss')
-    .evaluateAll((buttons) => buttons.forEach((button) => (button as HTMLButtonElement).click()));
+  await page.getByTestId('notice-dismiss').evaluateAll((buttons) => {
+    for (const button of buttons) (button as HTMLButtonElement).click();
+  });
   await page.getByTestId('notice-dismiss').first().waitFor({ state: 'detached' });
 }
