@@ -9,6 +9,7 @@ import { errorHandler, formatSchemaErrors, notFoundHandler } from './http/errors
 import { KeyLimiter } from './http/limits.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
+import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
@@ -114,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       streamControlRoutes(scoped, deps);
       cardControlRoutes(scoped, deps);
       merchantViewRoutes(scoped, deps);
+      actingControlRoutes(scoped, deps);
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, dismissNotices, resultsDir, root, setupDashboard } from './harness.js';

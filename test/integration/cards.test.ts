@@ -631,3 +631,76 @@ describe('card secrets and PIN', () => {
     ).toBe(404);
   });
 });
+
+describe('acting as a merchant from the control API (both environments)', () => {
+  it('creates and refunds checkouts, runs the card journey in production without a key', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const base = `/sandbox/merchants/${actor.merchantId}`;
+    const checkout = await control(sandbox, 'POST', `${base}/checkouts?env=production`, {
+      title: 'Prod order',
+      amount: 20_000_000,
+      expires_at: new Date(sandbox.ctx.clock.now() + 3600_000).toISOString(),
+    });
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+    expect((await api(sandbox, actor, 'production')('GET', `/v1/checkouts/${checkout.body.id}`)).status).toBe(
+      200,
+    );
+    expect((await api(sandbox, actor)('GET', `/v1/checkouts/${checkout.body.id}`)).status).toBe(404);
+    await control(sandbox, 'POST', `/sandbox/checkouts/${checkout.body.id}/payments`, {});
+    const refund = await control(sandbox, 'POST', `/sandbox/checkouts/${checkout.body.id}/refund`, {
+      amount: 5_000_000,
+    });
+    expect(refund.body).toMatchObject({ status: 'partially_refunded', refunded_amount: 5_000_000 });
+
+    const holder = (
+      await control(sandbox, 'POST', `${base}/cardholders?env=production`, { name: 'Prod Holder' })
+    ).body;
+    await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'approved' });
+    const application = await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/applications`, {
+      catalogue: VIRTUAL,
+      ...APPLY,
+    });
+    expect(application.body.status).toBe('approved');
+    const card = await control(sandbox, 'POST', `/sandbox/cardholders/${holder.id}/cards`, {
+      catalogue: VIRTUAL,
+      type: 'virtual',
+    });
+    expect(card.body.status).toBe('active');
+    await control(sandbox, 'POST', `${base}/credit`, {
+      env: 'production',
+      currency: 'USDC',
+      amount: 3_000_000,
+    });
+    const funded = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/sandbox/cardholders/${holder.id}/fund`,
+      payload: { amount: 3_000_000, currency: 'USDC' },
+    });
+    expect(funded.statusCode).toBe(204);
+    const locked = await sandbox.apps.test.inject({
+      method: 'PATCH',
+      url: `/sandbox/cards/${card.body.id}`,
+      payload: { status: 'locked' },
+    });
+    expect(locked.json().status).toBe('locked');
+    const detail = (await control(sandbox, 'GET', `/sandbox/cardholders/${holder.id}`)).body as unknown as {
+      cardholder: { env: string; balances: { balance: number }[] };
+    };
+    expect(detail.cardholder.env).toBe('production');
+    expect(detail.cardholder.balances[0]!.balance).toBe(3_000_000);
+    const unknown = await control(
+      sandbox,
+      'POST',
+      '/sandbox/merchants/00000000-0000-4000-8000-000000000000/checkouts',
+      {
+        title: 'x',
+        expires_at: new Date(sandbox.ctx.clock.now() + 3600_000).toISOString(),
+      },
+    );
+    expect(unknown.status).toBe(404);
+    expect((await control(sandbox, 'POST', `${base}/cardholders?env=staging`, { name: 'x' })).status).toBe(
+      422,
+    );
+  });
+});

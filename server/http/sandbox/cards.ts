@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { toCard } from '../../domain/cards/service.js';
+import type { Env } from '../../domain/types.js';
 import {
   AuthorizationBody,
   Card,
   CardApplication,
+  Cardholder,
   CardMoveBody,
   CardTransaction,
   KeysQuery,
@@ -49,12 +51,8 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
         response: {
           200: Type.Object({
             cardholder: Type.Object({
-              id: Type.String(),
-              merchant_id: Type.String(),
+              ...Cardholder.properties,
               env: Type.String(),
-              name: Type.String(),
-              username: Type.String(),
-              is_kyc_verified: Type.Boolean(),
               kyc_status: Type.String(),
             }),
             applications: Type.Array(CardApplication),
@@ -66,8 +64,9 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
     },
     async (request) => {
       const holder = ctx.cards.holderById(request.params.id);
+      const [presented] = ctx.cards.presentHolders(holder.env as Env, [holder]);
       return {
-        cardholder: { ...holder, is_kyc_verified: holder.is_kyc_verified === 1 },
+        cardholder: { ...presented!, env: holder.env, kyc_status: holder.kyc_status },
         applications: ctx.cards.applications(holder.id),
         cards: ctx.repos.cards.cardsOf(holder.id).map(toCard),
       };

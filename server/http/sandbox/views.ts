@@ -16,7 +16,14 @@ const errors = { 404: ErrorBody, 422: ErrorBody };
 export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/merchants/:id/checkouts',
-    { schema: { tags, params: IdParams, querystring: Query, response: { 200: Type.Array(CheckoutBase), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: Query,
+        response: { 200: Type.Array(CheckoutBase), ...errors },
+      },
+    },
     async (request) => {
       ctx.merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
@@ -26,7 +33,14 @@ export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/merchants/:id/static-addresses',
-    { schema: { tags, params: IdParams, querystring: EnvQuery, response: { 200: Type.Array(StaticAddress), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        response: { 200: Type.Array(StaticAddress), ...errors },
+      },
+    },
     async (request) => {
       ctx.merchants.get(request.params.id);
       return ctx.repos.addresses
@@ -37,7 +51,14 @@ export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
 
   app.get(
     '/merchants/:id/cardholders',
-    { schema: { tags, params: IdParams, querystring: Query, response: { 200: Type.Array(Cardholder), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: Query,
+        response: { 200: Type.Array(Cardholder), ...errors },
+      },
+    },
     async (request) => {
       ctx.merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
