@@ -69,7 +69,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', localOnly);
   // A POST with no body is validated as `{}`, so the answer names the missing field, not "body".
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD')
+      request.body = {};
     done();
   });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).

@@ -32,7 +32,9 @@ export const localOnly: onRequestHookHandler = (request, reply, done) => {
   reply.header('x-content-type-options', 'nosniff');
   const host = request.headers.host;
   if (!isLoopbackHost(host)) {
-    reply.code(403).send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+    reply
+      .code(403)
+      .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
     return;
   }
   // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...

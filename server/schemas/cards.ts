@@ -122,7 +122,12 @@ export const SetPinBody = Type.Object({
 export const SecretsResult = Type.Object({ encryptedPan: EncryptedData, encryptedCvc: EncryptedData });
 export const PinResult = Type.Object({ encryptedPin: EncryptedData });
 
-export const CardTransactionType = StringEnum(['card_payment', 'card_refund', 'card_deposit', 'card_withdraw']);
+export const CardTransactionType = StringEnum([
+  'card_payment',
+  'card_refund',
+  'card_deposit',
+  'card_withdraw',
+]);
 
 /** The /v1 list item (the webhook payload has another shape). */
 export const CardTransactionItem = Type.Object({

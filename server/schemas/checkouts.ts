@@ -12,7 +12,16 @@ const STATUSES = [
   'expired',
   'cancelled',
 ] as const;
-export const CheckoutStatus = StringEnum(['active', 'paid', 'completed', 'partial', 'partially_refunded', 'refunded', 'expired', 'cancelled']);
+export const CheckoutStatus = StringEnum([
+  'active',
+  'paid',
+  'completed',
+  'partial',
+  'partially_refunded',
+  'refunded',
+  'expired',
+  'cancelled',
+]);
 export type CheckoutStatus = (typeof STATUSES)[number];
 
 export const Method = StringEnum(['crypto', 'fiat', 'any']);

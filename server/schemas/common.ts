@@ -1,8 +1,10 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 /** A string from a fixed set: `enum`, not anyOf of consts (one check; cheap to serialize). */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'object']);
 

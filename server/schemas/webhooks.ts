@@ -50,9 +50,7 @@ export const DeliveryQuery = Type.Object({
   env: Type.Optional(EnvName),
   endpoint_id: Type.Optional(Uuid),
   event: Type.Optional(Type.String({ maxLength: 64 })),
-  status: Type.Optional(
-    StringEnum(['pending', 'delivered', 'failed']),
-  ),
+  status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
 

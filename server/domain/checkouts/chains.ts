@@ -1,3 +1,4 @@
+import { ValidationError } from '../../errors.js';
 import type { ChainConfig, ChainToken } from '../../schemas/settings.js';
 
 /**
@@ -10,6 +11,18 @@ const STABLE_TOKENS = new Set(['USDC', 'USDT']);
 export const SUPPORTED_CURRENCIES = ['USDC', 'USDT', 'USD', 'ETH', 'BTC'] as const;
 /** Currencies a fiat session can take. */
 export const FIAT_CURRENCIES = new Set(['USDC', 'USDT', 'USD']);
+
+/** A request's `currency` (default USDC), upper-cased and checked against what the sandbox supports. */
+export function checkoutCurrency(value: string | undefined): string {
+  const currency = (value ?? 'USDC').toUpperCase();
+  if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
+    throw new ValidationError(
+      'currency',
+      `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`,
+    );
+  }
+  return currency;
+}
 
 export function tokenPaysCurrency(token: string, currency: string): boolean {
   return STABLE_CURRENCIES.has(currency) ? STABLE_TOKENS.has(token) : token === currency;

@@ -87,11 +87,7 @@ export function paidPayload(row: CheckoutRow) {
 
 export function completedPayload(row: CheckoutRow) {
   return {
-    id: row.id,
-    merchant_id: row.merchant_id,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
+    ...paidPayload(row),
     reseller_fee: row.reseller_fee,
     platform_fee: row.platform_fee,
     reseller_id: row.reseller_id,

@@ -21,7 +21,7 @@ import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import { splitFees } from '../money/fees.js';
 import type { Env, Principal } from '../types.js';
-import { eligibleChains, FIAT_CURRENCIES, SUPPORTED_CURRENCIES } from './chains.js';
+import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
 import { completedPayload, createdPayload, paidPayload, toCheckout, toCheckoutBase } from './present.js';
 import { assertMove } from './state.js';
 
@@ -65,13 +65,7 @@ export class CheckoutService {
   create(principal: Principal, body: CreateCheckoutBody, link: { invoiceId?: string } = {}): Checkout {
     const { clock, ids } = this.deps;
     const merchantId = targetMerchant(principal, body.merchant_id);
-    const currency = (body.currency ?? 'USDC').toUpperCase();
-    if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
-      throw new ValidationError(
-        'currency',
-        `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`,
-      );
-    }
+    const currency = checkoutCurrency(body.currency);
     const method = body.method ?? 'crypto';
     if (method !== 'crypto' && !FIAT_CURRENCIES.has(currency)) {
       throw new ValidationError(

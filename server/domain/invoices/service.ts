@@ -14,7 +14,7 @@ import type {
   LineItem,
 } from '../../schemas/invoices.js';
 import { targetMerchant } from '../access.js';
-import { SUPPORTED_CURRENCIES } from '../checkouts/chains.js';
+import { checkoutCurrency } from '../checkouts/chains.js';
 import type { CheckoutService } from '../checkouts/service.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
@@ -74,13 +74,7 @@ export class InvoiceService {
   create(principal: Principal, body: CreateInvoiceBody): Invoice {
     const { clock, ids, invoices } = this.deps;
     const merchantId = targetMerchant(principal, body.merchant_id);
-    const currency = (body.currency ?? 'USDC').toUpperCase();
-    if (!(SUPPORTED_CURRENCIES as readonly string[]).includes(currency)) {
-      throw new ValidationError(
-        'currency',
-        `unsupported currency ${currency} (one of ${SUPPORTED_CURRENCIES.join(', ')})`,
-      );
-    }
+    const currency = checkoutCurrency(body.currency);
     if (body.due_date !== undefined && !isCalendarDate(body.due_date)) {
       throw new ValidationError('due_date', 'must be a real calendar date, YYYY-MM-DD');
     }

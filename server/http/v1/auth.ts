@@ -15,7 +15,8 @@ export function authenticate({ ctx, env }: RouteDeps, limiter: KeyLimiter): onRe
   return (request, reply, done) => {
     try {
       const header = request.headers.authorization;
-      if (header === undefined) throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
+      if (header === undefined)
+        throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
       const match = BEARER.exec(header);
       if (!match) throw new UnauthorizedError('Malformed Authorization header: expected Bearer svcb_...');
       const key = ctx.merchants.authenticate(match[1]!);
