@@ -327,3 +327,24 @@ describe('merchant views for the dashboard', () => {
     expect((await sandbox.apps.test.inject({ url: `${base}/checkouts?env=staging` })).statusCode).toBe(422);
   });
 });
+
+describe('hosted checkout page', () => {
+  it('shows a QR code for every deposit address', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const checkout = (
+      await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/checkouts',
+        headers: actor.auth,
+        payload: { title: 'QR', amount: 20_000_000, expires_at: inFuture(sandbox) },
+      })
+    ).json();
+    const page = await sandbox.apps.test.inject({ url: new URL(checkout.hosted_url).pathname });
+    expect(page.statusCode).toBe(200);
+    for (const chain of checkout.crypto_chains) {
+      expect(page.body).toContain(`data-testid="qr-${chain.chain}"><svg`);
+      expect(page.body).toContain(chain.address);
+    }
+  });
+});

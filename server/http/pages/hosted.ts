@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { CheckoutRow } from '../../db/checkouts.js';
 import { NotFoundError } from '../../errors.js';
@@ -16,7 +17,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0
 main{max-width:560px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0001}
 h1{font-size:22px;margin:0 0 4px}.amount{font-size:30px;font-weight:700;margin:12px 0}
 .status{display:inline-block;padding:2px 10px;border-radius:999px;background:#e8edff;color:#2446c7;font-size:13px}
-.chain{border:1px solid #e3e6ec;border-radius:8px;padding:12px;margin:10px 0}.chain b{text-transform:capitalize}
+.chain{border:1px solid #e3e6ec;border-radius:8px;padding:12px;margin:10px 0;display:flex;gap:14px;align-items:center}.qr{flex:none;width:112px;height:112px}
 code{word-break:break-all;font-size:13px}.muted{color:#6b7385;font-size:13px}
 button{padding:10px 18px;border-radius:8px;border:0;background:#2446c7;color:#fff;font-size:15px;cursor:pointer}
 button.secondary{background:#e3e6ec;color:#1d2433}`;
@@ -25,11 +26,24 @@ function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
-function checkoutPage(checkout: Checkout): string {
+const CHAIN_NAMES: Record<string, string> = {
+  ethereum: 'Ethereum',
+  tron: 'Tron',
+  bitcoin: 'Bitcoin',
+  polygon: 'Polygon',
+  bsc: 'BNB Smart Chain',
+};
+
+/** A scannable QR code (inline SVG) for a deposit address, as a wallet app would read it. */
+const qr = (address: string): Promise<string> =>
+  QRCode.toString(address, { type: 'svg', margin: 1, width: 112, errorCorrectionLevel: 'M' });
+
+async function checkoutPage(checkout: Checkout): Promise<string> {
+  const codes = await Promise.all(checkout.crypto_chains.map((c) => qr(c.address)));
   const chains = checkout.crypto_chains
     .map(
-      (c) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><b>${escapeHtml(c.chain)}</b>
-        <span class="muted">${c.tokens.map((t) => escapeHtml(t.name)).join(' · ')}</span><br><code>${escapeHtml(c.address)}</code></div>`,
+      (c, i) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><div class="qr" data-testid="qr-${escapeHtml(c.chain)}">${codes[i]}</div>
+        <div><b>${escapeHtml(CHAIN_NAMES[c.chain] ?? c.chain)}</b> <span class="muted">${c.tokens.map((t) => escapeHtml(t.name)).join(' · ')}</span><br><code>${escapeHtml(c.address)}</code></div></div>`,
     )
     .join('');
   const fiat = checkout.fiat
@@ -98,7 +112,7 @@ export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
-    html(reply, checkoutPage(ctx.checkouts.present(load(request.params.id)))),
+    html(reply, await checkoutPage(ctx.checkouts.present(load(request.params.id)))),
   );
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const row = load(request.params.id);
