@@ -85,9 +85,10 @@ export class Ledger {
   }
 
   merchantTransactions(env: Env, merchantId: string, limit = 100) {
+    // The merchant's accounts, including its fees on hold (so the 7-day release shows too).
     const txs = this.repo.transactionsOf(
       env,
-      [Accounts.available(merchantId), Accounts.pending(merchantId)],
+      [Accounts.available(merchantId), Accounts.pending(merchantId), Accounts.feesHeld(merchantId)],
       limit,
     );
     const entries = this.repo.entriesOf(txs.map((t) => t.id));
