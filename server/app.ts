@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './domain/types.js';
 import { errorHandler, formatSchemaErrors, notFoundHandler } from './http/errors.js';
@@ -51,6 +51,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
     // Ids, timestamps and money are what matter; request ids make logs traceable.
     requestIdHeader: false,
+    // Malformed URLs and over-long ids are refused before routing: still `{error}`, no internals.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates; it converts querystring/params exactly (limit=10) but never coerces a body.
   app.setValidatorCompiler(validatorCompiler);

@@ -42,7 +42,10 @@ async function checkoutPage(checkout: Checkout): Promise<string> {
   const codes = await Promise.all(checkout.crypto_chains.map((c) => qr(c.address)));
   const chains = checkout.crypto_chains
     .map(
-      (c, i) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><div class="qr" data-testid="qr-${escapeHtml(c.chain)}">${codes[i]}</div>
+      (
+        c,
+        i,
+      ) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><div class="qr" data-testid="qr-${escapeHtml(c.chain)}">${codes[i]}</div>
         <div><b>${escapeHtml(CHAIN_NAMES[c.chain] ?? c.chain)}</b> <span class="muted">${c.tokens.map((t) => escapeHtml(t.name)).join(' · ')}</span><br><code>${escapeHtml(c.address)}</code></div></div>`,
     )
     .join('');
