@@ -11,24 +11,13 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface RequestOptions {
-  /** An API key for /v1 calls (sent as `Authorization: Bearer <key>`); the control API needs none. */
-  apiKey?: string;
-}
-
 /**
  * The one place the renderer calls fetch. Paths are relative to the page's origin: the dashboard is
  * served by the sandbox itself, so same-origin requests pass its Origin check for state changes.
  */
-export async function request<T>(
-  method: Method,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   let response: Response;
   try {
     response = await fetch(path, {

@@ -3,8 +3,9 @@ import type {
   ApiKey,
   AuthorizationInput,
   Balance,
-  CardholderDetail,
+  CardApplication,
   Cardholder,
+  CardholderDetail,
   CardProduct,
   CardTransaction,
   Checkout,
@@ -13,6 +14,7 @@ import type {
   CheckoutPayment,
   ClockState,
   CreateApiKeyInput,
+  CreateCheckoutInput,
   CreateMerchantInput,
   Delivery,
   DeliveryStatus,
@@ -26,6 +28,8 @@ import type {
   Payout,
   PayoutInput,
   PublicKey,
+  RefundInput,
+  RefundResult,
   Settings,
   SimulatePaymentInput,
   StaticAddress,
@@ -64,6 +68,12 @@ export const getSettings = () => request<Settings>('GET', '/sandbox/settings');
 
 export const listCheckouts = (merchantId: string, env: Env) =>
   request<CheckoutItem[]>('GET', `/sandbox/merchants/${id(merchantId)}/checkouts${query({ env })}`);
+/** As the merchant's owner (the body and answer of POST /v1/checkouts), in either environment. */
+export const createCheckout = (merchantId: string, env: Env, input: CreateCheckoutInput) =>
+  request<Checkout>('POST', `/sandbox/merchants/${id(merchantId)}/checkouts${query({ env })}`, input);
+/** As the merchant's owner, in the checkout's environment (POST /v1/checkouts/{id}/refund). */
+export const refundCheckout = (checkoutId: string, input: RefundInput) =>
+  request<RefundResult>('POST', `/sandbox/checkouts/${id(checkoutId)}/refund`, input);
 export const getCheckout = (checkoutId: string) =>
   request<CheckoutDetail>('GET', `/sandbox/checkouts/${id(checkoutId)}`);
 export const simulatePayment = (checkoutId: string, input: SimulatePaymentInput) =>
@@ -124,6 +134,29 @@ export const listCardholders = (merchantId: string, env: Env) =>
   request<Cardholder[]>('GET', `/sandbox/merchants/${id(merchantId)}/cardholders${query({ env })}`);
 export const getCardholder = (cardholderId: string) =>
   request<CardholderDetail>('GET', `/sandbox/cardholders/${id(cardholderId)}`);
+
+// What the merchant's integration does through /v1, done as the merchant's owner from the control
+// API: same bodies and answers, in either environment (the cardholder's or card's own, or `env`).
+
+export const createCardholder = (merchantId: string, env: Env, input: { name: string; email?: string }) =>
+  request<Cardholder>('POST', `/sandbox/merchants/${id(merchantId)}/cardholders${query({ env })}`, input);
+/** Applies for a card product. The form's questions get fixed, plausible answers: the sandbox only checks their shape. */
+export const applyForCard = (cardholderId: string, catalogue: string) =>
+  request<CardApplication>('POST', `/sandbox/cardholders/${id(cardholderId)}/applications`, {
+    catalogue,
+    account_purpose: 'Business expenses',
+    occupation: 'Software engineer',
+    annual_salary: '50000_100000',
+    expected_monthly_volume: '1000_5000',
+  });
+export const issueCard = (cardholderId: string, input: { catalogue: string; type: 'virtual' | 'physical' }) =>
+  request<PaymentCard>('POST', `/sandbox/cardholders/${id(cardholderId)}/cards`, input);
+/** Moves money from the merchant's business wallet to the cardholder. */
+export const fundCardholder = (cardholderId: string, input: { amount: number; currency: string }) =>
+  request<void>('POST', `/sandbox/cardholders/${id(cardholderId)}/fund`, input);
+/** Lock or unlock a card: the cardholder's own switch. */
+export const setCardStatus = (cardId: string, status: 'active' | 'locked') =>
+  request<PaymentCard>('PATCH', `/sandbox/cards/${id(cardId)}`, { status });
 export const kycResult = (cardholderId: string, result: 'approved' | 'rejected') =>
   request<{ id: string; is_kyc_verified: boolean; kyc_status: string }>(
     'POST',

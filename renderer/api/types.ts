@@ -381,15 +381,8 @@ export interface PaymentCard {
 
 /** GET /sandbox/cardholders/{id}. */
 export interface CardholderDetail {
-  cardholder: {
-    id: string;
-    merchant_id: string;
-    env: Env;
-    name: string;
-    username: string;
-    is_kyc_verified: boolean;
-    kyc_status: string;
-  };
+  /** The cardholder as lists show it (email, wallet balances), plus its environment and KYC status. */
+  cardholder: Cardholder & { env: Env; kyc_status: string };
   applications: CardApplication[];
   cards: PaymentCard[];
 }

@@ -22,20 +22,3 @@ export function ScopeGate({ children }: { children: ReactNode }) {
     </Card>
   );
 }
-
-/**
- * Shown where an action goes through /v1 with the merchant's key: the dashboard reaches /v1 only on
- * its own (test) address, so in production the action is off and this says why.
- */
-export function TestOnlyHint({ what }: { what: string }) {
-  const env = useStore((s) => s.env);
-  const production = useStore((s) => s.urls?.production);
-  if (env === 'test') return null;
-  return (
-    <p className="hint hint-warning" data-testid="test-only-hint">
-      {what} goes through <code className="mono">/v1</code> with the merchant’s API key, which the dashboard
-      can call only on the test address. In production, call{' '}
-      <code className="mono">{production ?? 'the production address'}</code> from your integration.
-    </p>
-  );
-}

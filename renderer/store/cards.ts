@@ -1,17 +1,16 @@
 import * as api from '../api/sandbox';
 import type {
   AuthorizationInput,
-  CardholderDetail,
   Cardholder,
+  CardholderDetail,
   CardProduct,
   CardTransaction,
   PaymentCard,
   PublicKey,
 } from '../api/types';
-import * as v1 from '../api/v1';
 import { formatAmount } from '../components/format';
 import { attempt } from './notices';
-import { currentScope, integrationKey, serialized, stillCurrent } from './scope';
+import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type CardAction = 'activate' | 'cancel' | 'lock' | 'unlock';
@@ -149,7 +148,9 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
 
     createCardholder: (input) =>
       attempt(get, async () => {
-        const holder = await v1.createCardholder(integrationKey(get()), input);
+        const scope = currentScope(get());
+        if (!scope) throw new Error('Select a merchant first.');
+        const holder = await api.createCardholder(scope.merchantId, scope.env, input);
         set({
           selectedCardholderId: holder.id,
           cardholderDetail: null,
@@ -173,7 +174,7 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
 
     applyForCard: (product) =>
       change(async () => {
-        const application = await v1.applyForCard(integrationKey(get()), holderId(), product.id);
+        const application = await api.applyForCard(holderId(), product.id);
         return `Application for ${product.name}: ${application.status}.`;
       }),
 
@@ -185,7 +186,7 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
 
     issueCard: (product) =>
       change(async () => {
-        const card = await v1.issueCard(integrationKey(get()), holderId(), {
+        const card = await api.issueCard(holderId(), {
           catalogue: product.id,
           type: product.type,
         });
@@ -195,7 +196,7 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
 
     fundCardholder: (amount, currency) =>
       change(async () => {
-        await v1.fundCardholder(integrationKey(get()), holderId(), { amount, currency });
+        await api.fundCardholder(holderId(), { amount, currency });
         return `${formatAmount(amount)} ${currency} moved from the business wallet to the cardholder.`;
       }),
 
@@ -203,13 +204,7 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
       change(async () => {
         if (action === 'activate') await api.activateCard(card.id);
         else if (action === 'cancel') await api.cancelCard(card.id);
-        else
-          await v1.setCardStatus(
-            integrationKey(get()),
-            card.user_id,
-            card.id,
-            action === 'lock' ? 'locked' : 'active',
-          );
+        else await api.setCardStatus(card.id, action === 'lock' ? 'locked' : 'active');
         return CARD_DONE[action];
       }),
 

@@ -1,10 +1,9 @@
 import * as api from '../api/sandbox';
 import type { CheckoutDetail, CheckoutItem, RefundInput, SimulatePaymentInput } from '../api/types';
-import * as v1 from '../api/v1';
 import { formatAmount } from '../components/format';
 import { sandboxNow } from './clock';
 import { attempt } from './notices';
-import { currentScope, integrationKey, serialized, stillCurrent } from './scope';
+import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type CheckoutAction = 'complete' | 'expire' | 'cancel';
@@ -88,9 +87,10 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
 
     createCheckout: (input) =>
       attempt(get, async () => {
-        const key = integrationKey(get());
+        const scope = currentScope(get());
+        if (!scope) throw new Error('Select a merchant first.');
         const expires = sandboxNow(get()) + input.hours * 3600_000;
-        const checkout = await v1.createCheckout(key, {
+        const checkout = await api.createCheckout(scope.merchantId, scope.env, {
           title: input.title,
           amount: input.amount,
           expires_at: new Date(expires).toISOString(),
@@ -117,7 +117,7 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
 
     refundCheckout: (id, input) =>
       change(async () => {
-        const result = await v1.refundCheckout(integrationKey(get()), id, input);
+        const result = await api.refundCheckout(id, input);
         return `Refund sent: ${formatAmount(result.refunded_amount)} refunded so far, checkout ${result.status.replace(/_/g, ' ')}.`;
       }),
   };

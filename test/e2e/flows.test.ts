@@ -28,7 +28,7 @@ describe('merchant pages', () => {
     const { page } = h;
     await page.goto(h.dashboardUrl);
 
-    // A merchant, from the Merchants page: it comes with the owner key the Checkouts page uses.
+    // A merchant, from the Merchants page: it comes with an owner key (the script below uses it).
     await byTestId('nav-merchants').click();
     await byTestId('merchant-name-input').fill('Acme Ltd');
     await byTestId('create-merchant-submit').click();
@@ -355,8 +355,147 @@ describe('merchant pages', () => {
       productionKey.public_key_pem.trim(),
     );
     expect(productionKey.public_key_pem).not.toBe(testKey.public_key_pem);
-    await byTestId('test-only-hint').first().waitFor();
+    await el('[data-testid="cardholder-list"]:has-text("No cardholders in production yet.")').waitFor();
     expect(await byTestId('cardholder-item').count()).toBe(0);
     await shot('cards-production');
+  });
+
+  it('works the same in production: a checkout paid and part-refunded, a funded card authorizes and settles', async () => {
+    const { page } = h;
+    const { merchant } = await newMerchant('Umbrella Corp');
+    const base = `/sandbox/merchants/${merchant.id}`;
+    /** The merchant's objects of one kind in one environment, as the control API lists them. */
+    const ids = async (kind: 'checkouts' | 'cardholders', env: 'test' | 'production') =>
+      (await call<{ id: string }[]>(h.sandbox, 'GET', `${base}/${kind}?env=${env}`)).map((o) => o.id);
+
+    await page.goto(`${h.dashboardUrl}#/checkouts`);
+    await byTestId('scope-env-production').click();
+    await el('[data-testid="scope-env-production"][aria-pressed="true"]').waitFor();
+    await el('[data-testid="checkouts-empty"]:has-text("No checkouts in production yet.")').waitFor();
+
+    // A checkout created from the page lands in production, not in test.
+    await byTestId('checkout-title-input').fill('Prod order #7');
+    await byTestId('checkout-amount-input').fill('40');
+    await byTestId('checkout-create-submit').click();
+    const detail = el('[data-testid="checkout-detail"][data-env="production"]');
+    await detail.waitFor();
+    await el('[data-testid="checkout-title"]:text-is("Prod order #7")').waitFor();
+    await el('[data-testid="checkout-status"][data-status="active"]').waitFor();
+    const checkoutId = (await byTestId('checkout-id').textContent())!;
+    expect(await detail.getAttribute('data-checkout-id')).toBe(checkoutId);
+    expect(await ids('checkouts', 'production')).toEqual([checkoutId]);
+    expect(await ids('checkouts', 'test')).toEqual([]);
+    expect(await byTestId('checkout-hosted-link').getAttribute('href')).toBe(
+      `${h.sandbox.urls().production}/pay/${checkoutId}`,
+    );
+
+    // Paid in full, then 10 of the 40 refunded.
+    await byTestId('checkout-pay-full').click();
+    await el('[data-testid="checkout-status"][data-status="paid"]').waitFor();
+    expect(await byTestId('checkout-received').textContent()).toBe('40.00 USDC');
+    await byTestId('refund-amount-input').fill('10');
+    await byTestId('refund-reason-input').fill('Wrong size');
+    await byTestId('refund-submit').click();
+    await el('[data-testid="checkout-status"][data-status="partially_refunded"]').waitFor();
+    await byTestId('checkout-refund').waitFor();
+    expect(await byTestId('checkout-refunded').textContent()).toBe('10.00 USDC');
+    expect(await byTestId('checkout-refund').textContent()).toContain('Wrong size');
+    const stored = await call<{ env: string; checkout: { status: string; refunded_amount: number } }>(
+      h.sandbox,
+      'GET',
+      `/sandbox/checkouts/${checkoutId}`,
+    );
+    expect(stored).toMatchObject({
+      env: 'production',
+      checkout: { status: 'partially_refunded', refunded_amount: 10_000_000 },
+    });
+    await el(
+      `[data-testid="checkout-row"][data-checkout-id="${checkoutId}"][data-status="partially_refunded"]`,
+    ).waitFor();
+    await dismissNotices(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(resultsDir, 'checkouts-production.png') });
+
+    // Money for the card: credit the merchant 100 USDC in production from the Money page.
+    const available = async (env: 'test' | 'production') =>
+      (await balances(merchant.id, env)).find((b) => b.currency === 'USDC')?.available ?? 0;
+    const beforeCredit = await available('production');
+    await byTestId('nav-money').click();
+    await byTestId('credit-amount-input').fill('100');
+    await byTestId('credit-submit').click();
+    await el(
+      `[data-testid="balance"][data-currency="USDC"] [data-testid="balance-available"][data-amount="${beforeCredit + 100_000_000}"]`,
+    ).waitFor();
+
+    // A cardholder, created in production from the Cards page.
+    await byTestId('nav-cards').click();
+    await el('[data-testid="cardholder-list"]:has-text("No cardholders in production yet.")').waitFor();
+    await byTestId('cardholder-name-input').fill('Ada Wong');
+    await byTestId('cardholder-email-input').fill('ada@example.com');
+    await byTestId('cardholder-create-submit').click();
+    const holder = el('[data-testid="cardholder-detail"][data-env="production"]');
+    await holder.waitFor();
+    await el('[data-testid="cardholder-name"]:text-is("Ada Wong")').waitFor();
+    const holderId = (await holder.getAttribute('data-cardholder-id'))!;
+    expect(await ids('cardholders', 'production')).toEqual([holderId]);
+    expect(await ids('cardholders', 'test')).toEqual([]);
+    expect(await holder.textContent()).toContain('ada@example.com');
+
+    // KYC, an application (auto review), a virtual card: active at once.
+    await byTestId('kyc-approve').click();
+    await el('[data-testid="cardholder-kyc"][data-status="approved"]').waitFor();
+    const catalogue = await call<{ id: string; type: string }[]>(h.sandbox, 'GET', '/sandbox/card-catalogue');
+    await byTestId('card-product-select').selectOption(catalogue.find((p) => p.type === 'virtual')!.id);
+    await byTestId('card-apply').click();
+    await el('[data-testid="application-row"][data-status="approved"]').waitFor();
+    await byTestId('card-issue').click();
+    const card = el('[data-testid="card-row"][data-status="active"]');
+    await card.waitFor();
+    const cardId = (await card.getAttribute('data-card-id'))!;
+
+    // Funded from the production business wallet; an authorization holds 15, settling completes it.
+    await byTestId('fund-amount-input').fill('60');
+    await byTestId('fund-submit').click();
+    await el('[data-testid="cardholder-balance"]:text-is("60.00 USDC")').waitFor();
+    await byTestId('authorize-amount-input').fill('15');
+    await byTestId('authorize-merchant-input').fill('Raccoon City Diner');
+    await byTestId('authorize-submit').click();
+    const tx = el('[data-testid="tx-row"][data-status="requested"]');
+    await tx.waitFor();
+    await el('[data-testid="cardholder-balance"]:text-is("45.00 USDC")').waitFor();
+    await tx.getByTestId('tx-settle').click();
+    const settled = el('[data-testid="tx-row"][data-status="completed"]');
+    await settled.waitFor();
+    expect(await settled.getByTestId('tx-amount').textContent()).toBe('−15.00 USDC');
+
+    // Locking works in production too.
+    await card.getByTestId('card-lock').click();
+    await el(`[data-testid="card-row"][data-card-id="${cardId}"][data-status="locked"]`).waitFor();
+
+    // The server agrees: all of it is in production, nothing in test.
+    const held = await call<{
+      cardholder: { env: string; email: string; balances: { currency: string; balance: number }[] };
+      cards: { id: string; status: string }[];
+    }>(h.sandbox, 'GET', `/sandbox/cardholders/${holderId}`);
+    expect(held.cardholder).toMatchObject({
+      env: 'production',
+      email: 'ada@example.com',
+      balances: [{ currency: 'USDC', balance: 45_000_000 }],
+    });
+    expect(held.cards).toMatchObject([{ id: cardId, status: 'locked' }]);
+    const [payment] = await call<{ status: string; amount: number }[]>(
+      h.sandbox,
+      'GET',
+      `/sandbox/cards/${cardId}/transactions`,
+    );
+    expect(payment).toMatchObject({ status: 'completed', amount: -15_000_000 });
+    // The 60 moved to the cardholder came out of the production wallet; test was never touched.
+    expect(await available('production')).toBe(beforeCredit + 40_000_000);
+    expect(await balances(merchant.id, 'test')).toEqual([]);
+
+    await dismissNotices(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(resultsDir, 'cards-production-flow.png') });
+    await shot('cards-production-flow-full');
   });
 });

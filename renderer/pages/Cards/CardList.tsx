@@ -7,7 +7,6 @@ import { CARD_TONE } from './status';
 
 function CardActions({ card }: { card: PaymentCard }) {
   const cardAction = useStore((s) => s.cardAction);
-  const production = useStore((s) => s.env !== 'test');
   const [busy, run] = useBusy();
   if (card.status === 'canceled') return null;
   return (
@@ -27,7 +26,7 @@ function CardActions({ card }: { card: PaymentCard }) {
         <button
           type="button"
           className="btn btn-secondary btn-sm"
-          disabled={busy || production}
+          disabled={busy}
           onClick={() => void run(() => cardAction(card, 'lock'))}
           data-testid="card-lock"
         >
@@ -38,7 +37,7 @@ function CardActions({ card }: { card: PaymentCard }) {
         <button
           type="button"
           className="btn btn-secondary btn-sm"
-          disabled={busy || production}
+          disabled={busy}
           onClick={() => void run(() => cardAction(card, 'unlock'))}
           data-testid="card-unlock"
         >

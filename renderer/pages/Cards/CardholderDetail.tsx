@@ -3,7 +3,6 @@ import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { formatAmount, parseAmount } from '../../components/format';
-import { TestOnlyHint } from '../../components/ScopeGate';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
@@ -13,7 +12,6 @@ import { APPLICATION_TONE, KYC_TONE } from './status';
 
 function FundForm() {
   const fundCardholder = useStore((s) => s.fundCardholder);
-  const production = useStore((s) => s.env !== 'test');
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState('USDC');
   const [busy, run] = useBusy();
@@ -53,7 +51,7 @@ function FundForm() {
       <button
         type="submit"
         className="btn btn-secondary"
-        disabled={busy || minor === null || production}
+        disabled={busy || minor === null}
         data-testid="fund-submit"
       >
         {busy ? 'Funding…' : 'Fund'}
@@ -68,7 +66,6 @@ const NONE: CardApplication[] = [];
 function Issue({ products }: { products: CardProduct[] }) {
   const applications = useStore((s) => s.cardholderDetail?.applications ?? NONE);
   const verified = useStore((s) => s.cardholderDetail?.cardholder.is_kyc_verified ?? false);
-  const production = useStore((s) => s.env !== 'test');
   const applyForCard = useStore((s) => s.applyForCard);
   const issueCard = useStore((s) => s.issueCard);
   const reviewApplication = useStore((s) => s.reviewApplication);
@@ -101,7 +98,7 @@ function Issue({ products }: { products: CardProduct[] }) {
         <button
           type="button"
           className="btn btn-secondary"
-          disabled={busy || !product || !verified || approved || pending || production}
+          disabled={busy || !product || !verified || approved || pending}
           title={verified ? undefined : 'Approve KYC first'}
           onClick={() => product && void run(() => applyForCard(product))}
           data-testid="card-apply"
@@ -111,7 +108,7 @@ function Issue({ products }: { products: CardProduct[] }) {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={busy || !product || !approved || production}
+          disabled={busy || !product || !approved}
           title={approved ? undefined : 'Needs an approved application for this product'}
           onClick={() => product && void run(() => issueCard(product))}
           data-testid="card-issue"
@@ -159,7 +156,6 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
   const detail = useStore((s) =>
     s.cardholderDetail?.cardholder.id === holderId ? s.cardholderDetail : null,
   );
-  const listed = useStore((s) => s.cardholders.find((h) => h.id === holderId));
   const products = useStore((s) => s.catalogue);
   const setKycResult = useStore((s) => s.setKycResult);
   const [busy, run] = useBusy();
@@ -174,7 +170,12 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
   const kyc = cardholder.kyc_status || 'none';
 
   return (
-    <div className="stack" data-testid="cardholder-detail" data-cardholder-id={cardholder.id}>
+    <div
+      className="stack"
+      data-testid="cardholder-detail"
+      data-cardholder-id={cardholder.id}
+      data-env={cardholder.env}
+    >
       <Card>
         <div className="merchant-head">
           <span className="avatar avatar-lg avatar-person" aria-hidden="true">
@@ -226,20 +227,19 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
           </div>
           <div>
             <dt>Email</dt>
-            <dd>{listed?.email ?? '—'}</dd>
+            <dd>{cardholder.email ?? '—'}</dd>
           </div>
           <div>
             <dt>Wallet</dt>
             <dd data-testid="cardholder-balance">
-              {listed && listed.balances.length > 0
-                ? listed.balances.map((b) => `${formatAmount(b.balance)} ${b.currency}`).join(' · ')
+              {cardholder.balances.length > 0
+                ? cardholder.balances.map((b) => `${formatAmount(b.balance)} ${b.currency}`).join(' · ')
                 : '0.00'}
             </dd>
           </div>
         </dl>
         <div className="card-section">
           <FundForm />
-          <TestOnlyHint what="Funding a cardholder" />
         </div>
       </Card>
       <Card
@@ -248,7 +248,6 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
         testId="cards"
       >
         <Issue products={products} />
-        <TestOnlyHint what="Applying, issuing and locking" />
         <CardList cards={detail.cards} products={products} />
       </Card>
       <CardNetwork />

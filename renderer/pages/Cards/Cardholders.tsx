@@ -1,14 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { Card } from '../../components/Card';
 import { formatAmount } from '../../components/format';
-import { TestOnlyHint } from '../../components/ScopeGate';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 
 export function NewCardholderForm() {
   const createCardholder = useStore((s) => s.createCardholder);
-  const production = useStore((s) => s.env !== 'test');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [busy, run] = useBusy();
@@ -54,12 +52,11 @@ export function NewCardholderForm() {
       <button
         type="submit"
         className="btn btn-primary"
-        disabled={busy || !name.trim() || production}
+        disabled={busy || !name.trim()}
         data-testid="cardholder-create-submit"
       >
         {busy ? 'Creating…' : 'Create cardholder'}
       </button>
-      <TestOnlyHint what="Creating a cardholder" />
     </form>
   );
 }

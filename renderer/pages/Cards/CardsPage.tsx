@@ -11,12 +11,16 @@ export function CardsPage() {
   const loadCards = useStore((s) => s.loadCards);
   useScopedLoad(loadCards);
   const selected = useStore((s) => (s.cardholdersScope === scopeKey(s) ? s.selectedCardholderId : null));
+  const env = useStore((s) => s.env);
   return (
     <ScopeGate>
       <div className="stack">
         <div className="grid-master-detail">
           <div className="stack">
-            <Card title="New cardholder" subtitle="Created through /v1 with the owner key.">
+            <Card
+              title="New cardholder"
+              subtitle={`Created in ${env} as the merchant’s owner (POST /v1/cardholders).`}
+            >
               <NewCardholderForm />
             </Card>
             <CardholderList />

@@ -204,13 +204,13 @@ export function CheckoutDetail({ checkoutId }: { checkoutId: string }) {
   }
   const { checkout } = detail;
   return (
-    <div className="stack" data-testid="checkout-detail" data-checkout-id={checkout.id}>
+    <div className="stack" data-testid="checkout-detail" data-checkout-id={checkout.id} data-env={detail.env}>
       <Summary detail={detail} />
       <Simulate checkout={checkout} />
       <CheckoutPayments payments={detail.payments} currency={checkout.currency} />
       <Card
         title="Refunds"
-        subtitle="Through /v1 with the owner key. Gas comes off the refund unless the merchant pays it."
+        subtitle="As the merchant’s owner (POST /v1/checkouts/{id}/refund). Gas comes off the refund unless the merchant pays it."
         testId="checkout-refunds"
       >
         <RefundForm checkout={checkout} enabled={REFUNDABLE.includes(checkout.status)} />

@@ -12,6 +12,7 @@ export function CheckoutsPage() {
   useScopedLoad(loadCheckouts);
   // Right after a switch of merchant or environment, the previous scope's checkout is not shown.
   const selected = useStore((s) => (s.checkoutsScope === scopeKey(s) ? s.selectedCheckoutId : null));
+  const env = useStore((s) => s.env);
 
   return (
     <ScopeGate>
@@ -19,7 +20,7 @@ export function CheckoutsPage() {
         <div className="stack">
           <Card
             title="New checkout"
-            subtitle="Created through /v1 with the merchant’s owner key, exactly as an integration would."
+            subtitle={`Created in ${env} as the merchant’s owner, with the body and answer of POST /v1/checkouts.`}
           >
             <NewCheckoutForm />
           </Card>

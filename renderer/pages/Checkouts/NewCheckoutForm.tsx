@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react';
 import { parseAmount } from '../../components/format';
-import { TestOnlyHint } from '../../components/ScopeGate';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 
@@ -9,7 +8,6 @@ const MAX_HOURS = 30 * 24;
 
 export function NewCheckoutForm() {
   const createCheckout = useStore((s) => s.createCheckout);
-  const production = useStore((s) => s.env !== 'test');
   const [title, setTitle] = useState('');
   const [amount, setAmount] = useState('');
   const [hours, setHours] = useState('24');
@@ -31,58 +29,55 @@ export function NewCheckoutForm() {
   };
 
   return (
-    <>
-      <form className="form" onSubmit={submit} data-testid="new-checkout-form">
-        <label className="field">
-          <span className="field-label">Title</span>
+    <form className="form" onSubmit={submit} data-testid="new-checkout-form">
+      <label className="field">
+        <span className="field-label">Title</span>
+        <input
+          className="input"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          placeholder="Order #1042"
+          maxLength={200}
+          required
+          data-testid="checkout-title-input"
+        />
+      </label>
+      <div className="form form-inline">
+        <label className="field grow">
+          <span className="field-label">Amount (USDC)</span>
           <input
             className="input"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="Order #1042"
-            maxLength={200}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            placeholder="25.00"
+            aria-invalid={amount !== '' && minor === null}
             required
-            data-testid="checkout-title-input"
+            data-testid="checkout-amount-input"
           />
         </label>
-        <div className="form form-inline">
-          <label className="field grow">
-            <span className="field-label">Amount (USDC)</span>
-            <input
-              className="input"
-              inputMode="decimal"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              placeholder="25.00"
-              aria-invalid={amount !== '' && minor === null}
-              required
-              data-testid="checkout-amount-input"
-            />
-          </label>
-          <label className="field grow">
-            <span className="field-label">Expires in (hours)</span>
-            <input
-              className="input"
-              type="number"
-              min={1}
-              max={MAX_HOURS}
-              step="any"
-              value={hours}
-              onChange={(e) => setHours(e.target.value)}
-              data-testid="checkout-hours-input"
-            />
-          </label>
-        </div>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={busy || !valid || production}
-          data-testid="checkout-create-submit"
-        >
-          {busy ? 'Creating…' : 'Create checkout'}
-        </button>
-      </form>
-      <TestOnlyHint what="Creating a checkout" />
-    </>
+        <label className="field grow">
+          <span className="field-label">Expires in (hours)</span>
+          <input
+            className="input"
+            type="number"
+            min={1}
+            max={MAX_HOURS}
+            step="any"
+            value={hours}
+            onChange={(e) => setHours(e.target.value)}
+            data-testid="checkout-hours-input"
+          />
+        </label>
+      </div>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        disabled={busy || !valid}
+        data-testid="checkout-create-submit"
+      >
+        {busy ? 'Creating…' : 'Create checkout'}
+      </button>
+    </form>
   );
 }

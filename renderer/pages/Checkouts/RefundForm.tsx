@@ -1,13 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import type { Checkout } from '../../api/types';
 import { formatAmount, parseAmount } from '../../components/format';
-import { TestOnlyHint } from '../../components/ScopeGate';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 
 export function RefundForm({ checkout, enabled }: { checkout: Checkout; enabled: boolean }) {
   const refundCheckout = useStore((s) => s.refundCheckout);
-  const production = useStore((s) => s.env !== 'test');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [merchantPaysGas, setMerchantPaysGas] = useState(false);
@@ -32,54 +30,51 @@ export function RefundForm({ checkout, enabled }: { checkout: Checkout; enabled:
   };
 
   return (
-    <>
-      <form className="form" onSubmit={submit} data-testid="refund-form">
-        <div className="form form-inline">
-          <label className="field">
-            <span className="field-label">Amount ({checkout.currency})</span>
-            <input
-              className="input input-amount"
-              inputMode="decimal"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              placeholder={refundable > 0 ? formatAmount(refundable) : 'all'}
-              aria-invalid={amount !== '' && minor === null}
-              data-testid="refund-amount-input"
-            />
-          </label>
-          <label className="field grow">
-            <span className="field-label">Reason</span>
-            <input
-              className="input"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              placeholder="Customer returned the item"
-              maxLength={500}
-              data-testid="refund-reason-input"
-            />
-          </label>
-        </div>
-        <div className="form-actions">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={merchantPaysGas}
-              onChange={(e) => setMerchantPaysGas(e.target.checked)}
-              data-testid="refund-merchant-gas"
-            />
-            Merchant pays gas
-          </label>
-          <button
-            type="submit"
-            className="btn btn-outline"
-            disabled={busy || !enabled || production || (amount !== '' && minor === null)}
-            data-testid="refund-submit"
-          >
-            {busy ? 'Refunding…' : 'Refund'}
-          </button>
-        </div>
-      </form>
-      <TestOnlyHint what="A refund" />
-    </>
+    <form className="form" onSubmit={submit} data-testid="refund-form">
+      <div className="form form-inline">
+        <label className="field">
+          <span className="field-label">Amount ({checkout.currency})</span>
+          <input
+            className="input input-amount"
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            placeholder={refundable > 0 ? formatAmount(refundable) : 'all'}
+            aria-invalid={amount !== '' && minor === null}
+            data-testid="refund-amount-input"
+          />
+        </label>
+        <label className="field grow">
+          <span className="field-label">Reason</span>
+          <input
+            className="input"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="Customer returned the item"
+            maxLength={500}
+            data-testid="refund-reason-input"
+          />
+        </label>
+      </div>
+      <div className="form-actions">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={merchantPaysGas}
+            onChange={(e) => setMerchantPaysGas(e.target.checked)}
+            data-testid="refund-merchant-gas"
+          />
+          Merchant pays gas
+        </label>
+        <button
+          type="submit"
+          className="btn btn-outline"
+          disabled={busy || !enabled || (amount !== '' && minor === null)}
+          data-testid="refund-submit"
+        >
+          {busy ? 'Refunding…' : 'Refund'}
+        </button>
+      </div>
+    </form>
   );
 }
