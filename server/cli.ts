@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { createSandbox } from './sandbox.js';
+import type { Sandbox, Urls } from './sandbox.js';
 
 export const USAGE = `Usage: svc-sandbox serve [options]
 
@@ -81,13 +81,41 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const sandbox = await createSandbox({
-    dbPath: options.db,
-    host: options.host,
-    ports: { test: options.port, production: options.prodPort },
-    seed: options.seed,
-  });
-  let urls: Awaited<ReturnType<typeof sandbox.listen>>;
+  // Signals are handled from the start: one during start-up still shuts down cleanly.
+  let sandbox: Sandbox | undefined;
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`svc-sandbox: ${signal}, shutting down\n`);
+    (sandbox ? sandbox.close() : Promise.resolve()).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`svc-sandbox: error while closing: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  // Loaded only now, so --help and usage errors answer without loading the server.
+  const { createSandbox } = await import('./sandbox.js');
+  try {
+    sandbox = await createSandbox({
+      dbPath: options.db,
+      host: options.host,
+      ports: { test: options.port, production: options.prodPort },
+      seed: options.seed,
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    const hint = /locked|busy/i.test(message) ? ' (is another svc-sandbox using this file?)' : '';
+    process.stderr.write(`svc-sandbox: cannot open ${options.db}: ${message}${hint}\n`);
+    process.exit(1);
+  }
+  if (closing) return;
+  let urls: Urls;
   try {
     urls = await sandbox.listen();
   } catch (error) {
@@ -98,22 +126,6 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
   );
-
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stdout.write(`svc-sandbox: ${signal}, shutting down\n`);
-    sandbox.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`svc-sandbox: error while closing: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 const invokedDirectly =

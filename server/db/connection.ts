@@ -15,7 +15,11 @@ export interface OpenOptions {
  * (it is in the WAL file); only an OS crash or power loss can drop the last few commits.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  const db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // A short busy wait: with the exclusive lock, a second process would wait for nothing.
+  const db = new Database(path, {
+    timeout: 1000,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
   if (path !== ':memory:') {
     // One sandbox owns its file: the lock keeps a second process (which would run the same due
     // jobs twice) out, and lets WAL keep its index in memory, without a lock syscall per query.
@@ -28,7 +32,6 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   runMigrations(db, migrations);
   return db;
 }

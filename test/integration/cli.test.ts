@@ -204,6 +204,16 @@ describe('svc-sandbox serve (the CLI process)', () => {
     expect((await getJson(`${first.urls.production}/sandbox/health`)).status).toBe(200);
   });
 
+  it('refuses a database file another sandbox is using, with exit 1 and the reason', async () => {
+    const db = tempDb();
+    const first = await serve(db);
+    const { code, stdout, stderr } = await runCli(['serve', '--port', '0', '--prod-port', '0', '--db', db]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/cannot open .*locked \(is another svc-sandbox using this file\?\)/);
+    expect(stdout).not.toContain('svc-sandbox ready');
+    expect((await getJson(`${first.urls.test}/sandbox/health`)).status).toBe(200);
+  });
+
   it.each([
     ['a port that is not a number', ['serve', '--port', 'abc'], /--port must be a port number/],
     ['a port out of range', ['serve', '--prod-port', '70000'], /--prod-port must be a port number/],
