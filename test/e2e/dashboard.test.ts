@@ -1,75 +1,24 @@
 /// <reference lib="dom" />
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../server/sandbox.js';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../server/sandbox.js';
+import { resultsDir, setupDashboard } from './harness.js';
 
 // The dashboard in real Chromium against a real sandbox: the page is served by the sandbox itself,
 // exactly as the Electron window and `svc-sandbox serve` show it.
 
-const root = resolve(import.meta.dirname, '../..');
-const dashboardDir = join(root, 'out/renderer');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The README's hero shot (docs/screenshot.png) is the Checkouts page, taken by flows.test.ts when
 // UPDATE_SCREENSHOT is set; this one is for looking at after a run.
-const screenshotPath = join(root, 'test-results/merchants.png');
+const screenshotPath = join(resultsDir, 'merchants.png');
 
-let browser: Browser;
-let context: BrowserContext;
+const h = setupDashboard();
 let page: Page;
 let sandbox: Sandbox;
-let dataDir: string;
 let dashboardUrl: string;
-
-beforeAll(async () => {
-  if (!existsSync(join(dashboardDir, 'index.html'))) {
-    throw new Error(
-      `${dashboardDir}/index.html is missing: build the dashboard first (npm run build, or npx electron-vite build)`,
-    );
-  }
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: apt-get install -y chromium, or set CHROMIUM_PATH`,
-    );
-  }
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  // Each test: its own data dir, its own free ports.
-  dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-e2e-'));
-  sandbox = await createSandbox({
-    ports: { test: 0, production: 0 },
-    dbPath: join(dataDir, 'sandbox.db'),
-    dashboardDir,
-  });
-  ({ dashboard: dashboardUrl } = await sandbox.listen());
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-  await sandbox?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeEach(() => {
+  ({ page, sandbox, dashboardUrl } = h);
 });
 
 const byTestId = (id: string) => page.getByTestId(id);
