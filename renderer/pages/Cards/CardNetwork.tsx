@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import type { CardTransaction, PaymentCard } from '../../api/types';
 import { Card } from '../../components/Card';
+import { AmountInput, Field, Select, TextInput } from '../../components/Field';
 import { formatAmount, formatTimestamp, humanize, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import type { CardMove, TransactionAction } from '../../store/cards';
@@ -31,49 +33,37 @@ function AuthorizeForm({ cardId }: { cardId: string }) {
 
   return (
     <form className="form form-inline" onSubmit={submit} data-testid="authorize-form">
-      <label className="field">
-        <span className="field-label">Amount (USDC)</span>
-        <input
-          className="input input-amount"
-          inputMode="decimal"
+      <Field label="Amount (USDC)">
+        <AmountInput
+          compact
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           placeholder="12.50"
-          aria-invalid={amount !== '' && minor === null}
-          data-testid="authorize-amount-input"
+          testId="authorize-amount-input"
         />
-      </label>
-      <label className="field grow">
-        <span className="field-label">Merchant</span>
-        <input
-          className="input"
+      </Field>
+      <Field label="Merchant" grow>
+        <TextInput
           value={merchant}
-          onChange={(e) => setMerchant(e.target.value)}
+          onChange={setMerchant}
           placeholder="Blue Bottle Coffee"
           maxLength={200}
-          data-testid="authorize-merchant-input"
+          testId="authorize-merchant-input"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">Channel</span>
-        <select
-          className="input"
+      </Field>
+      <Field label="Channel">
+        <Select
           value={channel}
-          onChange={(e) => setChannel(e.target.value as 'online' | 'present')}
-          data-testid="authorize-channel-select"
+          onChange={(v) => setChannel(v as 'online' | 'present')}
+          testId="authorize-channel-select"
         >
           <option value="online">Online</option>
           <option value="present">In person</option>
-        </select>
-      </label>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || minor === null}
-        data-testid="authorize-submit"
-      >
-        {busy ? 'Authorizing…' : 'Authorize'}
-      </button>
+        </Select>
+      </Field>
+      <SubmitButton busy={busy} busyLabel="Authorizing…" disabled={minor === null} testId="authorize-submit">
+        Authorize
+      </SubmitButton>
     </form>
   );
 }
@@ -100,41 +90,27 @@ function MoveForm({ card }: { card: PaymentCard }) {
 
   return (
     <form className="form form-inline move-form" onSubmit={submit} data-testid="card-move-form">
-      <label className="field">
-        <span className="field-label">Other movement</span>
-        <select
-          className="input"
-          value={kind}
-          onChange={(e) => setKind(e.target.value as CardMove)}
-          data-testid="card-move-kind"
-        >
+      <Field label="Other movement">
+        <Select value={kind} onChange={(v) => setKind(v as CardMove)} testId="card-move-kind">
           {moves.map((m) => (
             <option key={m.kind} value={m.kind}>
               {m.label}
             </option>
           ))}
-        </select>
-      </label>
-      <label className="field">
-        <span className="field-label">Amount (USDC)</span>
-        <input
-          className="input input-amount"
-          inputMode="decimal"
+        </Select>
+      </Field>
+      <Field label="Amount (USDC)">
+        <AmountInput
+          compact
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           placeholder="5.00"
-          aria-invalid={amount !== '' && minor === null}
-          data-testid="card-move-amount"
+          testId="card-move-amount"
         />
-      </label>
-      <button
-        type="submit"
-        className="btn btn-secondary"
-        disabled={busy || minor === null}
-        data-testid="card-move-submit"
-      >
+      </Field>
+      <SubmitButton variant="secondary" busy={busy} disabled={minor === null} testId="card-move-submit">
         Send
-      </button>
+      </SubmitButton>
     </form>
   );
 }

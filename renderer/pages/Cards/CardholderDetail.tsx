@@ -2,8 +2,10 @@ import { type FormEvent, useState } from 'react';
 import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
+import { AmountInput, Field, Select } from '../../components/Field';
 import { formatAmount, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { CardList } from './CardList';
@@ -24,38 +26,30 @@ function FundForm() {
 
   return (
     <form className="form form-inline" onSubmit={submit} data-testid="fund-form">
-      <label className="field">
-        <span className="field-label">Fund from the business wallet</span>
-        <input
-          className="input input-amount"
-          inputMode="decimal"
+      <Field label="Fund from the business wallet">
+        <AmountInput
+          compact
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           placeholder="100.00"
-          aria-invalid={amount !== '' && minor === null}
-          data-testid="fund-amount-input"
+          testId="fund-amount-input"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">Currency</span>
-        <select
-          className="input"
-          value={currency}
-          onChange={(e) => setCurrency(e.target.value)}
-          data-testid="fund-currency-select"
-        >
+      </Field>
+      <Field label="Currency">
+        <Select value={currency} onChange={setCurrency} testId="fund-currency-select">
           <option value="USDC">USDC</option>
           <option value="USDT">USDT</option>
-        </select>
-      </label>
-      <button
-        type="submit"
-        className="btn btn-secondary"
-        disabled={busy || minor === null}
-        data-testid="fund-submit"
+        </Select>
+      </Field>
+      <SubmitButton
+        variant="secondary"
+        busy={busy}
+        busyLabel="Funding…"
+        disabled={minor === null}
+        testId="fund-submit"
       >
-        {busy ? 'Funding…' : 'Fund'}
-      </button>
+        Fund
+      </SubmitButton>
     </form>
   );
 }
@@ -80,21 +74,15 @@ function Issue({ products }: { products: CardProduct[] }) {
   return (
     <div className="form">
       <div className="form form-inline">
-        <label className="field grow">
-          <span className="field-label">Card product</span>
-          <select
-            className="input"
-            value={product?.id ?? ''}
-            onChange={(e) => setProductId(e.target.value)}
-            data-testid="card-product-select"
-          >
+        <Field label="Card product" grow>
+          <Select value={product?.id ?? ''} onChange={setProductId} testId="card-product-select">
             {products.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} · {p.type}
               </option>
             ))}
-          </select>
-        </label>
+          </Select>
+        </Field>
         <button
           type="button"
           className="btn btn-secondary"

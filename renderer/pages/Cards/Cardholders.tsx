@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { Card } from '../../components/Card';
+import { Field, TextInput } from '../../components/Field';
 import { formatAmount } from '../../components/format';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
@@ -24,39 +26,39 @@ export function NewCardholderForm() {
 
   return (
     <form className="form" onSubmit={submit} data-testid="new-cardholder-form">
-      <label className="field">
-        <span className="field-label">Name</span>
-        <input
-          className="input"
+      <Field label="Name">
+        <TextInput
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={setName}
           placeholder="Jane Doe"
           maxLength={200}
           required
-          data-testid="cardholder-name-input"
+          testId="cardholder-name-input"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">
-          Email <span className="muted">(optional)</span>
-        </span>
-        <input
-          className="input"
+      </Field>
+      <Field
+        label={
+          <>
+            Email <span className="muted">(optional)</span>
+          </>
+        }
+      >
+        <TextInput
           type="email"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={setEmail}
           placeholder="jane@example.com"
-          data-testid="cardholder-email-input"
+          testId="cardholder-email-input"
         />
-      </label>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || !name.trim()}
-        data-testid="cardholder-create-submit"
+      </Field>
+      <SubmitButton
+        busy={busy}
+        busyLabel="Creating…"
+        disabled={!name.trim()}
+        testId="cardholder-create-submit"
       >
-        {busy ? 'Creating…' : 'Create cardholder'}
-      </button>
+        Create cardholder
+      </SubmitButton>
     </form>
   );
 }

@@ -3,6 +3,7 @@ import type { Checkout, CheckoutDetail as Detail } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
+import { AmountInput, Field, Select } from '../../components/Field';
 import { formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
@@ -108,21 +109,15 @@ function Simulate({ checkout }: { checkout: Checkout }) {
       <div className="action-rows">
         <div className="form form-inline">
           {options.length > 0 && (
-            <label className="field">
-              <span className="field-label">Pay with</span>
-              <select
-                className="input"
-                value={route}
-                onChange={(e) => setRoute(Number(e.target.value))}
-                data-testid="checkout-pay-with"
-              >
+            <Field label="Pay with">
+              <Select value={route} onChange={(v) => setRoute(Number(v))} testId="checkout-pay-with">
                 {options.map((o, i) => (
                   <option key={`${o.chain}/${o.token}`} value={i}>
                     {o.token} on {o.chain}
                   </option>
                 ))}
-              </select>
-            </label>
+              </Select>
+            </Field>
           )}
           <button
             type="button"
@@ -134,18 +129,15 @@ function Simulate({ checkout }: { checkout: Checkout }) {
             Pay in full
           </button>
           <span className="or muted small">or</span>
-          <label className="field">
-            <span className="field-label">Part ({checkout.currency})</span>
-            <input
-              className="input input-amount"
-              inputMode="decimal"
+          <Field label={`Part (${checkout.currency})`}>
+            <AmountInput
+              compact
               value={part}
-              onChange={(e) => setPart(e.target.value)}
+              onChange={setPart}
               placeholder="10.00"
-              aria-invalid={part !== '' && partMinor === null}
-              data-testid="checkout-pay-amount"
+              testId="checkout-pay-amount"
             />
-          </label>
+          </Field>
           <button
             type="button"
             className="btn btn-secondary"

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
+import { AmountInput, Field, TextInput } from '../../components/Field';
 import { parseAmount } from '../../components/format';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 
@@ -30,54 +32,41 @@ export function NewCheckoutForm() {
 
   return (
     <form className="form" onSubmit={submit} data-testid="new-checkout-form">
-      <label className="field">
-        <span className="field-label">Title</span>
-        <input
-          className="input"
+      <Field label="Title">
+        <TextInput
           value={title}
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={setTitle}
           placeholder="Order #1042"
           maxLength={200}
           required
-          data-testid="checkout-title-input"
+          testId="checkout-title-input"
         />
-      </label>
+      </Field>
       <div className="form form-inline">
-        <label className="field grow">
-          <span className="field-label">Amount (USDC)</span>
-          <input
-            className="input"
-            inputMode="decimal"
+        <Field label="Amount (USDC)" grow>
+          <AmountInput
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={setAmount}
             placeholder="25.00"
-            aria-invalid={amount !== '' && minor === null}
             required
-            data-testid="checkout-amount-input"
+            testId="checkout-amount-input"
           />
-        </label>
-        <label className="field grow">
-          <span className="field-label">Expires in (hours)</span>
-          <input
-            className="input"
+        </Field>
+        <Field label="Expires in (hours)" grow>
+          <TextInput
             type="number"
             min={1}
             max={MAX_HOURS}
             step="any"
             value={hours}
-            onChange={(e) => setHours(e.target.value)}
-            data-testid="checkout-hours-input"
+            onChange={setHours}
+            testId="checkout-hours-input"
           />
-        </label>
+        </Field>
       </div>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || !valid}
-        data-testid="checkout-create-submit"
-      >
-        {busy ? 'Creating…' : 'Create checkout'}
-      </button>
+      <SubmitButton busy={busy} busyLabel="Creating…" disabled={!valid} testId="checkout-create-submit">
+        Create checkout
+      </SubmitButton>
     </form>
   );
 }

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import type { Checkout } from '../../api/types';
+import { AmountInput, Field, TextInput } from '../../components/Field';
 import { formatAmount, parseAmount } from '../../components/format';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 
@@ -32,29 +34,24 @@ export function RefundForm({ checkout, enabled }: { checkout: Checkout; enabled:
   return (
     <form className="form" onSubmit={submit} data-testid="refund-form">
       <div className="form form-inline">
-        <label className="field">
-          <span className="field-label">Amount ({checkout.currency})</span>
-          <input
-            className="input input-amount"
-            inputMode="decimal"
+        <Field label={`Amount (${checkout.currency})`}>
+          <AmountInput
+            compact
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={setAmount}
             placeholder={refundable > 0 ? formatAmount(refundable) : 'all'}
-            aria-invalid={amount !== '' && minor === null}
-            data-testid="refund-amount-input"
+            testId="refund-amount-input"
           />
-        </label>
-        <label className="field grow">
-          <span className="field-label">Reason</span>
-          <input
-            className="input"
+        </Field>
+        <Field label="Reason" grow>
+          <TextInput
             value={reason}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={setReason}
             placeholder="Customer returned the item"
             maxLength={500}
-            data-testid="refund-reason-input"
+            testId="refund-reason-input"
           />
-        </label>
+        </Field>
       </div>
       <div className="form-actions">
         <label className="checkbox">
@@ -66,14 +63,15 @@ export function RefundForm({ checkout, enabled }: { checkout: Checkout; enabled:
           />
           Merchant pays gas
         </label>
-        <button
-          type="submit"
-          className="btn btn-outline"
-          disabled={busy || !enabled || (amount !== '' && minor === null)}
-          data-testid="refund-submit"
+        <SubmitButton
+          variant="outline"
+          busy={busy}
+          busyLabel="Refunding…"
+          disabled={!enabled || (amount !== '' && minor === null)}
+          testId="refund-submit"
         >
-          {busy ? 'Refunding…' : 'Refund'}
-        </button>
+          Refund
+        </SubmitButton>
       </div>
     </form>
   );

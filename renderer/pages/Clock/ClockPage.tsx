@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { Card } from '../../components/Card';
+import { Field, Select } from '../../components/Field';
 import { formatDate, formatOffset, formatTime } from '../../components/format';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useSandboxNow } from '../../components/useSandboxNow';
 import { useStore } from '../../store';
 
@@ -28,8 +30,7 @@ function CustomAdvance() {
 
   return (
     <form className="form form-inline" onSubmit={submit}>
-      <label className="field">
-        <span className="field-label">Advance by</span>
+      <Field label="Advance by">
         <input
           className="input input-narrow"
           type="number"
@@ -39,30 +40,19 @@ function CustomAdvance() {
           onChange={(e) => setAmount(e.target.value)}
           data-testid="clock-custom-amount"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">Unit</span>
-        <select
-          className="input"
-          value={unit}
-          onChange={(e) => setUnit(e.target.value as Unit)}
-          data-testid="clock-custom-unit"
-        >
+      </Field>
+      <Field label="Unit">
+        <Select value={unit} onChange={(v) => setUnit(v as Unit)} testId="clock-custom-unit">
           {Object.keys(UNITS).map((u) => (
             <option key={u} value={u}>
               {u}
             </option>
           ))}
-        </select>
-      </label>
-      <button
-        type="submit"
-        className="btn btn-secondary"
-        disabled={busy || !valid}
-        data-testid="clock-custom-submit"
-      >
+        </Select>
+      </Field>
+      <SubmitButton variant="secondary" busy={busy} disabled={!valid} testId="clock-custom-submit">
         Advance
-      </button>
+      </SubmitButton>
     </form>
   );
 }

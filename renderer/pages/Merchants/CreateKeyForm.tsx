@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { Role } from '../../api/types';
+import { Field, Select, TextInput } from '../../components/Field';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useStore } from '../../store';
 
 const ROLES: { value: Role; label: string }[] = [
@@ -24,41 +26,28 @@ export function CreateKeyForm({ merchantId }: { merchantId: string }) {
 
   return (
     <form className="form form-inline" onSubmit={submit} data-testid="create-key-form">
-      <label className="field grow">
-        <span className="field-label">Key name</span>
-        <input
-          className="input"
+      <Field label="Key name" grow>
+        <TextInput
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={setName}
           placeholder="CI pipeline"
           maxLength={200}
           required
-          data-testid="key-name-input"
+          testId="key-name-input"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">Role</span>
-        <select
-          className="input"
-          value={role}
-          onChange={(e) => setRole(e.target.value as Role)}
-          data-testid="key-role-select"
-        >
+      </Field>
+      <Field label="Role">
+        <Select value={role} onChange={(v) => setRole(v as Role)} testId="key-role-select">
           {ROLES.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}
             </option>
           ))}
-        </select>
-      </label>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || !name.trim()}
-        data-testid="create-key-submit"
-      >
-        {busy ? 'Creating…' : 'Create key'}
-      </button>
+        </Select>
+      </Field>
+      <SubmitButton busy={busy} busyLabel="Creating…" disabled={!name.trim()} testId="create-key-submit">
+        Create key
+      </SubmitButton>
     </form>
   );
 }

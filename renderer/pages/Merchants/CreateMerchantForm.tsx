@@ -1,4 +1,6 @@
 import { type FormEvent, useState } from 'react';
+import { Field, TextInput } from '../../components/Field';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useStore } from '../../store';
 
 export function CreateMerchantForm() {
@@ -24,39 +26,34 @@ export function CreateMerchantForm() {
 
   return (
     <form className="form" onSubmit={submit} data-testid="create-merchant-form">
-      <label className="field">
-        <span className="field-label">Name</span>
-        <input
-          className="input"
+      <Field label="Name">
+        <TextInput
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={setName}
           placeholder="Acme Ltd"
           maxLength={200}
           required
-          data-testid="merchant-name-input"
+          testId="merchant-name-input"
         />
-      </label>
-      <label className="field">
-        <span className="field-label">
-          Country <span className="muted">(optional, ISO code)</span>
-        </span>
-        <input
-          className="input"
+      </Field>
+      <Field
+        label={
+          <>
+            Country <span className="muted">(optional, ISO code)</span>
+          </>
+        }
+      >
+        <TextInput
           value={country}
-          onChange={(e) => setCountry(e.target.value)}
+          onChange={setCountry}
           placeholder="GB"
           maxLength={8}
-          data-testid="merchant-country-input"
+          testId="merchant-country-input"
         />
-      </label>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || !name.trim()}
-        data-testid="create-merchant-submit"
-      >
-        {busy ? 'Creating…' : 'Create merchant'}
-      </button>
+      </Field>
+      <SubmitButton busy={busy} busyLabel="Creating…" disabled={!name.trim()} testId="create-merchant-submit">
+        Create merchant
+      </SubmitButton>
     </form>
   );
 }

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import type { Payout } from '../../api/types';
 import { Card } from '../../components/Card';
+import { AmountInput, Field, Select } from '../../components/Field';
 import { formatAmount, formatTime, formatTimestamp, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
@@ -19,16 +21,15 @@ function CurrencySelect({
 }) {
   const chains = useStore((s) => s.chains);
   return (
-    <label className="field">
-      <span className="field-label">Currency</span>
-      <select className="input" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+    <Field label="Currency">
+      <Select value={value} onChange={onChange} testId={testId}>
         {currenciesOf(chains).map((c) => (
           <option key={c} value={c}>
             {c}
           </option>
         ))}
-      </select>
-    </label>
+      </Select>
+    </Field>
   );
 }
 
@@ -80,40 +81,29 @@ export function PayoutForm() {
     >
       <form className="form" onSubmit={submit} data-testid="payout-form">
         <div className="form form-inline">
-          <label className="field grow">
-            <span className="field-label">Amount</span>
-            <input
-              className="input"
-              inputMode="decimal"
+          <Field label="Amount" grow>
+            <AmountInput
               value={amount}
-              onChange={(e) => setAmount(e.target.value)}
+              onChange={setAmount}
               placeholder="50.00"
-              aria-invalid={amount !== '' && minor === null}
-              data-testid="payout-amount-input"
+              testId="payout-amount-input"
             />
-          </label>
+          </Field>
           <CurrencySelect value={currency} onChange={setCurrency} testId="payout-currency-select" />
         </div>
-        <label className="field">
-          <span className="field-label">Outcome</span>
-          <select
-            className="input"
+        <Field label="Outcome">
+          <Select
             value={outcome}
-            onChange={(e) => setOutcome(e.target.value as 'completed' | 'failed')}
-            data-testid="payout-outcome-select"
+            onChange={(v) => setOutcome(v as 'completed' | 'failed')}
+            testId="payout-outcome-select"
           >
             <option value="completed">Completes (debits the balance)</option>
             <option value="failed">Fails (rejected by the receiving bank)</option>
-          </select>
-        </label>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={busy || minor === null}
-          data-testid="payout-submit"
-        >
-          {busy ? 'Paying out…' : 'Pay out'}
-        </button>
+          </Select>
+        </Field>
+        <SubmitButton busy={busy} busyLabel="Paying out…" disabled={minor === null} testId="payout-submit">
+          Pay out
+        </SubmitButton>
       </form>
       <RecentPayouts payouts={payouts} />
     </Card>
@@ -141,28 +131,25 @@ export function CreditForm() {
     >
       <form className="form" onSubmit={submit} data-testid="credit-form">
         <div className="form form-inline">
-          <label className="field grow">
-            <span className="field-label">Amount</span>
-            <input
-              className="input"
-              inputMode="decimal"
+          <Field label="Amount" grow>
+            <AmountInput
               value={amount}
-              onChange={(e) => setAmount(e.target.value)}
+              onChange={setAmount}
               placeholder="1000.00"
-              aria-invalid={amount !== '' && minor === null}
-              data-testid="credit-amount-input"
+              testId="credit-amount-input"
             />
-          </label>
+          </Field>
           <CurrencySelect value={currency} onChange={setCurrency} testId="credit-currency-select" />
         </div>
-        <button
-          type="submit"
-          className="btn btn-secondary"
-          disabled={busy || minor === null}
-          data-testid="credit-submit"
+        <SubmitButton
+          variant="secondary"
+          busy={busy}
+          busyLabel="Crediting…"
+          disabled={minor === null}
+          testId="credit-submit"
         >
-          {busy ? 'Crediting…' : 'Credit merchant'}
-        </button>
+          Credit merchant
+        </SubmitButton>
       </form>
     </Card>
   );

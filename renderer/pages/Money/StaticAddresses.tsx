@@ -2,7 +2,9 @@ import { type FormEvent, useState } from 'react';
 import type { StaticAddress } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
+import { AmountInput, Field, Select } from '../../components/Field';
 import { parseAmount } from '../../components/format';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
@@ -30,41 +32,27 @@ function SendForm({
 
   return (
     <form className="form form-inline send-form" onSubmit={submit} data-testid="address-send-form">
-      <label className="field">
-        <span className="field-label">Token</span>
-        <select
-          className="input"
-          value={currency}
-          onChange={(e) => setCurrency(e.target.value)}
-          data-testid="address-send-currency"
-        >
+      <Field label="Token">
+        <Select value={currency} onChange={setCurrency} testId="address-send-currency">
           {tokens.map((t) => (
             <option key={t} value={t}>
               {t}
             </option>
           ))}
-        </select>
-      </label>
-      <label className="field">
-        <span className="field-label">Amount</span>
-        <input
-          className="input input-amount"
-          inputMode="decimal"
+        </Select>
+      </Field>
+      <Field label="Amount">
+        <AmountInput
+          compact
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          onChange={setAmount}
           placeholder="100.00"
-          aria-invalid={amount !== '' && minor === null}
-          data-testid="address-send-amount"
+          testId="address-send-amount"
         />
-      </label>
-      <button
-        type="submit"
-        className="btn btn-primary"
-        disabled={busy || minor === null}
-        data-testid="address-send-submit"
-      >
-        {busy ? 'Sending…' : 'Send'}
-      </button>
+      </Field>
+      <SubmitButton busy={busy} busyLabel="Sending…" disabled={minor === null} testId="address-send-submit">
+        Send
+      </SubmitButton>
       <button type="button" className="btn btn-ghost" onClick={onDone}>
         Close
       </button>

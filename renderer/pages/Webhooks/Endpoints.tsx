@@ -3,6 +3,8 @@ import type { WebhookEndpoint } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
+import { Field, TextInput } from '../../components/Field';
+import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
@@ -37,18 +39,16 @@ function NewEndpointForm() {
   return (
     <form className="form" onSubmit={submit} data-testid="endpoint-form">
       <div className="form form-inline">
-        <label className="field grow">
-          <span className="field-label">Endpoint URL</span>
-          <input
-            className="input"
+        <Field label="Endpoint URL" grow>
+          <TextInput
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={setUrl}
             placeholder="https://example.test/webhooks"
             maxLength={2048}
             required
-            data-testid="endpoint-url-input"
+            testId="endpoint-url-input"
           />
-        </label>
+        </Field>
         <button
           type="button"
           className="btn btn-secondary"
@@ -88,14 +88,9 @@ function NewEndpointForm() {
         )}
       </fieldset>
       <div>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={busy || !valid}
-          data-testid="endpoint-submit"
-        >
-          {busy ? 'Adding…' : 'Add endpoint'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Adding…" disabled={!valid} testId="endpoint-submit">
+          Add endpoint
+        </SubmitButton>
       </div>
     </form>
   );

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { InboxMessage } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
+import { Field, Select } from '../../components/Field';
 import { formatTimestamp } from '../../components/format';
 import { InboxIcon } from '../../components/icons';
 import { useBusy } from '../../components/useBusy';
@@ -79,8 +80,7 @@ export function InboxCard() {
         </div>
         <div className="form form-inline">
           <form className="form form-inline" onSubmit={show}>
-            <label className="field">
-              <span className="field-label">Inbox name</span>
+            <Field label="Inbox name">
               <input
                 className="input input-medium"
                 value={draft}
@@ -88,19 +88,17 @@ export function InboxCard() {
                 pattern="[A-Za-z0-9_\-]{1,64}"
                 data-testid="inbox-name-input"
               />
-            </label>
+            </Field>
             <button type="submit" className="btn btn-secondary" disabled={draft === name}>
               Show
             </button>
           </form>
-          <label className="field">
-            <span className="field-label">Answer with</span>
-            <select
-              className="input"
+          <Field label="Answer with">
+            <Select
               value={inbox?.response_status ?? 200}
               disabled={busy || !inbox}
-              onChange={(e) => void run(() => setInboxResponse(Number(e.target.value)))}
-              data-testid="inbox-response-select"
+              onChange={(v) => void run(() => setInboxResponse(Number(v)))}
+              testId="inbox-response-select"
             >
               {ANSWERS.map((status) => (
                 <option key={status} value={status}>
@@ -108,8 +106,8 @@ export function InboxCard() {
                   {status >= 400 ? ' (fail)' : ''}
                 </option>
               ))}
-            </select>
-          </label>
+            </Select>
+          </Field>
         </div>
       </div>
       {!inbox ? (
