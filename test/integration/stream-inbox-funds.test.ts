@@ -348,3 +348,23 @@ describe('hosted checkout page', () => {
     }
   });
 });
+
+describe('hosted page countdown', () => {
+  it('counts down on the sandbox clock, not the host clock', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 86_400 } });
+    const checkout = (
+      await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/checkouts',
+        headers: actor.auth,
+        payload: { title: 'Later', amount: 20_000_000, expires_at: inFuture(sandbox) },
+      })
+    ).json();
+    const page = await sandbox.apps.test.inject({ url: new URL(checkout.hosted_url).pathname });
+    const embedded = /Date\.parse\("([^"]+)"\) - Date\.now\(\)/.exec(page.body)?.[1];
+    expect(Math.abs(Date.parse(embedded!) - sandbox.ctx.clock.now())).toBeLessThan(5_000);
+    expect(Date.parse(embedded!) - Date.now()).toBeGreaterThan(86_000_000);
+  });
+});

@@ -38,7 +38,8 @@ const CHAIN_NAMES: Record<string, string> = {
 const qr = (address: string): Promise<string> =>
   QRCode.toString(address, { type: 'svg', margin: 1, width: 112, errorCorrectionLevel: 'M' });
 
-async function checkoutPage(checkout: Checkout): Promise<string> {
+/** `now` is the sandbox clock's time: the countdown runs on sandbox time, not the browser's. */
+async function checkoutPage(checkout: Checkout, now: string): Promise<string> {
   const codes = await Promise.all(checkout.crypto_chains.map((c) => qr(c.address)));
   const chains = checkout.crypto_chains
     .map(
@@ -64,7 +65,7 @@ async function checkoutPage(checkout: Checkout): Promise<string> {
     <script>
       const el = document.querySelector('[data-testid=countdown]');
       const end = Date.parse(el.dataset.expires);
-      const skew = Date.parse(${JSON.stringify(new Date().toISOString())}) - Date.now();
+      const skew = Date.parse(${JSON.stringify(now)}) - Date.now();
       const tick = () => {
         const left = Math.max(0, end - (Date.now() + skew));
         const s = Math.floor(left / 1000);
@@ -115,7 +116,7 @@ export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
-    html(reply, await checkoutPage(ctx.checkouts.present(load(request.params.id)))),
+    html(reply, await checkoutPage(ctx.checkouts.present(load(request.params.id)), ctx.clock.nowIso())),
   );
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const row = load(request.params.id);
