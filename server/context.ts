@@ -68,6 +68,7 @@ export function createContext(options: ContextOptions) {
     inbox: createInboxRepo(db),
     refunds: createRefundsRepo(db),
     cards: createCardsRepo(db),
+    invoices: createInvoicesRepo(db),
   };
   const settings = new SettingsService(kv);
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
@@ -99,7 +100,7 @@ export function createContext(options: ContextOptions) {
     baseUrl,
   });
   const invoices = new InvoiceService({
-    invoices: createInvoicesRepo(db),
+    invoices: repos.invoices,
     customers,
     checkouts,
     clock,
@@ -109,7 +110,6 @@ export function createContext(options: ContextOptions) {
   checkouts.onPaid((row) => invoices.onCheckoutPaid(row));
   const refunds = new RefundService({
     checkouts,
-    checkoutsRepo: repos.checkouts,
     repo: repos.refunds,
     ledger,
     events,

@@ -24,7 +24,6 @@ export function createJobsRepo(db: Db) {
   const fail = db.prepare<[string, string, number]>(
     'UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?',
   );
-  const pending = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE failed_at IS NULL ORDER BY due_at, id');
   const find = db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE kind = ? AND ref = ?');
   return {
     schedule: (kind: string, ref: string, dueAt: number, payload: string | null = null) =>
@@ -33,7 +32,6 @@ export function createJobsRepo(db: Db) {
     remove: (id: number) => void remove.run(id),
     nextDue: (now: number) => nextDue.get(now),
     markFailed: (id: number, at: string, error: string) => void fail.run(at, error, id),
-    pending: () => pending.all(),
     find: (kind: string, ref: string) => find.get(kind, ref),
   };
 }

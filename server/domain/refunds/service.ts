@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
+import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
@@ -17,7 +17,6 @@ const REFUNDABLE = new Set(['paid', 'completed', 'partial', 'partially_refunded'
 
 export interface RefundDeps {
   checkouts: CheckoutService;
-  checkoutsRepo: CheckoutsRepo;
   repo: RefundsRepo;
   ledger: Ledger;
   events: EventRecorder;
