@@ -72,6 +72,23 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', localOnly);
   // A POST with no body is validated as `{}`, so the answer names the missing field, not "body".
+  // Group commit: a write joins this event-loop turn's transaction, and no reply leaves before it
+  // commits (see CommitBatcher). Reads that happen to overlap a batch wait for it too, so nobody
+  // is ever shown a write that could still roll back.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.batcher.join();
+    done();
+  });
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (!ctx.batcher.open) {
+      done(null, payload);
+      return;
+    }
+    ctx.batcher.durable().then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
+  });
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD')
       request.body = {};

@@ -1,4 +1,5 @@
 import { type Clock, SandboxClock } from './clock.js';
+import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
@@ -73,6 +74,7 @@ export function createContext(options: ContextOptions) {
   const settings = new SettingsService(kv);
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
   const transaction = <T>(fn: () => T): T => events.transaction(fn);
+  const batcher = new CommitBatcher(db, events);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const getSettings = () => settings.get();
   const ledger = new Ledger(repos.ledger, clock, ids);
@@ -188,6 +190,7 @@ export function createContext(options: ContextOptions) {
     events,
     scheduler,
     transaction,
+    batcher,
     ledger,
     merchants,
     customers,

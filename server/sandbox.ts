@@ -126,6 +126,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await ctx.scheduler.stop();
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
+      ctx.batcher.commit();
       db.close();
     },
   };

@@ -71,24 +71,42 @@ export class EventRecorder {
     this.repo.insert({ ...event, data: JSON.stringify(data) });
     for (const hook of this.hooks) hook(event);
     this.pending.push(event);
-    if (this.depth === 0) this.flush();
+    this.publishIfCommitted();
     return event;
   }
 
-  /** Runs `fn` in one transaction; events it records are published after commit, dropped on rollback. */
+  /**
+   * Runs `fn` in one transaction (a savepoint when one is already open); events it records are
+   * published after the outermost commit, and dropped when its own work rolls back.
+   */
   transaction<T>(fn: () => T): T {
+    const mark = this.pending.length;
     this.depth++;
     let result: T;
     try {
       result = this.db.transaction(fn)();
     } catch (error) {
       this.depth--;
-      if (this.depth === 0) this.pending = [];
+      this.pending.length = mark;
       throw error;
     }
     this.depth--;
-    if (this.depth === 0) this.flush();
+    this.publishIfCommitted();
     return result;
+  }
+
+  /** An enclosing transaction (a group commit) has committed: publish what it held. */
+  committed(): void {
+    this.flush();
+  }
+
+  /** An enclosing transaction rolled back: what it held never happened. */
+  rolledBack(): void {
+    this.pending = [];
+  }
+
+  private publishIfCommitted(): void {
+    if (this.depth === 0 && !this.db.inTransaction) this.flush();
   }
 
   /** Runs inside the recording transaction (webhook fan-out): what it writes commits with the event. */

@@ -1,0 +1,59 @@
+import type { Db } from './connection.js';
+
+export interface CommitListener {
+  committed(): void;
+  rolledBack(): void;
+}
+
+/**
+ * Group commit for HTTP writes. The first write request of an event-loop turn opens one
+ * transaction; every write in that turn runs inside it (each request's own transaction becomes a
+ * savepoint, so a failing request still rolls back alone); it commits on the next turn, and no
+ * response leaves before that commit. One WAL commit for many requests: a write is acknowledged
+ * only once it is durable, exactly as before, at a fraction of the cost per request.
+ */
+export class CommitBatcher {
+  private isOpen = false;
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly listener: CommitListener,
+  ) {}
+
+  get open(): boolean {
+    return this.isOpen;
+  }
+
+  /** Opens this turn's batch if none is open; it commits when the event loop moves on. */
+  join(): void {
+    if (this.isOpen || this.db.inTransaction) return;
+    this.db.exec('BEGIN');
+    this.isOpen = true;
+    setImmediate(() => this.commit());
+  }
+
+  /** Resolves once everything written so far is committed (at once when no batch is open). */
+  durable(): Promise<void> {
+    if (!this.isOpen) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Commits the open batch now (also called before the database closes). */
+  commit(): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.listener.rolledBack();
+      for (const waiter of waiters) waiter.reject(error as Error);
+      return;
+    }
+    this.listener.committed();
+    for (const waiter of waiters) waiter.resolve();
+  }
+}
