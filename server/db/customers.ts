@@ -25,7 +25,7 @@ export function createCustomersRepo(db: Db) {
   );
   const byId = db.prepare<[string, string], CustomerRow>('SELECT * FROM customers WHERE id = ? AND env = ?');
   const byEmail = db.prepare<[string, string, string], CustomerRow>(
-    'SELECT * FROM customers WHERE merchant_id = ? AND env = ? AND email = ? ORDER BY rowid LIMIT 1',
+    'SELECT * FROM customers WHERE merchant_id = ? AND env = ? AND email = ? COLLATE NOCASE AND email IS NOT NULL ORDER BY rowid LIMIT 1',
   );
   const remove = db.prepare<[string]>('DELETE FROM customers WHERE id = ?');
   const list = createScopedLister<CustomerRow>(db, 'customers');

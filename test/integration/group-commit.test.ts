@@ -60,3 +60,32 @@ describe('group commit', () => {
     expect(events.n).toBe(10);
   });
 });
+
+describe('inline customers', () => {
+  it('attach an existing customer by email whatever its case', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const post = (payload: object) =>
+      sandbox.apps.test.inject({ method: 'POST', url: '/v1/checkouts', headers: actor.auth, payload });
+    const first = (
+      await post({
+        title: 'a',
+        amount: 20_000_000,
+        expires_at: inFuture(sandbox),
+        customer_name: 'Bob',
+        customer_email: 'Bob@Example.com',
+      })
+    ).json();
+    const second = (
+      await post({
+        title: 'b',
+        amount: 20_000_000,
+        expires_at: inFuture(sandbox),
+        customer_email: 'bob@example.COM',
+      })
+    ).json();
+    expect(second.customer_id).toBe(first.customer_id);
+    const customers = (await sandbox.apps.test.inject({ url: '/v1/customers', headers: actor.auth })).json();
+    expect(customers).toHaveLength(1);
+  });
+});

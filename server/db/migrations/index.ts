@@ -4,6 +4,7 @@ import { webhooksLedger } from './002-webhooks-ledger.js';
 import { money } from './003-money.js';
 import { cards } from './004-cards.js';
 import { leanWrites } from './005-lean-writes.js';
+import { emailNocase } from './006-email-nocase.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [init, webhooksLedger, money, cards, leanWrites];
+export const migrations: readonly Migration[] = [init, webhooksLedger, money, cards, leanWrites, emailNocase];
