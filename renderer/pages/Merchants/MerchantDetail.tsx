@@ -6,6 +6,9 @@ import { useStore } from '../../store';
 import { ApiKeysList } from './ApiKeysList';
 import { CreateKeyForm } from './CreateKeyForm';
 
+/** KYB statuses shown with the shared badge tones. */
+const KYB_TONE: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger' };
+
 export function MerchantDetail({ merchantId }: { merchantId: string }) {
   const merchant = useStore((s) => s.merchants.find((m) => m.id === merchantId));
   const keys = useStore((s) => s.keysByMerchant[merchantId]);
@@ -30,7 +33,10 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
               <CopyButton value={merchant.id} label="Copy id" />
             </div>
           </div>
-          <span className={`badge badge-lg badge-kyb-${merchant.kyb_status}`} title="KYB status">
+          <span
+            className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status] ?? 'neutral'}`}
+            title="KYB status"
+          >
             KYB {merchant.kyb_status}
           </span>
         </div>
