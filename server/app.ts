@@ -4,25 +4,29 @@ import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
-import type { Env } from './domain/types.js';
-import { errorHandler, formatSchemaErrors, notFoundHandler } from './http/errors.js';
-import { KeyLimiter } from './http/limits.js';
+import type { Env } from './contract/common.js';
+import { namedSchemas } from './contract/index.js';
+import { formatSchemaErrors } from './http/errors.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
+import { apiKey } from './http/plugins/api-key.js';
+import { errors } from './http/plugins/errors.js';
+import { groupCommit } from './http/plugins/group-commit.js';
+import { jsonBodies } from './http/plugins/json-bodies.js';
+import { KeyLimiter } from './http/plugins/key-limiter.js';
+import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
+import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
-import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
-import { localOnly } from './http/security.js';
+import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
-import type { App, RouteDeps } from './http/types.js';
-import { authenticate } from './http/v1/auth.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
 import { customerRoutes } from './http/v1/customers.js';
@@ -42,7 +46,10 @@ export interface BuildAppOptions {
   limiter?: KeyLimiter;
 }
 
-/** Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's job. */
+/**
+ * Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's
+ * job. Each route module is a plugin that receives only the services it calls.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { ctx, env } = options;
   const app = Fastify({
@@ -58,42 +65,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates; it converts querystring/params exactly (limit=10) but never coerces a body.
   app.setValidatorCompiler(validatorCompiler);
-
-  // JSON bodies only: no text/plain parser (a CSRF vector for simple cross-site POSTs).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
-
   app.decorateRequest('principal', null);
-  app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', localOnly);
-  // A POST with no body is validated as `{}`, so the answer names the missing field, not "body".
-  // Group commit: a write joins this event-loop turn's transaction, and no reply leaves before it
-  // commits (see CommitBatcher). Reads that happen to overlap a batch wait for it too, so nobody
-  // is ever shown a write that could still roll back.
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.batcher.join();
-    done();
-  });
-  app.addHook('onSend', (_request, _reply, payload, done) => {
-    if (!ctx.batcher.open) {
-      done(null, payload);
-      return;
-    }
-    ctx.batcher.durable().then(
-      () => done(null, payload),
-      (error: Error) => done(error),
-    );
-  });
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD')
-      request.body = {};
-    done();
-  });
+
+  await app.register(localOnlyPlugin);
+  await app.register(jsonBodies);
+  await app.register(errors);
+  await app.register(groupCommit, { batcher: ctx.batcher });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   await app.register(fastifySwagger, {
@@ -105,46 +82,76 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svcb_... API key' } },
+        // The contract's named shapes, for client generators (server/contract/index.ts).
+        schemas: namedSchemas as unknown as Record<string, Record<string, unknown>>,
       },
     },
   });
 
-  const deps: RouteDeps = { ctx, env };
   const limiter = options.limiter ?? new KeyLimiter();
-
   await app.register(
     async (v1) => {
-      const scoped = v1 as unknown as App;
-      scoped.addHook('onRequest', authenticate(deps, limiter));
-      customerRoutes(scoped, deps);
-      checkoutRoutes(scoped, deps);
-      invoiceRoutes(scoped, deps);
-      addressRoutes(scoped, deps);
-      cardholderRoutes(scoped, deps);
+      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      await v1.register(customerRoutes, { customers: ctx.customers });
+      await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
+      await v1.register(invoiceRoutes, { invoices: ctx.invoices });
+      await v1.register(addressRoutes, { settings: ctx.settings, views: ctx.views });
+      await v1.register(cardholderRoutes, { cards: ctx.cards, secrets: ctx.secrets });
     },
     { prefix: '/v1' },
   );
 
   await app.register(
     async (control) => {
-      const scoped = control as unknown as App;
-      workspaceControlRoutes(scoped, deps, options.workspace);
-      merchantControlRoutes(scoped, deps);
-      checkoutControlRoutes(scoped, deps);
-      eventControlRoutes(scoped, deps);
-      webhookControlRoutes(scoped, deps);
-      fundsControlRoutes(scoped, deps);
-      streamControlRoutes(scoped, deps);
-      cardControlRoutes(scoped, deps);
-      merchantViewRoutes(scoped, deps);
-      actingControlRoutes(scoped, deps);
-      scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await control.register(workspaceControlRoutes, {
+        clock: ctx.clock,
+        scheduler: ctx.scheduler,
+        settings: ctx.settings,
+        info: options.workspace,
+      });
+      await control.register(merchantControlRoutes, { merchants: ctx.merchants });
+      await control.register(checkoutControlRoutes, { chain: ctx.chain, checkouts: ctx.checkouts });
+      await control.register(eventControlRoutes, { views: ctx.views });
+      await control.register(webhookControlRoutes, {
+        inbox: ctx.inbox,
+        merchants: ctx.merchants,
+        webhooks: ctx.webhooks,
+      });
+      await control.register(fundsControlRoutes, {
+        chain: ctx.chain,
+        funds: ctx.funds,
+        ledger: ctx.ledger,
+        merchants: ctx.merchants,
+        payouts: ctx.payouts,
+      });
+      await control.register(streamControlRoutes, { dispatcher: ctx.dispatcher, events: ctx.events });
+      await control.register(cardControlRoutes, {
+        cards: ctx.cards,
+        identity: ctx.identity,
+        network: ctx.network,
+        secrets: ctx.secrets,
+        settings: ctx.settings,
+      });
+      await control.register(merchantViewRoutes, {
+        cards: ctx.cards,
+        checkouts: ctx.checkouts,
+        merchants: ctx.merchants,
+        views: ctx.views,
+      });
+      await control.register(actingControlRoutes, {
+        cards: ctx.cards,
+        checkouts: ctx.checkouts,
+        lifecycle: ctx.lifecycle,
+        merchants: ctx.merchants,
+        refunds: ctx.refunds,
+      });
+      control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },
   );
 
-  hostedPageRoutes(app, deps);
-  kycPageRoutes(app, deps);
+  await app.register(hostedPageRoutes, { clock: ctx.clock, lifecycle: ctx.lifecycle, env });
+  await app.register(kycPageRoutes, { identity: ctx.identity });
 
   if (options.dashboardDir && existsSync(options.dashboardDir)) {
     await app.register(fastifyStatic, { root: options.dashboardDir, prefix: '/', index: 'index.html' });

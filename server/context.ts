@@ -1,36 +1,42 @@
 import { type Clock, SandboxClock } from './clock.js';
+import type { Env } from './contract/common.js';
 import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
 import { createCustomersRepo } from './db/customers.js';
 import { createEventsRepo } from './db/events.js';
+import { createFundsRepo } from './db/funds.js';
+import { createInboxRepo } from './db/inbox.js';
 import { createInvoicesRepo } from './db/invoices.js';
 import { createJobsRepo } from './db/jobs.js';
 import { createKvRepo } from './db/kv.js';
-import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
-import { createFundsRepo } from './db/funds.js';
-import { createInboxRepo } from './db/inbox.js';
 import { createLedgerRepo } from './db/ledger.js';
+import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createWebhooksRepo } from './db/webhooks.js';
-import { CardNetwork } from './domain/cards/network.js';
 import { CardSecrets } from './domain/cards/secrets.js';
 import { CardService } from './domain/cards/service.js';
-import { CheckoutService, JOB_EXPIRE, JOB_RELEASE_FEES, JOB_SETTLE } from './domain/checkouts/service.js';
+import { registerCheckoutJobs } from './domain/checkouts/jobs.js';
+import { CheckoutLifecycle } from './domain/checkouts/lifecycle.js';
+import { CheckoutService } from './domain/checkouts/service.js';
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
 import { FundsService } from './domain/funds/service.js';
 import { InvoiceService } from './domain/invoices/service.js';
 import { Ledger } from './domain/ledger/service.js';
-import { RefundService } from './domain/refunds/service.js';
 import { MerchantService } from './domain/merchants/service.js';
+import { MerchantViews } from './domain/merchants/views.js';
+import { RefundService } from './domain/refunds/service.js';
 import { SettingsService } from './domain/settings/service.js';
-import type { Env } from './domain/types.js';
 import type { Ids } from './ids.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
-import { JOB_DELIVER, WebhookDispatcher } from './webhooks/dispatcher.js';
+import { CardNetwork } from './simulate/card-network.js';
+import { ChainSimulator } from './simulate/chain.js';
+import { IdentityProvider } from './simulate/identity.js';
+import { PayoutRail } from './simulate/payouts.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
 import { WebhookService } from './webhooks/service.js';
 
@@ -38,14 +44,16 @@ export interface ContextOptions {
   db: Db;
   ids: Ids;
   /** Real time source for the sandbox clock; tests pass a controllable one. */
-  realNow?: () => number;
+  realNow?: (() => number) | undefined;
   baseUrl: (env: Env) => string;
   log: SchedulerLogger;
 }
 
 /**
- * The one wiring point: repositories, then services, each given only what it needs. Both
- * listeners (test and production) and every face (CLI, Electron, tests) share one context.
+ * The one wiring point: repositories, then services, each given only what it needs. No behaviour
+ * lives here. Both listeners (test and production) and every face (CLI, Electron, tests) share
+ * one context. Roles: `domain/` serves the merchant API, `simulate/` plays the outside world, jobs
+ * register with the scheduler, and `webhooks/` turns events into signed deliveries.
  */
 export function createContext(options: ContextOptions) {
   const { db, ids, baseUrl } = options;
@@ -71,122 +79,107 @@ export function createContext(options: ContextOptions) {
     cards: createCardsRepo(db),
     invoices: createInvoicesRepo(db),
   };
-  const settings = new SettingsService(kv);
+  const settingsService = new SettingsService(kv);
+  const settings = () => settingsService.get();
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
   const transaction = <T>(fn: () => T): T => events.transaction(fn);
   const batcher = new CommitBatcher(db, events);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
-  const getSettings = () => settings.get();
   const ledger = new Ledger(repos.ledger, clock, ids);
 
+  // ---- the merchant API (domain) -----------------------------------------------------------------
   const merchants = new MerchantService({
     merchants: repos.merchants,
     apiKeys: repos.apiKeys,
     addresses: repos.addresses,
     clock,
     ids,
-    settings: getSettings,
+    settings,
     transaction,
   });
   const customers = new CustomerService({ customers: repos.customers, clock, ids });
-  const checkouts = new CheckoutService({
+  const lifecycle = new CheckoutLifecycle({
     checkouts: repos.checkouts,
     merchants: repos.merchants,
-    customers,
     clock,
     ids,
-    settings: getSettings,
+    settings,
     events,
     scheduler,
     ledger,
+    baseUrl,
+  });
+  const checkouts = new CheckoutService({
+    checkouts: repos.checkouts,
+    refunds: repos.refunds,
+    lifecycle,
+    customers,
+    clock,
+    ids,
+    settings,
+    events,
+    scheduler,
     baseUrl,
   });
   const invoices = new InvoiceService({
     invoices: repos.invoices,
     customers,
     checkouts,
+    lifecycle,
     clock,
     ids,
     events,
   });
-  checkouts.onPaid((row) => invoices.onCheckoutPaid(row));
+  lifecycle.onPaid((row) => invoices.onCheckoutPaid(row));
   const refunds = new RefundService({
     checkouts,
+    lifecycle,
     repo: repos.refunds,
     ledger,
     events,
     clock,
     ids,
-    settings: getSettings,
+    settings,
   });
-  const funds = new FundsService({
-    repo: repos.funds,
-    merchants: repos.merchants,
+  const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, events });
+  const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
+  const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
+  const views = new MerchantViews({ addresses: repos.addresses, events: repos.events, merchants });
+
+  // ---- the outside world (simulate) -------------------------------------------------------------
+  const chain = new ChainSimulator({
+    lifecycle,
+    funds,
+    fundsRepo: repos.funds,
     addresses: repos.addresses,
     ledger,
     events,
     clock,
     ids,
-    settings: getSettings,
+    settings,
   });
-  const cards = new CardService({
-    repo: repos.cards,
-    ledger,
-    events,
-    clock,
-    ids,
-    settings: getSettings,
-    baseUrl,
-  });
+  const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, clock, ids });
   const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, clock, ids });
-  const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
+  const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
+
+  // ---- scheduled work and webhooks ---------------------------------------------------------------
+  registerCheckoutJobs(scheduler, lifecycle);
   const dispatcher = new WebhookDispatcher({
     repo: repos.webhooks,
     clock,
     scheduler,
     transaction,
-    timeoutMs: () => settings.get().webhook_timeout_ms,
+    timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
-  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher });
+  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
-
-  scheduler.register(JOB_EXPIRE, (job) => checkouts.onExpireDue(job.ref));
-  scheduler.register(JOB_SETTLE, (job) => checkouts.onSettleDue(job.ref));
-  scheduler.register(JOB_RELEASE_FEES, (job) => checkouts.onReleaseFeesDue(job.ref));
-  scheduler.register(JOB_DELIVER, (job) => dispatcher.onDue(job.ref));
-  // New deliveries are due at once: wake the scheduler after the commit rather than at its next
-  // tick (only when an event produced deliveries; most requests have nothing due).
-  let deliveriesDue = false;
-  events.onRecord((event) => {
-    if (webhooks.fanOut(event) > 0) deliveriesDue = true;
-  });
-  let waking = false;
-  events.on(() => {
-    if (!deliveriesDue || waking) return;
-    waking = true;
-    setImmediate(() => {
-      waking = false;
-      deliveriesDue = false;
-      void scheduler.runDue();
-    });
-  });
-
-  /** Advances the sandbox clock, running due work at its due time (see Scheduler.advance). */
-  const advance = (ms: number): Promise<number> => scheduler.advance(ms, () => dispatcher.idle());
-
-  /** Runs what is due now and waits for the webhook sends that started. */
-  const settle = async (): Promise<number> => {
-    const ran = await scheduler.runDue();
-    await dispatcher.idle();
-    return ran;
-  };
 
   return {
     db,
     ids,
     clock,
     repos,
-    settings,
+    settings: settingsService,
     events,
     scheduler,
     transaction,
@@ -194,18 +187,21 @@ export function createContext(options: ContextOptions) {
     ledger,
     merchants,
     customers,
+    lifecycle,
     checkouts,
     invoices,
     refunds,
     funds,
     cards,
-    network,
     secrets,
+    views,
+    chain,
+    payouts,
+    network,
+    identity,
     dispatcher,
     webhooks,
     inbox,
-    settle,
-    advance,
     baseUrl,
   };
 }

@@ -6,7 +6,7 @@ import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
 import { wipeData } from './db/workspace.js';
 import type { Env } from './domain/types.js';
-import { KeyLimiter } from './http/limits.js';
+import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
 import { VERSION } from './version.js';

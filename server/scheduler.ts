@@ -3,6 +3,11 @@ import type { JobRow, JobsRepo } from './db/jobs.js';
 
 export type JobHandler = (job: JobRow) => void | Promise<void>;
 
+/** What domain code needs to put work on the clock: schedule and cancel, nothing else. */
+export type JobQueue = Pick<Scheduler, 'schedule' | 'cancel'>;
+/** What a module needs to declare its scheduled work. */
+export type JobRegistry = Pick<Scheduler, 'register'>;
+
 export interface SchedulerLogger {
   error(obj: object, msg: string): void;
 }
@@ -18,6 +23,8 @@ export class Scheduler {
   private rerun = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private waking = false;
+  private readonly quiet: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly jobs: JobsRepo,
@@ -26,6 +33,35 @@ export class Scheduler {
     /** Runs a synchronous unit of work in one transaction (the event recorder's). */
     private readonly transaction: <T>(fn: () => T) => T,
   ) {}
+
+  /**
+   * Work a job may start and not await (a webhook send): `settle` and `advance` wait for every
+   * registered waiter before they return or move time on.
+   */
+  waitFor(idle: () => Promise<void>): void {
+    this.quiet.push(idle);
+  }
+
+  /** Runs due work on the next turn of the event loop (new work due at once, after its commit). */
+  wake(): void {
+    if (this.waking) return;
+    this.waking = true;
+    setImmediate(() => {
+      this.waking = false;
+      void this.runDue();
+    });
+  }
+
+  /** Runs what is due now and waits for the async work it started; resolves with how many ran. */
+  async settle(): Promise<number> {
+    const ran = await this.runDue();
+    await this.idle();
+    return ran;
+  }
+
+  private async idle(): Promise<void> {
+    await Promise.all(this.quiet.map((idle) => idle()));
+  }
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
@@ -58,7 +94,8 @@ export class Scheduler {
    * the end of the jump). `settle` waits for async work a job started (webhook sends) before time
    * moves on, so retries scheduled by a failure inside the window also run inside it.
    */
-  async advance(ms: number, settle: () => Promise<void> = async () => {}): Promise<number> {
+  async advance(ms: number): Promise<number> {
+    const settle = () => this.idle();
     const target = this.clock.now() + ms;
     let ran = 0;
     for (let guard = 0; guard < 1_000_000; guard++) {

@@ -1,35 +1,50 @@
 import { request } from './client';
 import type {
+  AddressDepositBody,
+  AdvanceBody,
   ApiKey,
+  ApplyBody,
   AuthorizationInput,
   Balance,
   CardApplication,
   Cardholder,
   CardholderDetail,
+  CardMoveBody,
   CardProduct,
   CardTransaction,
   Checkout,
   CheckoutDetail,
   CheckoutItem,
-  CheckoutPayment,
   ClockState,
+  ConfigureInboxBody,
   CreateApiKeyInput,
+  CreateCardholderBody,
   CreateCheckoutInput,
+  CreatedMerchant,
+  CreateEndpointBody,
   CreateMerchantInput,
+  CreditBody,
   Delivery,
   DeliveryStatus,
   Deposit,
   Env,
+  FundBody,
   Health,
   Inbox,
+  IssueCardBody,
+  KycResultBody,
+  KycState,
   LedgerTransaction,
   Merchant,
+  PatchCardBody,
   PaymentCard,
+  PaymentResult,
   Payout,
   PayoutInput,
   PublicKey,
   RefundInput,
   RefundResult,
+  ReviewBody,
   Settings,
   SimulatePaymentInput,
   StaticAddress,
@@ -48,7 +63,7 @@ export const health = () => request<Health>('GET', '/sandbox/health');
 
 export const listMerchants = () => request<Merchant[]>('GET', '/sandbox/merchants');
 export const createMerchant = (input: CreateMerchantInput) =>
-  request<{ merchant: Merchant; api_key: ApiKey }>('POST', '/sandbox/merchants', input);
+  request<CreatedMerchant>('POST', '/sandbox/merchants', input);
 
 export const listApiKeys = (merchantId: string) =>
   request<ApiKey[]>('GET', `/sandbox/merchants/${id(merchantId)}/api-keys`);
@@ -58,7 +73,7 @@ export const revokeApiKey = (keyId: string) => request<ApiKey>('DELETE', `/sandb
 
 export const getClock = () => request<ClockState>('GET', '/sandbox/clock');
 export const advanceClock = (seconds: number) =>
-  request<ClockState>('POST', '/sandbox/clock/advance', { seconds });
+  request<ClockState>('POST', '/sandbox/clock/advance', { seconds } satisfies AdvanceBody);
 export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/freeze');
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
 
@@ -77,11 +92,7 @@ export const refundCheckout = (checkoutId: string, input: RefundInput) =>
 export const getCheckout = (checkoutId: string) =>
   request<CheckoutDetail>('GET', `/sandbox/checkouts/${id(checkoutId)}`);
 export const simulatePayment = (checkoutId: string, input: SimulatePaymentInput) =>
-  request<{ checkout: Checkout; payment: CheckoutPayment }>(
-    'POST',
-    `/sandbox/checkouts/${id(checkoutId)}/payments`,
-    input,
-  );
+  request<PaymentResult>('POST', `/sandbox/checkouts/${id(checkoutId)}/payments`, input);
 export const completeCheckout = (checkoutId: string) =>
   request<Checkout>('POST', `/sandbox/checkouts/${id(checkoutId)}/complete`);
 export const expireCheckout = (checkoutId: string) =>
@@ -96,7 +107,7 @@ export const listEndpoints = (merchantId: string, env: Env) =>
     'GET',
     `/sandbox/merchants/${id(merchantId)}/webhook-endpoints${query({ env })}`,
   );
-export const createEndpoint = (merchantId: string, env: Env, input: { url: string; events?: string[] }) =>
+export const createEndpoint = (merchantId: string, env: Env, input: CreateEndpointBody) =>
   request<WebhookEndpoint>(
     'POST',
     `/sandbox/merchants/${id(merchantId)}/webhook-endpoints${query({ env })}`,
@@ -110,7 +121,9 @@ export const retryDelivery = (deliveryId: string) =>
   request<Delivery>('POST', `/sandbox/deliveries/${id(deliveryId)}/retry`);
 export const getInbox = (name: string) => request<Inbox>('GET', `/sandbox/inboxes/${id(name)}`);
 export const configureInbox = (name: string, responseStatus: number) =>
-  request<Inbox>('PUT', `/sandbox/inboxes/${id(name)}`, { response_status: responseStatus });
+  request<Inbox>('PUT', `/sandbox/inboxes/${id(name)}`, {
+    response_status: responseStatus,
+  } satisfies ConfigureInboxBody);
 
 // ---- Money -------------------------------------------------------------------------------------
 
@@ -122,10 +135,10 @@ export const listStaticAddresses = (merchantId: string, env: Env) =>
   request<StaticAddress[]>('GET', `/sandbox/merchants/${id(merchantId)}/static-addresses${query({ env })}`);
 export const listPayouts = (merchantId: string, env: Env) =>
   request<Payout[]>('GET', `/sandbox/merchants/${id(merchantId)}/payouts${query({ env })}`);
-export const sendToAddress = (address: string, input: { currency: string; amount: number }) =>
+export const sendToAddress = (address: string, input: AddressDepositBody) =>
   request<Deposit>('POST', `/sandbox/static-addresses/${id(address)}/deposits`, input);
 export const createPayout = (input: PayoutInput) => request<Payout>('POST', '/sandbox/payouts', input);
-export const creditMerchant = (merchantId: string, input: { env: Env; currency: string; amount: number }) =>
+export const creditMerchant = (merchantId: string, input: CreditBody) =>
   request<Balance[]>('POST', `/sandbox/merchants/${id(merchantId)}/credit`, input);
 
 // ---- Cards: the identity provider and the card network --------------------------------------------
@@ -138,7 +151,7 @@ export const getCardholder = (cardholderId: string) =>
 // What the merchant's integration does through /v1, done as the merchant's owner from the control
 // API: same bodies and answers, in either environment (the cardholder's or card's own, or `env`).
 
-export const createCardholder = (merchantId: string, env: Env, input: { name: string; email?: string }) =>
+export const createCardholder = (merchantId: string, env: Env, input: CreateCardholderBody) =>
   request<Cardholder>('POST', `/sandbox/merchants/${id(merchantId)}/cardholders${query({ env })}`, input);
 /** Applies for a card product. The form's questions get fixed, plausible answers: the sandbox only checks their shape. */
 export const applyForCard = (cardholderId: string, catalogue: string) =>
@@ -148,23 +161,23 @@ export const applyForCard = (cardholderId: string, catalogue: string) =>
     occupation: 'Software engineer',
     annual_salary: '50000_100000',
     expected_monthly_volume: '1000_5000',
-  });
-export const issueCard = (cardholderId: string, input: { catalogue: string; type: 'virtual' | 'physical' }) =>
+  } satisfies ApplyBody);
+export const issueCard = (cardholderId: string, input: IssueCardBody) =>
   request<PaymentCard>('POST', `/sandbox/cardholders/${id(cardholderId)}/cards`, input);
 /** Moves money from the merchant's business wallet to the cardholder. */
-export const fundCardholder = (cardholderId: string, input: { amount: number; currency: string }) =>
+export const fundCardholder = (cardholderId: string, input: FundBody) =>
   request<void>('POST', `/sandbox/cardholders/${id(cardholderId)}/fund`, input);
 /** Lock or unlock a card: the cardholder's own switch. */
-export const setCardStatus = (cardId: string, status: 'active' | 'locked') =>
-  request<PaymentCard>('PATCH', `/sandbox/cards/${id(cardId)}`, { status });
-export const kycResult = (cardholderId: string, result: 'approved' | 'rejected') =>
-  request<{ id: string; is_kyc_verified: boolean; kyc_status: string }>(
-    'POST',
-    `/sandbox/cardholders/${id(cardholderId)}/kyc`,
-    { result },
-  );
-export const reviewApplication = (applicationId: string, status: 'approved' | 'rejected') =>
-  request<unknown>('POST', `/sandbox/card-applications/${id(applicationId)}`, { status });
+export const setCardStatus = (cardId: string, status: PatchCardBody['status']) =>
+  request<PaymentCard>('PATCH', `/sandbox/cards/${id(cardId)}`, { status } satisfies PatchCardBody);
+export const kycResult = (cardholderId: string, result: KycResultBody['result']) =>
+  request<KycState>('POST', `/sandbox/cardholders/${id(cardholderId)}/kyc`, {
+    result,
+  } satisfies KycResultBody);
+export const reviewApplication = (applicationId: string, status: ReviewBody['status']) =>
+  request<CardApplication>('POST', `/sandbox/card-applications/${id(applicationId)}`, {
+    status,
+  } satisfies ReviewBody);
 export const activateCard = (cardId: string) =>
   request<PaymentCard>('POST', `/sandbox/cards/${id(cardId)}/activate`);
 export const cancelCard = (cardId: string) =>
@@ -178,7 +191,7 @@ export const decideCardTransaction = (transactionId: string, action: 'settle' | 
 export const moveCardFunds = (
   cardId: string,
   kind: 'refunds' | 'deposits' | 'withdrawals',
-  input: { amount: number; merchant_name?: string },
+  input: CardMoveBody,
 ) => request<CardTransaction>('POST', `/sandbox/cards/${id(cardId)}/${kind}`, input);
 export const getPublicKey = (env: Env) => request<PublicKey>('GET', `/sandbox/keys${query({ env })}`);
 export const getCardCatalogue = () => request<CardProduct[]>('GET', '/sandbox/card-catalogue');

@@ -5,8 +5,11 @@ import type {
   CardholderDetail,
   CardProduct,
   CardTransaction,
+  CreateCardholderBody,
+  KycResultBody,
   PaymentCard,
   PublicKey,
+  ReviewBody,
 } from '../api/types';
 import { formatAmount } from '../components/format';
 import { attempt } from './notices';
@@ -33,10 +36,10 @@ export interface CardsSlice {
   loadCards: () => Promise<void>;
   selectCardholder: (id: string) => Promise<void>;
   selectCard: (id: string) => Promise<void>;
-  createCardholder: (input: { name: string; email?: string }) => Promise<boolean>;
-  setKycResult: (result: 'approved' | 'rejected') => Promise<boolean>;
+  createCardholder: (input: CreateCardholderBody) => Promise<boolean>;
+  setKycResult: (result: KycResultBody['result']) => Promise<boolean>;
   applyForCard: (product: CardProduct) => Promise<boolean>;
-  reviewApplication: (applicationId: string, status: 'approved' | 'rejected') => Promise<boolean>;
+  reviewApplication: (applicationId: string, status: ReviewBody['status']) => Promise<boolean>;
   issueCard: (product: CardProduct) => Promise<boolean>;
   fundCardholder: (amount: number, currency: string) => Promise<boolean>;
   cardAction: (card: PaymentCard, action: CardAction) => Promise<boolean>;

@@ -1,5 +1,12 @@
 import * as api from '../api/sandbox';
-import type { Balance, ChainConfig, LedgerTransaction, Payout, StaticAddress } from '../api/types';
+import type {
+  Balance,
+  ChainConfig,
+  LedgerTransaction,
+  Payout,
+  PayoutInput,
+  StaticAddress,
+} from '../api/types';
 import { formatAmount } from '../components/format';
 import { attempt } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
@@ -16,11 +23,8 @@ export interface MoneySlice {
   chains: ChainConfig[];
   loadMoney: () => Promise<void>;
   sendToAddress: (address: StaticAddress, currency: string, amount: number) => Promise<boolean>;
-  createPayout: (input: {
-    amount: number;
-    currency: string;
-    outcome: 'completed' | 'failed';
-  }) => Promise<boolean>;
+  /** A payout in the current scope: the body of POST /sandbox/payouts without merchant and env. */
+  createPayout: (input: Omit<PayoutInput, 'merchant_id' | 'env'>) => Promise<boolean>;
   creditMerchant: (currency: string, amount: number) => Promise<boolean>;
 }
 

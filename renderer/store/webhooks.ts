@@ -1,5 +1,5 @@
 import * as api from '../api/sandbox';
-import type { Delivery, DeliveryStatus, Inbox, WebhookEndpoint } from '../api/types';
+import type { CreateEndpointBody, Delivery, DeliveryStatus, Inbox, WebhookEndpoint } from '../api/types';
 import { attempt } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
@@ -24,7 +24,7 @@ export interface WebhooksSlice {
   loadInbox: () => Promise<void>;
   setDeliveryFilter: (filter: DeliveryFilter) => Promise<void>;
   setInboxName: (name: string) => Promise<void>;
-  createEndpoint: (input: { url: string; events?: string[] }) => Promise<boolean>;
+  createEndpoint: (input: CreateEndpointBody) => Promise<boolean>;
   deleteEndpoint: (endpoint: WebhookEndpoint) => Promise<boolean>;
   retryDelivery: (delivery: Delivery) => Promise<boolean>;
   setInboxResponse: (status: number) => Promise<boolean>;

@@ -1,15 +1,17 @@
+import type { Env } from '../contract/common.js';
+import type { CardTransactionStatus, KycStatus } from '../contract/cards.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 
 export interface CardholderRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   name: string;
   email: string | null;
   username: string;
   is_kyc_verified: number;
-  kyc_status: string;
+  kyc_status: KycStatus;
   kyc_token: string | null;
   created_at: string;
   updated_at: string;
@@ -19,7 +21,7 @@ export interface ApplicationRow {
   id: string;
   cardholder_id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   catalogue: string;
   status: 'pending' | 'approved' | 'rejected';
   account_purpose: string;
@@ -34,7 +36,7 @@ export interface CardRow {
   id: string;
   cardholder_id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   catalogue_id: string;
   status: 'notActivated' | 'active' | 'locked' | 'canceled';
   ctype: 'virtual' | 'physical';
@@ -58,15 +60,15 @@ export interface CardTransactionRow {
   card_id: string;
   cardholder_id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   type: 'card_payment' | 'card_refund' | 'card_deposit' | 'card_withdraw';
-  status: string;
+  status: CardTransactionStatus;
   amount: number;
   currency: string;
   local_amount: number;
   local_currency: string;
   merchant_name: string | null;
-  channel: string | null;
+  channel: 'online' | 'present' | null;
   decline_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -184,7 +186,7 @@ export function createCardsRepo(db: Db) {
     updateHolder: (row: CardholderRow) => void s.updateHolder.run(row),
     findHolder: (id: string) => s.holder.get(id),
     findHolderByToken: (token: string) => s.holderByToken.get(token),
-    listHolders: (merchantId: string, env: string, page: Page) => listHolders(merchantId, env, page),
+    listHolders: (merchantId: string, env: Env, page: Page) => listHolders(merchantId, env, page),
     insertApplication: (row: ApplicationRow) => void s.insertApplication.run(row),
     updateApplication: (row: ApplicationRow) => void s.updateApplication.run(row),
     findApplication: (id: string) => s.application.get(id),
@@ -198,8 +200,8 @@ export function createCardsRepo(db: Db) {
     findTransaction: (id: string) => s.tx.get(id),
     transactionsOf: (cardId: string, limit: number) => s.txOfCard.all(cardId, limit),
     spentSince: (cardId: string, sinceIso: string) => s.spentSince.get(cardId, sinceIso)?.total ?? 0,
-    rsaKey: (env: string) => s.rsaKey.get(env),
-    insertRsaKey: (env: string, publicPem: string, privatePem: string, at: string) =>
+    rsaKey: (env: Env) => s.rsaKey.get(env),
+    insertRsaKey: (env: Env, publicPem: string, privatePem: string, at: string) =>
       void s.insertRsaKey.run(env, publicPem, privatePem, at),
   };
 }

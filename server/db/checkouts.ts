@@ -1,16 +1,19 @@
+import type { Env } from '../contract/common.js';
+import type { CheckoutStatus } from '../contract/checkouts.js';
+import type { RefundStatus } from '../contract/refunds.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 
 export interface CheckoutRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   title: string;
   description: string | null;
   amount: number | null;
   currency: string;
   method: 'crypto' | 'fiat' | 'any';
-  status: string;
+  status: CheckoutStatus;
   reference: string | null;
   customer_id: string | null;
   received_amount: number;
@@ -20,7 +23,7 @@ export interface CheckoutRow {
   paid_chain: string | null;
   paid_token: string | null;
   refunded_amount: number;
-  refund_status: string | null;
+  refund_status: RefundStatus | null;
   reseller_id: string | null;
   reseller_fee: number;
   platform_fee: number;
@@ -43,7 +46,7 @@ export interface CheckoutRow {
 export interface CheckoutPaymentRow {
   id: string;
   checkout_id: string;
-  method: string;
+  method: 'crypto' | 'fiat';
   chain: string | null;
   token: string | null;
   amount: number;
@@ -142,9 +145,9 @@ export function createCheckoutsRepo(db: Db) {
     findById,
     /** After writes that bypass this repo (a workspace reset). */
     clearCache: () => cache.clear(),
-    referenceTaken: (merchantId: string, env: string, reference: string) =>
+    referenceTaken: (merchantId: string, env: Env, reference: string) =>
       byReference.get(merchantId, env, reference) !== undefined,
-    list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),
+    list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
     insertPayment: (row: CheckoutPaymentRow) => void insertPayment.run(row),
     payments: (checkoutId: string) => payments.all(checkoutId),
   };

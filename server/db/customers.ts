@@ -1,10 +1,11 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 
 export interface CustomerRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   name: string;
   email: string | null;
   phone: string | null;
@@ -32,10 +33,10 @@ export function createCustomersRepo(db: Db) {
   return {
     insert: (row: CustomerRow) => void insert.run(row),
     update: (row: CustomerRow) => void update.run(row),
-    findById: (id: string, env: string) => byId.get(id, env),
-    findByEmail: (merchantId: string, env: string, email: string) => byEmail.get(merchantId, env, email),
+    findById: (id: string, env: Env) => byId.get(id, env),
+    findByEmail: (merchantId: string, env: Env, email: string) => byEmail.get(merchantId, env, email),
     delete: (id: string) => void remove.run(id),
-    list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),
+    list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
   };
 }
 export type CustomersRepo = ReturnType<typeof createCustomersRepo>;

@@ -1,8 +1,9 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface EventRow {
   id: string;
-  env: string;
+  env: Env;
   merchant_id: string;
   type: string;
   resource_id: string | null;
@@ -21,7 +22,7 @@ export function createEventsRepo(db: Db) {
   const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
     insert: (row: EventRow) => void insert.run(row),
-    listByMerchant: (merchantId: string, env: string, limit: number) =>
+    listByMerchant: (merchantId: string, env: Env, limit: number) =>
       byMerchant.all(merchantId, env, limit),
     recent: (limit: number) => recent.all(limit),
   };

@@ -1,9 +1,10 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface DepositRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   chain: string;
   address: string;
   currency: string;
@@ -15,7 +16,7 @@ export interface DepositRow {
 export interface PayoutRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   amount: number;
   currency: string;
   destination: string | null;
@@ -42,8 +43,8 @@ export function createFundsRepo(db: Db) {
   return {
     insertDeposit: (row: DepositRow) => void insertDeposit.run(row),
     insertPayout: (row: PayoutRow) => void insertPayout.run(row),
-    deposits: (merchantId: string, env: string, limit: number) => deposits.all(merchantId, env, limit),
-    payouts: (merchantId: string, env: string, limit: number) => payouts.all(merchantId, env, limit),
+    deposits: (merchantId: string, env: Env, limit: number) => deposits.all(merchantId, env, limit),
+    payouts: (merchantId: string, env: Env, limit: number) => payouts.all(merchantId, env, limit),
   };
 }
 export type FundsRepo = ReturnType<typeof createFundsRepo>;

@@ -1,15 +1,17 @@
+import type { Env } from '../contract/common.js';
+import type { InvoiceStatus } from '../contract/invoices.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 
 export interface InvoiceRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   customer_id: string;
   invoice_number: string;
   title: string;
   description: string | null;
-  status: string;
+  status: InvoiceStatus;
   amount: number;
   currency: string;
   due_date: string | null;
@@ -85,8 +87,8 @@ export function createInvoicesRepo(db: Db) {
       }),
     findById: (id: string) => byId.get(id),
     /** The highest sequence number used by this merchant in this environment (0 when none). */
-    lastNumber: (merchantId: string, env: string) => lastNumber.get(merchantId, env)?.n ?? 0,
-    list: (merchantId: string, env: string, page: Page) => list(merchantId, env, page),
+    lastNumber: (merchantId: string, env: Env) => lastNumber.get(merchantId, env)?.n ?? 0,
+    list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
   };
 }
 export type InvoicesRepo = ReturnType<typeof createInvoicesRepo>;

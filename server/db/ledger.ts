@@ -1,8 +1,9 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface LedgerTransactionRow {
   id: string;
-  env: string;
+  env: Env;
   kind: string;
   ref_id: string | null;
   memo: string | null;
@@ -12,7 +13,7 @@ export interface LedgerTransactionRow {
 export interface LedgerEntryRow {
   id: number;
   tx_id: string;
-  env: string;
+  env: Env;
   account: string;
   currency: string;
   amount: number;
@@ -49,10 +50,10 @@ export function createLedgerRepo(db: Db) {
   return {
     insertTransaction: (row: LedgerTransactionRow) => void insertTx.run(row),
     insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry.run(row),
-    balance: (env: string, account: string, currency: string) =>
+    balance: (env: Env, account: string, currency: string) =>
       balance.get(env, account, currency)?.total ?? 0,
-    balances: (env: string, accounts: string[]) => balances.all(env, JSON.stringify(accounts)),
-    transactionsOf: (env: string, accounts: string[], limit: number) =>
+    balances: (env: Env, accounts: string[]) => balances.all(env, JSON.stringify(accounts)),
+    transactionsOf: (env: Env, accounts: string[], limit: number) =>
       txOfAccounts.all(env, JSON.stringify(accounts), limit),
     entriesOf: (txIds: string[]) => entriesOf.all(JSON.stringify(txIds)),
     unbalanced: () => unbalanced.all(),

@@ -1,3 +1,4 @@
+import type { KybStatus } from '../contract/merchants.js';
 import type { Db } from './connection.js';
 
 export interface MerchantRow {
@@ -5,7 +6,7 @@ export interface MerchantRow {
   name: string;
   legal_name: string | null;
   country: string | null;
-  kyb_status: string;
+  kyb_status: KybStatus;
   platform_rate: number | null;
   created_at: string;
   updated_at: string;

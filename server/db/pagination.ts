@@ -1,3 +1,4 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 import { ValidationError } from '../errors.js';
 
@@ -22,7 +23,7 @@ export function createScopedLister<Row>(db: Db, table: string, where = '') {
   const after = db.prepare<[string, string, number, number], Row>(
     `SELECT * FROM ${table} WHERE merchant_id = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
   );
-  return (merchantId: string, env: string, page: Page): Row[] => {
+  return (merchantId: string, env: Env, page: Page): Row[] => {
     if (page.startingAfter === undefined) return first.all(merchantId, env, page.limit);
     const anchor = cursor.get(merchantId, env, page.startingAfter);
     if (!anchor)

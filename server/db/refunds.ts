@@ -1,10 +1,11 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface RefundRow {
   id: string;
   checkout_id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   amount: number;
   refund_fee: number;
   gas_fee_payer: 'customer' | 'merchant';

@@ -1,9 +1,10 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface StaticAddressRow {
   id: number;
   merchant_id: string;
-  env: string;
+  env: Env;
   chain: string;
   address: string;
   created_at: string;
@@ -22,7 +23,7 @@ export function createStaticAddressesRepo(db: Db) {
   );
   return {
     insert: (row: Omit<StaticAddressRow, 'id'>) => void insert.run(row),
-    list: (merchantId: string, env: string) => list.all(merchantId, env),
+    list: (merchantId: string, env: Env) => list.all(merchantId, env),
     findByAddress: (address: string) => byAddress.get(address),
   };
 }

@@ -1,9 +1,10 @@
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
 export interface EndpointRow {
   id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   url: string;
   events: string;
   secret: string;
@@ -15,7 +16,7 @@ export interface DeliveryRow {
   event_id: string;
   endpoint_id: string;
   merchant_id: string;
-  env: string;
+  env: Env;
   event: string;
   url: string;
   body: string;
@@ -101,7 +102,7 @@ export function createWebhooksRepo(db: Db) {
   return {
     insertEndpoint: (row: EndpointRow) => void insertEndpoint.run(row),
     findEndpoint: (id: string) => endpointById.get(id),
-    endpointsOf: (merchantId: string, env: string) => endpointsOf.all(merchantId, env),
+    endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),
     deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
     insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
     updateDelivery: (

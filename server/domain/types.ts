@@ -1,10 +1,12 @@
-export type Env = 'test' | 'production';
-export const ENVS: readonly Env[] = ['test', 'production'];
+import type { Env } from '../contract/common.js';
+import type { Role } from '../contract/merchants.js';
+
+export { type Env, ENVS } from '../contract/common.js';
 
 /** Who is calling /v1: derived from the API key, never from the request body. */
 export interface Principal {
   env: Env;
   merchantId: string;
   apiKeyId: string;
-  role: 'owner' | 'admin' | 'developer';
+  role: Role;
 }

@@ -7,8 +7,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { SandboxContext } from '../context.js';
-import type { Env, Principal } from '../domain/types.js';
+import type { Principal } from '../domain/types.js';
 import { UnauthorizedError } from '../errors.js';
 
 export type App = FastifyInstance<
@@ -19,18 +18,13 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** What every route module receives: the shared context and the listener's environment. */
-export interface RouteDeps {
-  ctx: SandboxContext;
-  env: Env;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
 }
 
+/** The calling merchant of a /v1 request (set by the api-key plugin). */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new UnauthorizedError();
   return request.principal;

@@ -42,6 +42,13 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   return (value: unknown) => {
     const converted = httpPart === 'body' ? value : convertScalars(schema, value);
     if (check.Check(converted)) return { value: converted };
-    return { error: check.Errors(converted) as unknown as FastifySchemaValidationError[] };
+    const errors: FastifySchemaValidationError[] = check.Errors(converted).map((e) => ({
+      keyword: e.keyword,
+      instancePath: e.instancePath,
+      schemaPath: e.schemaPath,
+      params: e.params as Record<string, unknown>,
+      ...(e.message === undefined ? {} : { message: e.message }),
+    }));
+    return { error: errors };
   };
 };

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import { deliveryStates } from '../domain/state.js';
 import type { Clock } from '../clock.js';
 import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
 import type { Scheduler } from '../scheduler.js';
@@ -39,6 +40,9 @@ export class WebhookDispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
+    deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
+    // Sends are not awaited by the job; clock advances and settle() wait for them.
+    deps.scheduler.waitFor(() => this.idle());
   }
 
   /** Scheduler handler: runs inside the scheduler's transaction, returns at once. */
@@ -136,8 +140,7 @@ export class WebhookDispatcher {
       if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
       else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
       const row: DeliveryRow = {
-        ...delivery,
-        status,
+        ...deliveryStates.move(delivery, status),
         attempt_count: number,
         next_attempt_at: next,
         updated_at: this.deps.clock.nowIso(),

@@ -1,60 +1,29 @@
 import type { Clock } from '../clock.js';
+import type { Delivery as DeliveryView, WebhookEndpoint } from '../contract/webhooks.js';
 import type { AttemptRow, DeliveryFilter, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
-import { EVENT_TYPES, type RecordedEvent } from '../domain/events/recorder.js';
+import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
 import type { Env } from '../domain/types.js';
+import { deliveryStates } from '../domain/state.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
-import type { Scheduler } from '../scheduler.js';
+import type { JobQueue, Scheduler } from '../scheduler.js';
 import { JOB_DELIVER, type WebhookDispatcher } from './dispatcher.js';
 
 export const ALL_EVENTS = '*';
 
-export interface WebhookEndpoint {
-  id: string;
-  merchant_id: string;
-  env: Env;
-  url: string;
-  events: string[];
-  secret: string;
-  created_at: string;
-}
-
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  event: string;
-  merchant_id: string;
-  env: string;
-  endpoint_id: string;
-  url: string;
-  status: DeliveryRow['status'];
-  attempt_count: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
-  attempts: {
-    number: number;
-    at: string;
-    request_headers: Record<string, string>;
-    request_body: string;
-    response_status: number | null;
-    response_body: string | null;
-    duration_ms: number;
-    error: string | null;
-  }[];
-}
+export type { Delivery as DeliveryView, WebhookEndpoint } from '../contract/webhooks.js';
 
 export interface WebhookDeps {
   repo: WebhooksRepo;
   clock: Clock;
   ids: Ids;
-  scheduler: Scheduler;
+  scheduler: JobQueue & Pick<Scheduler, 'wake'>;
   dispatcher: WebhookDispatcher;
+  events: Pick<EventRecorder, 'onRecord' | 'on' | 'transaction'>;
 }
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   ...row,
-  env: row.env as Env,
   events: JSON.parse(row.events) as string[],
 });
 
@@ -87,7 +56,20 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
 
 /** Webhook endpoints (the spec's dashboard feature) and the fan-out of events into deliveries. */
 export class WebhookService {
-  constructor(private readonly deps: WebhookDeps) {}
+  constructor(private readonly deps: WebhookDeps) {
+    // Every recorded event fans out into deliveries in its own transaction; new deliveries are
+    // due at once, so the scheduler is woken after the commit rather than at its next tick (only
+    // when an event produced deliveries: most writes have nothing due).
+    let due = false;
+    deps.events.onRecord((event) => {
+      if (this.fanOut(event) > 0) due = true;
+    });
+    deps.events.on(() => {
+      if (!due) return;
+      due = false;
+      deps.scheduler.wake();
+    });
+  }
 
   createEndpoint(
     merchantId: string,
@@ -139,12 +121,15 @@ export class WebhookService {
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
     this.getEndpoint(id);
+    this.deps.events.transaction(() => this.removeEndpoint(id));
+  }
+
+  private removeEndpoint(id: string): void {
     const now = this.deps.clock.nowIso();
     for (const delivery of this.deps.repo.pendingOfEndpoint(id)) {
       this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
       this.deps.repo.updateDelivery({
-        ...delivery,
-        status: 'failed',
+        ...deliveryStates.move(delivery, 'failed'),
         next_attempt_at: null,
         updated_at: now,
       });

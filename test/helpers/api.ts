@@ -1,53 +1,17 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { Checkout } from '../../server/contract/checkouts.js';
+import type { Env } from '../../server/contract/common.js';
+import type { ApiKey, Role } from '../../server/contract/merchants.js';
+import type { Settings } from '../../server/contract/settings.js';
+import type { ClockState, SandboxEvent } from '../../server/contract/workspace.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { type Actor, createMerchant, inFuture } from './sandbox.js';
 
-export type Env = 'test' | 'production';
 export type Json = Record<string, unknown>;
 
-/** A checkout as the API returns it (loosely typed: tests assert the shape themselves). */
-export interface CheckoutJson {
-  id: string;
-  merchant_id: string;
-  title: string;
-  description: string | null;
-  amount: number | null;
-  currency: string;
-  method: string;
-  status: string;
-  hosted_url: string;
-  reference: string | null;
-  customer_id: string | null;
-  paid_amount: number | null;
-  paid_at: string | null;
-  payer_address: string | null;
-  refunded_amount: number;
-  refund_status: string | null;
-  reseller_id: string | null;
-  reseller_fee: number;
-  platform_fee: number;
-  platform_gas_fee: number;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-  crypto_chains: {
-    chain: string;
-    address: string;
-    tokens: { name: string; contract_address: string; min: number; max: number; gas_fee: number }[];
-  }[];
-  fiat: { session_url: string; success_url: string | null; cancel_url: string | null } | null;
-}
-
-export interface EventJson {
-  id: string;
-  env: string;
-  merchant_id: string;
-  type: string;
-  resource_id: string | null;
-  data: Json;
-  created_at: string;
-}
+/** The server's shapes come from its contract (type-only: tests assert the shapes themselves). */
+export type { Checkout, Env, SandboxEvent };
 
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -90,7 +54,7 @@ export async function createCheckout(
   actor: Actor,
   body: Json = {},
   env: Env = 'test',
-): Promise<CheckoutJson> {
+): Promise<Checkout> {
   const res = await call(
     sandbox,
     {
@@ -101,11 +65,11 @@ export async function createCheckout(
     },
     env,
   );
-  return ok<CheckoutJson>(res);
+  return ok<Checkout>(res);
 }
 
 export async function getCheckout(sandbox: Sandbox, actor: Actor, id: string, env: Env = 'test') {
-  return ok<CheckoutJson>(
+  return ok<Checkout>(
     await call(sandbox, { method: 'GET', url: `/v1/checkouts/${id}`, headers: actor.auth }, env),
   );
 }
@@ -128,16 +92,22 @@ export async function control(
   return call(sandbox, { method, url, ...(payload === undefined ? {} : { payload }) });
 }
 
-export async function patchSettings(sandbox: Sandbox, patch: Json): Promise<Json> {
-  return ok(await control(sandbox, 'PATCH', '/sandbox/settings', patch));
+export async function patchSettings(sandbox: Sandbox, patch: Json): Promise<Settings> {
+  return ok<Settings>(await control(sandbox, 'PATCH', '/sandbox/settings', patch));
 }
 
-export async function advance(sandbox: Sandbox, seconds: number): Promise<Json> {
-  return ok(await control(sandbox, 'POST', '/sandbox/clock/advance', { seconds }));
+export async function advance(sandbox: Sandbox, seconds: number): Promise<ClockState> {
+  return ok<ClockState>(await control(sandbox, 'POST', '/sandbox/clock/advance', { seconds }));
 }
 
-export async function events(sandbox: Sandbox, merchantId: string, env: Env = 'test'): Promise<EventJson[]> {
-  return ok<EventJson[]>(await control(sandbox, 'GET', `/sandbox/merchants/${merchantId}/events?env=${env}`));
+export async function events(
+  sandbox: Sandbox,
+  merchantId: string,
+  env: Env = 'test',
+): Promise<SandboxEvent[]> {
+  return ok<SandboxEvent[]>(
+    await control(sandbox, 'GET', `/sandbox/merchants/${merchantId}/events?env=${env}`),
+  );
 }
 
 /** Events of one type for one resource, oldest first. */
@@ -150,9 +120,9 @@ export async function eventsFor(sandbox: Sandbox, merchantId: string, resourceId
 export async function createKey(
   sandbox: Sandbox,
   merchantId: string,
-  role: 'owner' | 'admin' | 'developer' = 'developer',
-): Promise<{ id: string; key: string; auth: { authorization: string } }> {
-  const key = ok<{ id: string; key: string }>(
+  role: Role = 'developer',
+): Promise<ApiKey & { auth: { authorization: string } }> {
+  const key = ok<ApiKey>(
     await control(sandbox, 'POST', `/sandbox/merchants/${merchantId}/api-keys`, {
       name: `${role} key`,
       role,
@@ -161,5 +131,5 @@ export async function createKey(
   return { ...key, auth: { authorization: `Bearer ${key.key}` } };
 }
 
-export { createMerchant, inFuture };
 export type { Actor };
+export { createMerchant, inFuture };

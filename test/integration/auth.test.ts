@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
 import {
   type Actor,
-  type CheckoutJson,
+  type Checkout,
   call,
   control,
   createCheckout,
@@ -84,7 +84,7 @@ describe('authentication on every /v1 endpoint', () => {
         expectError(res, 401, bad.mention);
       }
       // The resources the failed calls pointed at are untouched.
-      const checkout = ok<CheckoutJson>(
+      const checkout = ok<Checkout>(
         await call(sandbox, { method: 'GET', url: `/v1/checkouts/${ids.checkout}`, headers: owner.auth }),
       );
       expect(checkout.status).toBe('active');
@@ -142,7 +142,7 @@ describe('authentication on every /v1 endpoint', () => {
   it('every role may use the /v1 endpoints that exist', async () => {
     for (const role of ['owner', 'admin', 'developer'] as const) {
       const key = await createKey(sandbox, owner.merchantId, role);
-      const list = ok<CheckoutJson[]>(
+      const list = ok<Checkout[]>(
         await call(sandbox, { method: 'GET', url: '/v1/checkouts', headers: key.auth }),
       );
       expect(list.map((c) => c.id)).toContain(ids.checkout);
@@ -155,7 +155,7 @@ describe('access across merchants: 403 for another merchant’s resource, 404 fo
   let sandbox: Sandbox;
   let alice: Actor;
   let bob: Actor;
-  let checkout: CheckoutJson;
+  let checkout: Checkout;
   let customerId: string;
 
   beforeEach(async () => {
@@ -182,7 +182,7 @@ describe('access across merchants: 403 for another merchant’s resource, 404 fo
       await call(sandbox, { method: 'DELETE', url: `/v1/checkouts/${checkout.id}`, headers: bob.auth }),
       403,
     );
-    const again = ok<CheckoutJson>(
+    const again = ok<Checkout>(
       await call(sandbox, { method: 'GET', url: `/v1/checkouts/${checkout.id}`, headers: alice.auth }),
     );
     expect(again.status).toBe('active');
@@ -317,10 +317,10 @@ describe('environment isolation (test vs production listener, same key)', () => 
       200,
     );
 
-    const testList = ok<CheckoutJson[]>(
+    const testList = ok<Checkout[]>(
       await call(sandbox, { method: 'GET', url: '/v1/checkouts', headers: actor.auth }),
     );
-    const prodList = ok<CheckoutJson[]>(
+    const prodList = ok<Checkout[]>(
       await call(sandbox, { method: 'GET', url: '/v1/checkouts', headers: actor.auth }, 'production'),
     );
     expect(testList.map((c) => c.id)).toEqual([testCheckout.id]);
@@ -328,7 +328,7 @@ describe('environment isolation (test vs production listener, same key)', () => 
     expect(prodCheckout.hosted_url).not.toBe(testCheckout.hosted_url);
 
     // still active on test: the production DELETE did nothing
-    const still = ok<CheckoutJson>(
+    const still = ok<Checkout>(
       await call(sandbox, { method: 'GET', url: `/v1/checkouts/${testCheckout.id}`, headers: actor.auth }),
     );
     expect(still.status).toBe('active');

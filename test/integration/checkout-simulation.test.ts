@@ -4,7 +4,7 @@ import { expectAddressValidFor } from '../helpers/addresses.js';
 import {
   type Actor,
   advance,
-  type CheckoutJson,
+  type Checkout,
   call,
   control,
   createCheckout,
@@ -33,7 +33,7 @@ interface PaymentJson {
   created_at: string;
 }
 interface PayResult {
-  checkout: CheckoutJson;
+  checkout: Checkout;
   payment: PaymentJson;
 }
 
@@ -90,7 +90,7 @@ describe('payment simulation (control API)', () => {
       expect(payment.txid).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await getCheckout(sandbox, actor, c.id)).toEqual(paid);
       const view = ok<{
-        checkout: CheckoutJson;
+        checkout: Checkout;
         env: string;
         received_amount: number;
         payments: PaymentJson[];
@@ -227,7 +227,7 @@ describe('payment simulation (control API)', () => {
       expectError(await pay(sandbox, c.id, { chain: 'solana' }), 400, 'solana');
       expectError(await pay(sandbox, c.id, { chain: 'tron', token: 'USDC' }), 400, 'USDC');
       expectError(await pay(sandbox, c.id, { chain: 'polygon', token: 'ETH' }), 400, 'ETH');
-      const view = ok<{ received_amount: number; payments: unknown[]; checkout: CheckoutJson }>(
+      const view = ok<{ received_amount: number; payments: unknown[]; checkout: Checkout }>(
         await control(sandbox, 'GET', `/sandbox/checkouts/${c.id}`),
       );
       expect(view).toMatchObject({ received_amount: 0, payments: [] });
@@ -360,7 +360,7 @@ describe('payment simulation (control API)', () => {
       const c = await checkout({ amount: 25_000_000 });
       expectError(await control(sandbox, 'POST', `/sandbox/checkouts/${c.id}/complete`), 400, 'active');
       await payOk(c.id);
-      const done = ok<CheckoutJson>(await control(sandbox, 'POST', `/sandbox/checkouts/${c.id}/complete`));
+      const done = ok<Checkout>(await control(sandbox, 'POST', `/sandbox/checkouts/${c.id}/complete`));
       expect(done.status).toBe('completed');
       expect(done.crypto_chains.length).toBeGreaterThan(0);
       expectError(await control(sandbox, 'POST', `/sandbox/checkouts/${c.id}/complete`), 400, 'completed');
@@ -407,12 +407,12 @@ describe('payment simulation (control API)', () => {
 
     it('/expire expires now: expired, or partial when something arrived; only an active checkout', async () => {
       const a = await checkout({ amount: 25_000_000 });
-      const expired = ok<CheckoutJson>(await control(sandbox, 'POST', `/sandbox/checkouts/${a.id}/expire`));
+      const expired = ok<Checkout>(await control(sandbox, 'POST', `/sandbox/checkouts/${a.id}/expire`));
       expect(expired.status).toBe('expired');
       expectError(await control(sandbox, 'POST', `/sandbox/checkouts/${a.id}/expire`), 400, 'expired');
       const b = await checkout({ amount: 25_000_000 });
       await payOk(b.id, { amount: 1_000_000 });
-      const partial = ok<CheckoutJson>(await control(sandbox, 'POST', `/sandbox/checkouts/${b.id}/expire`));
+      const partial = ok<Checkout>(await control(sandbox, 'POST', `/sandbox/checkouts/${b.id}/expire`));
       expect(partial).toMatchObject({ status: 'partial', paid_amount: 1_000_000 });
       const c = await checkout({ amount: 25_000_000 });
       await payOk(c.id);

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
 import {
   type Actor,
-  type CheckoutJson,
+  type Checkout,
   call,
   control,
   createMerchant,
@@ -50,7 +50,7 @@ interface InvoiceJson {
 }
 interface ActivatedJson {
   invoice: InvoiceJson;
-  checkout: CheckoutJson;
+  checkout: Checkout;
 }
 
 const INVOICE_KEYS = [
@@ -609,11 +609,11 @@ describe('invoices', () => {
       const invoice = await create({ amount: 25_000_000 });
       const { checkout } = ok<ActivatedJson>(await activate(invoice.id));
       // a partial transfer leaves the invoice sent
-      const part = ok<{ checkout: CheckoutJson }>(await pay(sandbox, checkout.id, { amount: 10_000_000 }));
+      const part = ok<{ checkout: Checkout }>(await pay(sandbox, checkout.id, { amount: 10_000_000 }));
       expect(part.checkout.status).toBe('active');
       expect(ok<InvoiceJson>(await get(invoice.id)).status).toBe('sent');
       own.tick(1000);
-      const paid = ok<{ checkout: CheckoutJson }>(await pay(sandbox, checkout.id));
+      const paid = ok<{ checkout: Checkout }>(await pay(sandbox, checkout.id));
       expect(paid.checkout).toMatchObject({ status: 'paid', paid_amount: 25_000_000 });
       const paidAt = paid.checkout.paid_at!;
       expect(paidAt).toBe('2026-01-15T12:00:01.000Z');

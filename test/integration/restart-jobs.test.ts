@@ -4,7 +4,7 @@ import type { Sandbox } from '../../server/sandbox.js';
 import {
   type Actor,
   advance,
-  type CheckoutJson,
+  type Checkout,
   control,
   createCheckout,
   createMerchant,
@@ -32,7 +32,7 @@ async function seed(time: ManualTime) {
   return { dbPath, actor, active, paid, partial };
 }
 
-async function statuses(sandbox: Sandbox, actor: Actor, ...checkouts: CheckoutJson[]) {
+async function statuses(sandbox: Sandbox, actor: Actor, ...checkouts: Checkout[]) {
   return Promise.all(checkouts.map(async (c) => (await getCheckout(sandbox, actor, c.id)).status));
 }
 

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
 import {
   type Actor,
-  type CheckoutJson,
+  type Checkout,
   call,
   control,
   createCheckout,
@@ -43,7 +43,7 @@ describe('security', () => {
   const shared = useSharedSandbox();
   let sandbox: Sandbox;
   let actor: Actor;
-  let checkout: CheckoutJson;
+  let checkout: Checkout;
 
   beforeEach(async () => {
     sandbox = shared();
@@ -139,7 +139,7 @@ describe('security', () => {
         await control(sandbox, 'GET', `/sandbox/merchants/${actor.merchantId}/api-keys`),
       );
       expect(keys).toHaveLength(1);
-      const c = ok<CheckoutJson>(
+      const c = ok<Checkout>(
         await call(sandbox, { method: 'GET', url: `/v1/checkouts/${checkout.id}`, headers: actor.auth }),
       );
       expect(c.status).toBe('active');

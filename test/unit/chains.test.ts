@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eligibleChains, tokenPaysCurrency } from '../../server/domain/checkouts/chains.js';
 import { DEFAULT_SETTINGS } from '../../server/domain/settings/defaults.js';
-import type { ChainConfig } from '../../server/schemas/settings.js';
+import type { ChainConfig } from '../../server/contract/settings.js';
 
 const catalogue = DEFAULT_SETTINGS.chains;
 const names = (chains: ChainConfig[]) => chains.map((c) => c.chain);

@@ -63,7 +63,7 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
     case 'pay': {
       const id = pick(op.at);
       if (!id) return;
-      const row = ctx.checkouts.find(id);
+      const row = ctx.lifecycle.find(id);
       const left = (row.amount ?? 0) - row.received_amount;
       const amount =
         op.kind === 'full'
@@ -71,21 +71,21 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
           : op.kind === 'over'
             ? left + op.part
             : Math.max(1, Math.floor((left * op.part) / 100));
-      ctx.checkouts.pay(id, { amount: Math.max(1, amount) });
+      ctx.chain.pay(id, { amount: Math.max(1, amount) });
       return;
     }
     case 'settle':
-      await ctx.advance(61_000);
+      await ctx.scheduler.advance(61_000);
       return;
     case 'expire': {
       const id = pick(op.at);
-      if (id) ctx.checkouts.expire(id);
+      if (id) ctx.chain.expire(id);
       return;
     }
     case 'refund': {
       const id = pick(op.at);
       if (!id) return;
-      const row = ctx.checkouts.find(id);
+      const row = ctx.lifecycle.find(id);
       const remaining = (row.paid_amount ?? 0) - row.refunded_amount;
       const amount = op.part === null ? undefined : Math.max(1, Math.floor((remaining * op.part) / 100));
       ctx.refunds.refund(principal, id, {
@@ -95,10 +95,10 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       return;
     }
     case 'days':
-      await ctx.advance(op.days * DAY);
+      await ctx.scheduler.advance(op.days * DAY);
       return;
     case 'deposit':
-      ctx.funds.deposit({
+      ctx.chain.deposit({
         merchant_id: principal.merchantId,
         env: 'test',
         chain: 'polygon',
@@ -107,7 +107,7 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
       });
       return;
     case 'payout':
-      ctx.funds.payout({
+      ctx.payouts.payout({
         merchant_id: principal.merchantId,
         env: 'test',
         amount: op.amount,
@@ -143,7 +143,7 @@ function checkInvariants(ctx: SandboxContext, principal: Principal, ids: string[
     .get(Accounts.available(principal.merchantId))?.total;
   expect(reported?.available ?? 0).toBe(sum ?? 0);
   for (const id of ids) {
-    const row = ctx.checkouts.find(id);
+    const row = ctx.lifecycle.find(id);
     expect(row.refunded_amount).toBeLessThanOrEqual(row.paid_amount ?? 0);
     expect(row.platform_fee).toBeGreaterThanOrEqual(0);
     expect(row.reseller_fee).toBeGreaterThanOrEqual(0);

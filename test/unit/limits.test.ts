@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../server/errors.js';
-import { KeyLimiter } from '../../server/http/limits.js';
+import { KeyLimiter } from '../../server/http/plugins/key-limiter.js';
 
 function limiter() {
   let now = 1_000_000;

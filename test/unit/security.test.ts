@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostName, isLoopbackHost } from '../../server/http/security.js';
+import { hostName, isLoopbackHost } from '../../server/http/plugins/local-only.js';
 
 describe('hostName', () => {
   it.each([

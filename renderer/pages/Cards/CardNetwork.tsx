@@ -146,7 +146,7 @@ function TransactionRow({ tx }: { tx: CardTransaction }) {
         {formatAmount(tx.amount)} {tx.currency}
       </td>
       <td>
-        <StatusBadge status={tx.status} tone={TX_TONE[tx.status] ?? 'neutral'} testId="tx-status" />
+        <StatusBadge status={tx.status} tone={TX_TONE[tx.status]} testId="tx-status" />
         {tx.decline_reason && <div className="muted small">{tx.decline_reason}</div>}
       </td>
       <td className="actions">

@@ -109,7 +109,7 @@ function Issue({ products }: { products: CardProduct[] }) {
           {applications.map((a) => (
             <li key={a.id} className="mini-item" data-testid="application-row" data-status={a.status}>
               <span>Application · {productName(a.catalogue)}</span>
-              <StatusBadge status={a.status} tone={APPLICATION_TONE[a.status] ?? 'neutral'} />
+              <StatusBadge status={a.status} tone={APPLICATION_TONE[a.status]} />
               {a.status === 'pending' && (
                 <span className="mini-item-side button-group">
                   <button
@@ -155,7 +155,7 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
     );
   }
   const { cardholder } = detail;
-  const kyc = cardholder.kyc_status || 'none';
+  const kyc = cardholder.kyc_status;
 
   return (
     <div
@@ -181,8 +181,8 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
           <div className="kyc-box">
             <StatusBadge
               status={kyc}
-              label={`KYC ${kyc}`}
-              tone={KYC_TONE[kyc] ?? 'neutral'}
+              label={`KYC ${kyc.replace(/_/g, ' ')}`}
+              tone={KYC_TONE[kyc]}
               testId="cardholder-kyc"
               large
             />

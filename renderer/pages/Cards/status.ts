@@ -1,4 +1,4 @@
-import type { CardStatus } from '../../api/types';
+import type { ApplicationStatus, CardStatus, CardTransactionStatus, KycStatus } from '../../api/types';
 import type { Tone } from '../../components/StatusBadge';
 
 export const CARD_TONE: Record<CardStatus, Tone> = {
@@ -8,21 +8,23 @@ export const CARD_TONE: Record<CardStatus, Tone> = {
   canceled: 'neutral',
 };
 
-export const TX_TONE: Record<string, Tone> = {
+export const TX_TONE: Record<CardTransactionStatus, Tone> = {
   requested: 'info',
+  pending: 'warning',
+  paid: 'info',
   completed: 'success',
   declined: 'danger',
   reversed: 'neutral',
 };
 
-export const KYC_TONE: Record<string, Tone> = {
+export const KYC_TONE: Record<KycStatus, Tone> = {
   approved: 'success',
   pending: 'warning',
   rejected: 'danger',
-  none: 'neutral',
+  not_started: 'neutral',
 };
 
-export const APPLICATION_TONE: Record<string, Tone> = {
+export const APPLICATION_TONE: Record<ApplicationStatus, Tone> = {
   approved: 'success',
   pending: 'warning',
   rejected: 'danger',

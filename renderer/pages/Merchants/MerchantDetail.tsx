@@ -1,13 +1,20 @@
+import type { KybStatus } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { formatTimestamp } from '../../components/format';
 import { KeyIcon } from '../../components/icons';
+import type { Tone } from '../../components/StatusBadge';
 import { useStore } from '../../store';
 import { ApiKeysList } from './ApiKeysList';
 import { CreateKeyForm } from './CreateKeyForm';
 
 /** KYB statuses shown with the shared badge tones. */
-const KYB_TONE: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger' };
+const KYB_TONE: Record<KybStatus, Tone> = {
+  draft: 'neutral',
+  approved: 'success',
+  pending: 'warning',
+  rejected: 'danger',
+};
 
 export function MerchantDetail({ merchantId }: { merchantId: string }) {
   const merchant = useStore((s) => s.merchants.find((m) => m.id === merchantId));
@@ -33,10 +40,7 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
               <CopyButton value={merchant.id} label="Copy id" />
             </div>
           </div>
-          <span
-            className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status] ?? 'neutral'}`}
-            title="KYB status"
-          >
+          <span className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status]}`} title="KYB status">
             KYB {merchant.kyb_status}
           </span>
         </div>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { Payout } from '../../api/types';
+import type { Payout, PayoutStatus } from '../../api/types';
 import { Card } from '../../components/Card';
 import { AmountInput, Field, Select } from '../../components/Field';
 import { formatAmount, formatTime, formatTimestamp, parseAmount } from '../../components/format';
@@ -63,7 +63,7 @@ export function PayoutForm() {
   const payouts = useStore((s) => (s.moneyScope === scopeKey(s) ? s.payouts : NO_PAYOUTS));
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState('USDC');
-  const [outcome, setOutcome] = useState<'completed' | 'failed'>('completed');
+  const [outcome, setOutcome] = useState<PayoutStatus>('completed');
   const [busy, run] = useBusy();
   const minor = parseAmount(amount);
 
@@ -94,7 +94,7 @@ export function PayoutForm() {
         <Field label="Outcome">
           <Select
             value={outcome}
-            onChange={(v) => setOutcome(v as 'completed' | 'failed')}
+            onChange={(v) => setOutcome(v as PayoutStatus)}
             testId="payout-outcome-select"
           >
             <option value="completed">Completes (debits the balance)</option>

@@ -11,7 +11,7 @@ import { eventOfBody, prettyBody } from './events';
 
 const ANSWERS = [200, 204, 400, 404, 500, 503];
 
-function Signature({ valid }: { valid: boolean | null }) {
+function Signature({ valid }: { valid: InboxMessage['signature_valid'] }) {
   const label = valid === null ? 'Unknown sender' : valid ? 'Signature valid' : 'Signature invalid';
   return (
     <span

@@ -1,5 +1,7 @@
-/** The event types an endpoint can subscribe to (the server's list; kept by hand like api/types.ts). */
-export const EVENT_TYPES = [
+import type { EventType } from '../../../server/contract/events.js';
+
+/** The event types an endpoint can subscribe to, in the order the form shows them. */
+const LISTED = [
   'checkout.created',
   'checkout.paid',
   'checkout.completed',
@@ -14,7 +16,18 @@ export const EVENT_TYPES = [
   'card.created',
   'card.transaction',
   'deposit.received',
-] as const;
+] as const satisfies readonly EventType[];
+
+/** The contract's event types (EVENT_DATA in server/contract/events.ts) missing from the list. */
+type Unlisted = Exclude<EventType, (typeof LISTED)[number]>;
+
+/**
+ * The renderer's own runtime list (it takes only types from the contract), checked against the
+ * contract both ways: a name the server does not send fails `satisfies` above, and an event type the
+ * contract gains without being listed turns this declared type into the missing name(s), which the
+ * list cannot be assigned to.
+ */
+export const EVENT_TYPES: [Unlisted] extends [never] ? readonly EventType[] : Unlisted = LISTED;
 
 /** The envelope's event type, read from a delivered body (`{id, event, data}`); null if it is not JSON. */
 export function eventOfBody(body: string): string | null {

@@ -1,17 +1,20 @@
+import type { CardTransactionItem } from '../../contract/cards.js';
 import type { Clock } from '../../clock.js';
-import type { ApplicationRow, CardholderRow, CardRow, CardsRepo } from '../../db/cards.js';
+import type { ApplicationRow, CardholderRow, CardRow, CardsRepo, CardTransactionRow } from '../../db/cards.js';
 import type { Page } from '../../db/pagination.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { cardStates, kycStates, TransitionError } from '../state.js';
 import type { Ids } from '../../ids.js';
 import type {
   ApplyBody,
   Card,
   Cardholder,
+  CardholderDetail,
   FundBody,
   IssueCardBody,
   LimitsBody,
-} from '../../schemas/cards.js';
-import type { Settings } from '../../schemas/settings.js';
+} from '../../contract/cards.js';
+import type { Settings } from '../../contract/settings.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import type { Env, Principal } from '../types.js';
@@ -144,32 +147,16 @@ export class CardService {
   startKyc(principal: Principal, id: string): { token: string; url: string } {
     const row = this.ownedHolder(principal, id);
     const token = `kyc_${this.deps.ids.token(32)}`;
+    // A session on a verified cardholder changes nothing but the token.
+    const kycStatus = row.is_kyc_verified ? row.kyc_status : 'pending';
+    if (kycStatus !== row.kyc_status) kycStates.assert(row.kyc_status, kycStatus);
     this.deps.repo.updateHolder({
       ...row,
       kyc_token: token,
-      kyc_status: row.is_kyc_verified ? row.kyc_status : 'pending',
+      kyc_status: kycStatus,
       updated_at: this.deps.clock.nowIso(),
     });
     return { token, url: `${this.deps.baseUrl(principal.env)}/kyc/${token}` };
-  }
-
-  holderByKycToken(token: string): CardholderRow {
-    const row = this.deps.repo.findHolderByToken(token);
-    if (!row) throw new NotFoundError('Verification session', token);
-    return row;
-  }
-
-  /** The provider's result arrives: is_kyc_verified flips without anyone polling. */
-  kycResult(id: string, result: 'approved' | 'rejected'): CardholderRow {
-    const row = this.holderById(id);
-    const next = {
-      ...row,
-      is_kyc_verified: result === 'approved' ? 1 : 0,
-      kyc_status: result,
-      updated_at: this.deps.clock.nowIso(),
-    };
-    this.deps.repo.updateHolder(next);
-    return next;
   }
 
   // ---- applications ----------------------------------------------------------------------------
@@ -205,14 +192,15 @@ export class CardService {
     return toApplication(row);
   }
 
-  review(applicationId: string, status: 'approved' | 'rejected') {
-    const row = this.deps.repo.findApplication(applicationId);
-    if (!row) throw new NotFoundError('Card application', applicationId);
-    if (row.status !== 'pending')
-      throw new BusinessRuleError(`Only a pending application can be reviewed (status: ${row.status})`);
-    const next = { ...row, status, updated_at: this.deps.clock.nowIso() };
-    this.deps.repo.updateApplication(next);
-    return toApplication(next);
+  /** Control API: a cardholder of any merchant with its environment, KYC state, applications and cards. */
+  holderDetail(id: string): CardholderDetail {
+    const holder = this.holderById(id);
+    const [presented] = this.presentHolders(holder.env, [holder]);
+    return {
+      cardholder: { ...presented!, env: holder.env, kyc_status: holder.kyc_status },
+      applications: this.applications(holder.id),
+      cards: this.deps.repo.cardsOf(holder.id).map(toCard),
+    };
   }
 
   applications(holderId: string) {
@@ -259,7 +247,7 @@ export class CardService {
     };
     return this.deps.events.transaction(() => {
       this.deps.repo.insertCard(row);
-      this.deps.events.record(holder.env as Env, holder.merchant_id, 'card.created', {
+      this.deps.events.record(holder.env, holder.merchant_id, 'card.created', {
         id: row.id,
         cardholder_id: row.cardholder_id,
         status: row.status,
@@ -294,14 +282,26 @@ export class CardService {
     return card;
   }
 
-  /** Spec: active ⇄ locked only; any other move is a 400. */
+  /** Spec: active ⇄ locked only (PATCH); any other move is a 400. Setting the same status is a no-op. */
   setStatus(principal: Principal, holderId: string, cardId: string, status: 'active' | 'locked'): Card {
     const card = this.ownedCard(principal, holderId, cardId);
     if (card.status === status) return toCard(card);
-    const allowed =
-      (card.status === 'active' && status === 'locked') || (card.status === 'locked' && status === 'active');
-    if (!allowed) throw new BusinessRuleError(`Cannot change a card from ${card.status} to ${status}`);
-    return toCard(this.saveCard({ ...card, status }));
+    const message = `Cannot change a card from ${card.status} to ${status}`;
+    if (card.status === 'notActivated') throw new TransitionError('card', card.status, status, message);
+    return toCard(this.saveCard(cardStates.move(card, status, message)));
+  }
+
+  /** GET /v1/.../transactions: the spec's list item (the webhook payload has another shape). */
+  listTransactions(principal: Principal, holderId: string, cardId: string, limit: number): CardTransactionItem[] {
+    const card = this.ownedCard(principal, holderId, cardId);
+    return this.deps.repo.transactionsOf(card.id, limit).map((tx) => ({
+      id: tx.id,
+      amount: tx.amount,
+      currency: tx.currency,
+      description: describe(tx),
+      status: tx.status,
+      created_at: tx.created_at,
+    }));
   }
 
   setLimits(principal: Principal, holderId: string, cardId: string, body: LimitsBody): Card {
@@ -318,20 +318,6 @@ export class CardService {
         spend_present_enabled: flag(body.spend_present_enabled, card.spend_present_enabled),
       }),
     );
-  }
-
-  /** The card network's side (control API): a physical card is activated once it reaches its holder. */
-  activate(cardId: string): Card {
-    const card = this.cardById(cardId);
-    if (card.status !== 'notActivated')
-      throw new BusinessRuleError(`Only a notActivated card can be activated (status: ${card.status})`);
-    return toCard(this.saveCard({ ...card, status: 'active' }));
-  }
-
-  cancel(cardId: string): Card {
-    const card = this.cardById(cardId);
-    if (card.status === 'canceled') throw new BusinessRuleError('Card is already canceled');
-    return toCard(this.saveCard({ ...card, status: 'canceled' }));
   }
 
   saveCard(card: CardRow): CardRow {
@@ -420,4 +406,14 @@ export class CardService {
         .slice(0, 24) || 'cardholder';
     return `${base}.${randomDigits(this.deps.ids)(6)}`;
   }
+}
+
+function describe(tx: CardTransactionRow): string {
+  const label = {
+    card_payment: 'Card payment',
+    card_refund: 'Refund',
+    card_deposit: 'Deposit to card',
+    card_withdraw: 'Withdrawal from card',
+  }[tx.type];
+  return tx.merchant_name ? `${label}: ${tx.merchant_name}` : label;
 }

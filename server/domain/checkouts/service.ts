@@ -1,66 +1,46 @@
 import type { Clock } from '../../clock.js';
-import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
-import type { MerchantsRepo } from '../../db/merchants.js';
-import type { Page } from '../../db/pagination.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import type { Ids } from '../../ids.js';
 import type {
   Checkout,
   CheckoutBase,
+  CheckoutInspection,
   CreateCheckoutBody,
   CryptoChain,
-  SimulatePaymentBody,
-} from '../../schemas/checkouts.js';
-import type { Settings } from '../../schemas/settings.js';
-import type { Scheduler } from '../../scheduler.js';
-import { generateAddress, generateTxid, isValidAddress } from '../../simulate/addresses.js';
+} from '../../contract/checkouts.js';
+import type { Settings } from '../../contract/settings.js';
+import type { CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
+import type { Page } from '../../db/pagination.js';
+import type { RefundsRepo } from '../../db/refunds.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
+import type { JobQueue } from '../../scheduler.js';
+import { generateAddress } from '../../simulate/addresses.js';
 import { targetMerchant } from '../access.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
-import { Accounts, type Ledger } from '../ledger/service.js';
-import { splitFees } from '../money/fees.js';
 import type { Env, Principal } from '../types.js';
 import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
-import { completedPayload, createdPayload, paidPayload, toCheckout, toCheckoutBase } from './present.js';
-import { assertMove } from './state.js';
+import { type CheckoutLifecycle, JOB_EXPIRE } from './lifecycle.js';
+import { createdPayload, toCheckout, toCheckoutBase } from './present.js';
 
-export const JOB_EXPIRE = 'checkout.expire';
-export const JOB_SETTLE = 'checkout.settle';
-export const JOB_RELEASE_FEES = 'checkout.release-fees';
-/** Platform and reseller fees stay held this long after paid_at; refunds inside it claw them back. */
-export const FEE_HOLD_MS = 7 * 24 * 3600 * 1000;
 const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
 export interface CheckoutDeps {
   checkouts: CheckoutsRepo;
-  merchants: MerchantsRepo;
+  refunds: Pick<RefundsRepo, 'ofCheckout'>;
+  lifecycle: CheckoutLifecycle;
   customers: CustomerService;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
   events: EventRecorder;
-  scheduler: Scheduler;
-  ledger: Ledger;
+  scheduler: JobQueue;
   baseUrl: (env: Env) => string;
 }
 
-export interface PaymentResult {
-  checkout: Checkout;
-  payment: CheckoutPaymentRow;
-}
-
+/** The merchant's checkout API (/v1/checkouts): create, list, get, cancel. */
 export class CheckoutService {
   constructor(private readonly deps: CheckoutDeps) {}
-
-  // ---- /v1 -------------------------------------------------------------------------------------
-
-  private readonly paidHooks: ((row: CheckoutRow) => void)[] = [];
-
-  /** Runs inside the transaction that marks a checkout paid (invoices listen). */
-  onPaid(hook: (row: CheckoutRow) => void): void {
-    this.paidHooks.push(hook);
-  }
 
   create(principal: Principal, body: CreateCheckoutBody, link: { invoiceId?: string } = {}): Checkout {
     const { clock, ids } = this.deps;
@@ -148,7 +128,7 @@ export class CheckoutService {
       };
       this.deps.checkouts.insert(row);
       this.deps.scheduler.schedule(JOB_EXPIRE, row.id, expiresAt);
-      const checkout = toCheckout(row, this.deps.baseUrl(row.env as Env));
+      const checkout = toCheckout(row, this.deps.baseUrl(row.env));
       this.deps.events.record(principal.env, merchantId, 'checkout.created', createdPayload(checkout));
       return checkout;
     });
@@ -164,290 +144,23 @@ export class CheckoutService {
   }
 
   get(principal: Principal, id: string): Checkout {
-    return this.present(this.owned(principal, id));
+    return this.deps.lifecycle.present(this.owned(principal, id));
   }
 
   cancel(principal: Principal, id: string): void {
-    this.cancelRow(this.owned(principal, id));
+    this.deps.lifecycle.cancel(this.owned(principal, id));
   }
 
-  // ---- the outside world (control API) ----------------------------------------------------------
-
-  /** Any checkout by id, whatever its merchant or environment (ids are global UUIDs). */
-  find(id: string): CheckoutRow {
-    const row = this.deps.checkouts.findById(id);
-    if (!row) throw new NotFoundError('Checkout', id);
-    return row;
-  }
-
-  present(row: CheckoutRow): Checkout {
-    return toCheckout(row, this.deps.baseUrl(row.env as Env));
-  }
-
-  payments(id: string): CheckoutPaymentRow[] {
-    this.find(id);
-    return this.deps.checkouts.payments(id);
-  }
-
-  cancelRow(row: CheckoutRow): void {
-    assertMove(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
-    this.deps.events.transaction(() => {
-      const next = this.save({ ...row, status: 'cancelled' });
-      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
-      if (row.received_amount > 0) {
-        // Transfers that arrived before the cancel go back to the payer.
-        this.deps.ledger.post(next.env as Env, 'checkout.cancel', row.id, [
-          {
-            account: Accounts.pending(row.merchant_id),
-            currency: row.currency,
-            amount: -row.received_amount,
-          },
-          { account: Accounts.world, currency: row.currency, amount: row.received_amount },
-        ]);
-      }
-      this.deps.events.record(next.env as Env, next.merchant_id, 'checkout.cancelled', this.present(next));
-    });
-  }
-
-  /**
-   * An incoming transfer (or a fiat payment). Transfers accumulate while the checkout is active;
-   * once they reach the amount (any transfer for an open amount) it is paid and settlement is
-   * scheduled `settlement_delay_seconds` later on the sandbox clock.
-   */
-  pay(id: string, body: SimulatePaymentBody): PaymentResult {
-    const row = this.find(id);
-    if (row.status !== 'active')
-      throw new BusinessRuleError(`Checkout is not active (status: ${row.status})`);
-    const method = body.method ?? (row.method === 'fiat' ? 'fiat' : 'crypto');
-    if (method === 'fiat' && row.method === 'crypto')
-      throw new BusinessRuleError('Checkout does not accept fiat payment');
-    if (method === 'crypto' && row.method === 'fiat')
-      throw new BusinessRuleError('Checkout does not accept crypto payment');
-
-    let chain: string | null = null;
-    let token: string | null = null;
-    let gasFee = 0;
-    let payer: string | null = null;
-    let txid: string | null = null;
-    if (method === 'crypto') {
-      const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
-      const target = body.chain
-        ? chains.find((c) => c.chain.toLowerCase() === body.chain!.toLowerCase())
-        : chains[0];
-      if (!target) {
-        throw new BusinessRuleError(
-          `Checkout has no deposit address on chain ${body.chain} (chains: ${chains.map((c) => c.chain).join(', ') || 'none'})`,
-        );
-      }
-      const tokenEntry = body.token
-        ? target.tokens.find((t) => t.name.toUpperCase() === body.token!.toUpperCase())
-        : target.tokens[0];
-      if (!tokenEntry) {
-        throw new BusinessRuleError(
-          `Token ${body.token} is not accepted on ${target.chain} for this checkout (tokens: ${target.tokens.map((t) => t.name).join(', ')})`,
-        );
-      }
-      chain = target.chain;
-      token = tokenEntry.name;
-      gasFee = tokenEntry.gas_fee;
-      if (body.payer_address !== undefined && !isValidAddress(chain, body.payer_address)) {
-        throw new ValidationError('payer_address', `not a valid ${chain} address`);
-      }
-      payer = body.payer_address ?? generateAddress(chain, this.deps.ids);
-      txid = body.txid ?? generateTxid(chain, this.deps.ids);
-    }
-    const amount = body.amount ?? (row.amount === null ? null : row.amount - row.received_amount);
-    if (amount === null) throw new ValidationError('amount', 'required for an open-amount checkout');
-
-    return this.deps.events.transaction(() => {
-      const now = this.deps.clock.nowIso();
-      const payment: CheckoutPaymentRow = {
-        id: this.deps.ids.uuid(),
-        checkout_id: row.id,
-        method,
-        chain,
-        token,
-        amount,
-        payer_address: payer,
-        txid,
-        created_at: now,
-      };
-      this.deps.checkouts.insertPayment(payment);
-      // Detected on-chain: the merchant's, but not available until settlement.
-      this.deps.ledger.post(row.env as Env, 'checkout.payment', row.id, [
-        { account: Accounts.world, currency: row.currency, amount: -amount },
-        { account: Accounts.pending(row.merchant_id), currency: row.currency, amount },
-      ]);
-      const received = row.received_amount + amount;
-      const base = {
-        ...row,
-        received_amount: received,
-        payer_address: payer,
-        paid_chain: chain,
-        paid_token: token,
-      };
-      if (row.amount !== null && received < row.amount) {
-        return { checkout: this.present(this.save(base)), payment };
-      }
-      const next = this.save({
-        ...base,
-        status: 'paid',
-        paid_amount: received,
-        paid_at: now,
-        platform_gas_fee: gasFee,
-      });
-      const env = next.env as Env;
-      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
-      this.deps.scheduler.schedule(
-        JOB_SETTLE,
-        row.id,
-        this.deps.clock.now() + this.deps.settings().settlement_delay_seconds * 1000,
-      );
-      this.deps.events.record(env, next.merchant_id, 'checkout.paid', paidPayload(next));
-      for (const hook of this.paidHooks) hook(next);
-      return { checkout: this.present(next), payment };
-    });
-  }
-
-  /** Settles a paid checkout now (the control API's /complete, and the settlement job). */
-  complete(id: string): Checkout {
-    const row = this.find(id);
-    if (row.status !== 'paid')
-      throw new BusinessRuleError(`Only a paid checkout can be completed (status: ${row.status})`);
-    return this.present(this.settle(row));
-  }
-
-  /** Expires an active checkout now: `partial` if anything arrived, else `expired`. */
-  expire(id: string): Checkout {
-    const row = this.find(id);
-    if (row.status !== 'active')
-      throw new BusinessRuleError(`Only an active checkout can expire (status: ${row.status})`);
-    return this.present(this.expireRow(row));
-  }
-
-  // ---- scheduled work ---------------------------------------------------------------------------
-
-  onExpireDue(id: string): void {
-    const row = this.deps.checkouts.findById(id);
-    if (row?.status === 'active') this.expireRow(row);
-  }
-
-  onSettleDue(id: string): void {
-    const row = this.deps.checkouts.findById(id);
-    if (row?.status === 'paid' && row.settled_at === null) this.settle(row);
-  }
-
-  /** End of the fee hold: held fees move to the platform and reseller accounts. */
-  onReleaseFeesDue(id: string): void {
-    const row = this.deps.checkouts.findById(id);
-    if (!row || row.settled_at === null || row.fees_released_at !== null) return;
-    const { currency, merchant_id: merchantId } = row;
-    this.deps.ledger.post(row.env as Env, 'fees.release', row.id, [
-      { account: Accounts.feesHeld(merchantId), currency, amount: -(row.platform_fee + row.reseller_fee) },
-      { account: Accounts.platformFees, currency, amount: row.platform_fee },
-      ...(row.reseller_id
-        ? [{ account: Accounts.resellerFees(row.reseller_id), currency, amount: row.reseller_fee }]
-        : []),
-    ]);
-    this.save({ ...row, fees_released_at: this.deps.clock.nowIso() });
-  }
-
-  /**
-   * Credits a paid checkout's funds to the merchant if that has not happened yet (a refund before
-   * settlement settles first). Returns the row as it is after. Runs inside the caller's transaction.
-   */
-  ensureSettled(row: CheckoutRow): CheckoutRow {
-    if (row.settled_at !== null) return row;
-    this.deps.scheduler.cancel(JOB_SETTLE, row.id);
-    return this.save({
-      ...row,
-      ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!),
-    });
-  }
-
-  private settle(row: CheckoutRow): CheckoutRow {
-    return this.deps.events.transaction(() => {
-      const paid = row.paid_amount ?? 0;
-      const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
-      const next = this.save({ ...row, status: 'completed', ...fees });
-      this.deps.scheduler.cancel(JOB_SETTLE, row.id);
-      this.deps.events.record(
-        next.env as Env,
-        next.merchant_id,
-        'checkout.completed',
-        completedPayload(next),
-      );
-      return next;
-    });
-  }
-
-  private expireRow(row: CheckoutRow): CheckoutRow {
-    return this.deps.events.transaction(() => {
-      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
-      const env = row.env as Env;
-      if (row.received_amount === 0) {
-        const next = this.save({ ...row, status: 'expired' });
-        this.deps.events.record(env, next.merchant_id, 'checkout.expired', this.present(next));
-        return next;
-      }
-      // Something arrived: credited (minus fees) as a partial payment.
-      const payments = this.deps.checkouts.payments(row.id);
-      const last = payments[payments.length - 1];
-      const gas = last?.chain ? this.gasFee(row, last.chain, last.token) : 0;
-      const paidAt = last?.created_at ?? this.deps.clock.nowIso();
-      const fees = this.credit(row, row.received_amount, gas, paidAt);
-      const next = this.save({
-        ...row,
-        status: 'partial',
-        paid_amount: row.received_amount,
-        paid_at: paidAt,
-        ...fees,
-      });
-      this.deps.events.record(env, next.merchant_id, 'checkout.partial', this.present(next));
-      return next;
-    });
-  }
-
-  /**
-   * Credits `paid` to the merchant out of pending: less the platform and reseller fees, which stay
-   * held for 7 days from paid_at, and less the gas fee (capped so a tiny payment never leaves the
-   * merchant owing). Returns the fee fields to store.
-   */
-  private credit(row: CheckoutRow, paid: number, gas: number, paidAt: string) {
-    const merchant = this.deps.merchants.findById(row.merchant_id);
-    const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
-    const reseller =
-      row.reseller_rate === null
-        ? null
-        : { rate: row.reseller_rate, min_fee: row.reseller_min_fee, max_fee: row.reseller_max_fee };
-    const fees = splitFees(paid, rate, reseller);
-    const gross = fees.platform_fee + fees.reseller_fee;
-    const gasFee = Math.min(gas, paid - gross);
-    const { currency, merchant_id: merchantId } = row;
-    this.deps.ledger.post(row.env as Env, 'checkout.settlement', row.id, [
-      { account: Accounts.pending(merchantId), currency, amount: -paid },
-      { account: Accounts.available(merchantId), currency, amount: paid - gross - gasFee },
-      { account: Accounts.feesHeld(merchantId), currency, amount: gross },
-      { account: Accounts.platformGas, currency, amount: gasFee },
-    ]);
-    this.deps.scheduler.schedule(JOB_RELEASE_FEES, row.id, Date.parse(paidAt) + FEE_HOLD_MS);
+  /** Control API: a checkout of any merchant with what the outside world did to it. */
+  inspect(id: string): CheckoutInspection {
+    const row = this.deps.lifecycle.find(id);
     return {
-      platform_fee: fees.platform_fee,
-      reseller_fee: fees.reseller_fee,
-      platform_gas_fee: gasFee,
-      settled_at: this.deps.clock.nowIso(),
+      checkout: this.deps.lifecycle.present(row),
+      env: row.env,
+      received_amount: row.received_amount,
+      payments: this.deps.checkouts.payments(row.id),
+      refunds: this.deps.refunds.ofCheckout(row.id),
     };
-  }
-
-  private gasFee(row: CheckoutRow, chain: string, token: string | null): number {
-    const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
-    return chains.find((c) => c.chain === chain)?.tokens.find((t) => t.name === token)?.gas_fee ?? 0;
-  }
-
-  save(row: CheckoutRow): CheckoutRow {
-    const next = { ...row, updated_at: this.deps.clock.nowIso() };
-    this.deps.checkouts.save(next);
-    return next;
   }
 
   owned(principal: Principal, id: string): CheckoutRow {

@@ -1,27 +1,12 @@
 import { EventEmitter } from 'node:events';
+import type { EventType } from '../../contract/events.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/connection.js';
 import type { EventsRepo } from '../../db/events.js';
 import type { Ids } from '../../ids.js';
 import type { Env } from '../types.js';
 
-export const EVENT_TYPES = [
-  'checkout.created',
-  'checkout.paid',
-  'checkout.completed',
-  'checkout.partial',
-  'checkout.refunded',
-  'checkout.expired',
-  'checkout.cancelled',
-  'invoice.paid',
-  'invoice.sent',
-  'payout.completed',
-  'payout.failed',
-  'card.created',
-  'card.transaction',
-  'deposit.received',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../../contract/events.js';
 
 export interface RecordedEvent {
   id: string;

@@ -4,7 +4,7 @@ import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
 import type { Page } from '../../db/pagination.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { CreateCheckoutBody } from '../../schemas/checkouts.js';
+import type { CreateCheckoutBody } from '../../contract/checkouts.js';
 import type {
   ActivateInvoiceBody,
   ActivatedInvoice,
@@ -12,35 +12,26 @@ import type {
   Invoice,
   InvoiceStatus,
   LineItem,
-} from '../../schemas/invoices.js';
+} from '../../contract/invoices.js';
 import { targetMerchant } from '../access.js';
 import { checkoutCurrency } from '../checkouts/chains.js';
+import type { CheckoutLifecycle } from '../checkouts/lifecycle.js';
 import type { CheckoutService } from '../checkouts/service.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
+import { invoiceStates } from '../state.js';
 import type { Env, Principal } from '../types.js';
 import { checkoutExpiry, formatInvoiceNumber, invoiceMoney, isCalendarDate } from './math.js';
 
 export interface InvoiceDeps {
   invoices: InvoicesRepo;
   customers: Pick<CustomerService, 'ownedBy' | 'findByEmail' | 'insert'>;
-  checkouts: Pick<CheckoutService, 'create' | 'find' | 'cancelRow'>;
+  checkouts: Pick<CheckoutService, 'create'>;
+  lifecycle: Pick<CheckoutLifecycle, 'find' | 'cancel'>;
   clock: Clock;
   ids: Ids;
   events: EventRecorder;
-}
-
-/** Every allowed invoice move, in one place (spec: States and transitions, Invoice). */
-const TRANSITIONS: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
-  draft: ['sent', 'cancelled'],
-  sent: ['paid', 'cancelled'],
-  paid: [],
-  cancelled: [],
-};
-
-export function canMove(from: string, to: InvoiceStatus): boolean {
-  return (TRANSITIONS[from as InvoiceStatus] ?? []).includes(to);
 }
 
 export function toInvoice(row: InvoiceRow): Invoice {
@@ -51,7 +42,7 @@ export function toInvoice(row: InvoiceRow): Invoice {
     invoice_number: row.invoice_number,
     title: row.title,
     description: row.description,
-    status: row.status as InvoiceStatus,
+    status: row.status,
     amount: row.amount,
     currency: row.currency,
     due_date: row.due_date,
@@ -136,9 +127,7 @@ export class InvoiceService {
     const { checkouts, clock, events } = this.deps;
     return events.transaction(() => {
       const row = this.owned(principal, id);
-      if (!canMove(row.status, 'sent')) {
-        throw new BusinessRuleError(`Cannot activate an invoice with status ${row.status}`);
-      }
+      invoiceStates.assert(row.status, 'sent', `Cannot activate an invoice with status ${row.status}`);
       const checkoutBody: CreateCheckoutBody = {
         title: row.title,
         amount: row.amount,
@@ -154,26 +143,24 @@ export class InvoiceService {
       const checkout = checkouts.create({ ...principal, merchantId: row.merchant_id }, checkoutBody, {
         invoiceId: row.id,
       });
-      const invoice = toInvoice(this.save({ ...row, status: 'sent', checkout_id: checkout.id }));
-      events.record(row.env as Env, row.merchant_id, 'invoice.sent', invoice);
+      const invoice = toInvoice(this.transition(row, 'sent', { checkout_id: checkout.id }));
+      events.record(row.env, row.merchant_id, 'invoice.sent', invoice);
       return { invoice, checkout };
     });
   }
 
   /** draft or sent → cancelled; a sent invoice's checkout is cancelled too while still active. */
   cancel(principal: Principal, id: string): void {
-    const { checkouts, events } = this.deps;
+    const { lifecycle, events } = this.deps;
     events.transaction(() => {
       const row = this.owned(principal, id);
-      if (!canMove(row.status, 'cancelled')) {
-        throw new BusinessRuleError(`Cannot cancel an invoice with status ${row.status}`);
-      }
+      invoiceStates.assert(row.status, 'cancelled', `Cannot cancel an invoice with status ${row.status}`);
       if (row.checkout_id !== null) {
-        const checkout = checkouts.find(row.checkout_id);
-        if (checkout.status === 'active') checkouts.cancelRow(checkout);
+        const checkout = lifecycle.find(row.checkout_id);
+        if (checkout.status === 'active') lifecycle.cancel(checkout);
       }
       // The spec has no invoice.cancelled event; the checkout's own checkout.cancelled still fires.
-      this.save({ ...row, status: 'cancelled' });
+      this.transition(row, 'cancelled');
     });
   }
 
@@ -184,11 +171,11 @@ export class InvoiceService {
   onCheckoutPaid(checkout: CheckoutRow): void {
     if (checkout.invoice_id === null) return;
     const row = this.deps.invoices.findById(checkout.invoice_id);
-    if (!row || row.checkout_id !== checkout.id || !canMove(row.status, 'paid')) return;
+    if (!row || row.checkout_id !== checkout.id || !invoiceStates.can(row.status, 'paid')) return;
     const invoice = toInvoice(
-      this.save({ ...row, status: 'paid', paid_at: checkout.paid_at, paid_amount: checkout.paid_amount }),
+      this.transition(row, 'paid', { paid_at: checkout.paid_at, paid_amount: checkout.paid_amount }),
     );
-    this.deps.events.record(row.env as Env, row.merchant_id, 'invoice.paid', invoice);
+    this.deps.events.record(row.env, row.merchant_id, 'invoice.paid', invoice);
   }
 
   /** An invoice of this merchant in this environment; another environment's is unknown (404). */
@@ -198,6 +185,10 @@ export class InvoiceService {
     if (row.merchant_id !== principal.merchantId)
       throw new ForbiddenError('Invoice belongs to another merchant');
     return row;
+  }
+
+  private transition(row: InvoiceRow, to: InvoiceStatus, changes: Partial<InvoiceRow> = {}): InvoiceRow {
+    return this.save({ ...invoiceStates.move(row, to), ...changes });
   }
 
   private save(row: InvoiceRow): InvoiceRow {
@@ -225,7 +216,7 @@ export class InvoiceService {
    */
   private liveCustomer(row: InvoiceRow): string | undefined {
     try {
-      return this.deps.customers.ownedBy(row.env as Env, row.merchant_id, row.customer_id).id;
+      return this.deps.customers.ownedBy(row.env, row.merchant_id, row.customer_id).id;
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

@@ -9,11 +9,12 @@ import type {
   Merchant,
   PatchMerchantBody,
   Role,
-} from '../../schemas/merchants.js';
-import type { Settings } from '../../schemas/settings.js';
+} from '../../contract/merchants.js';
+import type { Settings } from '../../contract/settings.js';
 import { generateAddress } from '../../simulate/addresses.js';
 import { isAlpha2Country } from '../countries.js';
 import { ENVS } from '../types.js';
+import { kybStates } from '../state.js';
 
 export const API_KEY_PREFIX = 'svcb_';
 
@@ -29,7 +30,7 @@ export interface MerchantDeps {
 
 const toMerchant = (row: MerchantRow): Merchant => ({
   ...row,
-  kyb_status: row.kyb_status as Merchant['kyb_status'],
+  kyb_status: row.kyb_status,
 });
 
 export class MerchantService {
@@ -87,6 +88,7 @@ export class MerchantService {
 
   patch(id: string, body: PatchMerchantBody): Merchant {
     const row = this.row(id);
+    if (body.kyb_status !== undefined) kybStates.assert(row.kyb_status, body.kyb_status);
     const next: MerchantRow = {
       ...row,
       name: body.name ?? row.name,

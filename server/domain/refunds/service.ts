@@ -3,11 +3,12 @@ import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { CryptoChain } from '../../schemas/checkouts.js';
-import type { RefundBody, RefundResult } from '../../schemas/refunds.js';
-import type { Settings } from '../../schemas/settings.js';
+import type { CryptoChain } from '../../contract/checkouts.js';
+import type { RefundBody, RefundResult } from '../../contract/refunds.js';
+import type { Settings } from '../../contract/settings.js';
 import { generateTxid, isValidAddress } from '../../simulate/addresses.js';
-import { type CheckoutService, FEE_HOLD_MS } from '../checkouts/service.js';
+import { type CheckoutLifecycle, FEE_HOLD_MS } from '../checkouts/lifecycle.js';
+import type { CheckoutService } from '../checkouts/service.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import { clawbackShares, refundGas } from '../money/fees.js';
@@ -16,7 +17,8 @@ import type { Env, Principal } from '../types.js';
 const REFUNDABLE = new Set(['paid', 'completed', 'partial', 'partially_refunded']);
 
 export interface RefundDeps {
-  checkouts: CheckoutService;
+  checkouts: Pick<CheckoutService, 'owned'>;
+  lifecycle: Pick<CheckoutLifecycle, 'ensureSettled' | 'transition' | 'find'>;
   repo: RefundsRepo;
   ledger: Ledger;
   events: EventRecorder;
@@ -67,12 +69,12 @@ export class RefundService {
       }
 
       // A refund before settlement settles first, so the money is where the rules expect it.
-      const settled = this.deps.checkouts.ensureSettled(row);
+      const settled = this.deps.lifecycle.ensureSettled(row);
       const now = this.deps.clock.now();
       const withinHold =
         settled.fees_released_at === null && now < Date.parse(settled.paid_at!) + FEE_HOLD_MS;
       const shares = clawbackShares(funded, remaining, settled, withinHold);
-      const env = row.env as Env;
+      const env = row.env;
       const available = this.deps.ledger.balance(env, Accounts.available(row.merchant_id), row.currency);
       if (available < shares.merchant_debit) {
         throw new BusinessRuleError(
@@ -94,9 +96,7 @@ export class RefundService {
       ]);
       const refundedAmount = row.refunded_amount + amount;
       const status = refundedAmount === paid ? 'refunded' : 'partially_refunded';
-      const next = this.deps.checkouts.save({
-        ...settled,
-        status,
+      const next = this.deps.lifecycle.transition(settled, status, {
         refund_status: status,
         refunded_amount: refundedAmount,
         platform_fee: settled.platform_fee - shares.platform_clawback,
@@ -145,7 +145,7 @@ export class RefundService {
   }
 
   list(checkoutId: string): RefundRow[] {
-    this.deps.checkouts.find(checkoutId);
+    this.deps.lifecycle.find(checkoutId);
     return this.deps.repo.ofCheckout(checkoutId);
   }
 

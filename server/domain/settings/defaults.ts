@@ -1,4 +1,4 @@
-import type { Settings } from '../../schemas/settings.js';
+import type { Settings } from '../../contract/settings.js';
 
 /**
  * The sandbox's defaults. Contract addresses are the tokens' real mainnet contracts so payloads look

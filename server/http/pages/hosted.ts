@@ -1,11 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { SandboxClock } from '../../clock.js';
+import type { CheckoutLifecycle } from '../../domain/checkouts/lifecycle.js';
+import type { Env } from '../../contract/common.js';
 import type { FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { CheckoutRow } from '../../db/checkouts.js';
 import { NotFoundError } from '../../errors.js';
-import type { Checkout } from '../../schemas/checkouts.js';
-import { IdParams } from '../../schemas/common.js';
-import type { App, RouteDeps } from '../types.js';
+import type { Checkout } from '../../contract/checkouts.js';
+import { IdParams } from '../../contract/common.js';
 import { escapeHtml } from './html.js';
 
 const formatAmount = (amount: number | null, currency: string): string =>
@@ -106,9 +109,16 @@ function fiatPage(checkout: Checkout, row: CheckoutRow): string {
 }
 
 /** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
-export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
+export interface HostedPageRoutesDeps {
+  clock: Pick<SandboxClock, 'nowIso'>;
+  lifecycle: Pick<CheckoutLifecycle, 'find' | 'present'>;
+  /** the listener's environment */
+  env: Env;
+}
+
+export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (app, { clock, lifecycle, env }) => {
   const load = (id: string): CheckoutRow => {
-    const row = ctx.checkouts.find(id);
+    const row = lifecycle.find(id);
     if (row.env !== env) throw new NotFoundError('Checkout', id);
     return row;
   };
@@ -116,11 +126,11 @@ export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
-    html(reply, await checkoutPage(ctx.checkouts.present(load(request.params.id)), ctx.clock.nowIso())),
+    html(reply, await checkoutPage(lifecycle.present(load(request.params.id)), clock.nowIso())),
   );
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const row = load(request.params.id);
-    return html(reply, fiatPage(ctx.checkouts.present(row), row));
+    return html(reply, fiatPage(lifecycle.present(row), row));
   });
   app.get(
     '/pay/:id/status',
@@ -138,4 +148,4 @@ export function hostedPageRoutes(app: App, { ctx, env }: RouteDeps): void {
       return { status: row.status, paid_amount: row.paid_amount };
     },
   );
-}
+};

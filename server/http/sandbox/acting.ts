@@ -1,3 +1,9 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CardService } from '../../domain/cards/service.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { CheckoutLifecycle } from '../../domain/checkouts/lifecycle.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { RefundService } from '../../domain/refunds/service.js';
 import { Type } from 'typebox';
 import type { Env, Principal } from '../../domain/types.js';
 import {
@@ -9,11 +15,10 @@ import {
   FundBody,
   IssueCardBody,
   PatchCardBody,
-} from '../../schemas/cards.js';
-import { Checkout, CreateCheckoutBody } from '../../schemas/checkouts.js';
-import { EnvQuery, ErrorBody, IdParams } from '../../schemas/common.js';
-import { RefundBody, RefundResult } from '../../schemas/refunds.js';
-import type { App, RouteDeps } from '../types.js';
+} from '../../contract/cards.js';
+import { Checkout, CreateCheckoutBody } from '../../contract/checkouts.js';
+import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
+import { RefundBody, RefundResult } from '../../contract/refunds.js';
 
 const tags = ['sandbox: acting as a merchant'];
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -30,7 +35,15 @@ const owner = (merchantId: string, env: Env): Principal => ({
   role: 'owner',
 });
 
-export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface ActingControlRoutesDeps {
+  cards: Pick<CardService, 'apply' | 'cardById' | 'createHolder' | 'fund' | 'holderById' | 'issue' | 'recall' | 'setStatus'>;
+  checkouts: Pick<CheckoutService, 'create'>;
+  lifecycle: Pick<CheckoutLifecycle, 'find'>;
+  merchants: Pick<MerchantService, 'get'>;
+  refunds: Pick<RefundService, 'refund'>;
+}
+
+export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesDeps> = async (app, { cards, checkouts, lifecycle, merchants, refunds }) => {
   app.post(
     '/merchants/:id/checkouts',
     {
@@ -43,8 +56,8 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.checkouts.create(owner(request.params.id, request.query.env ?? 'test'), request.body);
+      merchants.get(request.params.id);
+      return checkouts.create(owner(request.params.id, request.query.env ?? 'test'), request.body);
     },
   );
 
@@ -52,8 +65,8 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
     '/checkouts/:id/refund',
     { schema: { tags, params: IdParams, body: RefundBody, response: { 200: RefundResult, ...errors } } },
     async (request) => {
-      const row = ctx.checkouts.find(request.params.id);
-      return ctx.refunds.refund(owner(row.merchant_id, row.env as Env), row.id, request.body);
+      const row = lifecycle.find(request.params.id);
+      return refunds.refund(owner(row.merchant_id, row.env), row.id, request.body);
     },
   );
 
@@ -69,26 +82,26 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.cards.createHolder(owner(request.params.id, request.query.env ?? 'test'), request.body);
+      merchants.get(request.params.id);
+      return cards.createHolder(owner(request.params.id, request.query.env ?? 'test'), request.body);
     },
   );
 
   const holderOwner = (id: string) => {
-    const holder = ctx.cards.holderById(id);
-    return owner(holder.merchant_id, holder.env as Env);
+    const holder = cards.holderById(id);
+    return owner(holder.merchant_id, holder.env);
   };
 
   app.post(
     '/cardholders/:id/applications',
     { schema: { tags, params: IdParams, body: ApplyBody, response: { 200: CardApplication, ...errors } } },
-    async (request) => ctx.cards.apply(holderOwner(request.params.id), request.params.id, request.body),
+    async (request) => cards.apply(holderOwner(request.params.id), request.params.id, request.body),
   );
 
   app.post(
     '/cardholders/:id/cards',
     { schema: { tags, params: IdParams, body: IssueCardBody, response: { 200: Card, ...errors } } },
-    async (request) => ctx.cards.issue(holderOwner(request.params.id), request.params.id, request.body),
+    async (request) => cards.issue(holderOwner(request.params.id), request.params.id, request.body),
   );
 
   for (const action of ['fund', 'recall'] as const) {
@@ -96,7 +109,7 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
       `/cardholders/:id/${action}`,
       { schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errors } } },
       async (request, reply) => {
-        ctx.cards[action](holderOwner(request.params.id), request.params.id, request.body);
+        cards[action](holderOwner(request.params.id), request.params.id, request.body);
         return reply.code(204).send(null);
       },
     );
@@ -106,8 +119,8 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
     '/cards/:id',
     { schema: { tags, params: IdParams, body: PatchCardBody, response: { 200: Card, ...errors } } },
     async (request) => {
-      const card = ctx.cards.cardById(request.params.id);
-      return ctx.cards.setStatus(
+      const card = cards.cardById(request.params.id);
+      return cards.setStatus(
         holderOwner(card.cardholder_id),
         card.cardholder_id,
         card.id,
@@ -115,4 +128,4 @@ export function actingControlRoutes(app: App, { ctx }: RouteDeps): void {
       );
     },
   );
-}
+};

@@ -1,3 +1,10 @@
+import { CardholderDetail, KycState, PublicKey } from '../../contract/cards.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CardService } from '../../domain/cards/service.js';
+import type { IdentityProvider } from '../../simulate/identity.js';
+import type { CardNetwork } from '../../simulate/card-network.js';
+import type { CardSecrets } from '../../domain/cards/secrets.js';
+import type { SettingsService } from '../../domain/settings/service.js';
 import { Type } from 'typebox';
 import { toCard } from '../../domain/cards/service.js';
 import type { Env } from '../../domain/types.js';
@@ -11,66 +18,48 @@ import {
   KeysQuery,
   KycResultBody,
   ReviewBody,
-} from '../../schemas/cards.js';
-import { EnvName, ErrorBody, IdParams } from '../../schemas/common.js';
-import { CardProduct } from '../../schemas/settings.js';
-import type { App, RouteDeps } from '../types.js';
+} from '../../contract/cards.js';
+import { EnvName, ErrorBody, IdParams } from '../../contract/common.js';
+import { CardProduct } from '../../contract/settings.js';
 
 const tags = ['sandbox: identity and card network'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 
 /** The identity provider and the card network, played by the sandbox. */
-export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface CardControlRoutesDeps {
+  cards: Pick<CardService, 'holderDetail'>;
+  identity: Pick<IdentityProvider, 'kycResult' | 'review'>;
+  network: Pick<CardNetwork, 'activate' | 'authorize' | 'cancel' | 'decline' | 'deposit' | 'refund' | 'reverse' | 'settle' | 'transactionsOf' | 'withdraw'>;
+  secrets: Pick<CardSecrets, 'publicKey'>;
+  settings: Pick<SettingsService, 'get'>;
+}
+
+export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps> = async (app, { cards, identity, network, secrets, settings }) => {
   app.get(
     '/keys',
     {
       schema: {
         tags,
         querystring: KeysQuery,
-        response: { 200: Type.Object({ env: EnvName, public_key_pem: Type.String() }), 422: ErrorBody },
+        response: { 200: PublicKey, 422: ErrorBody },
       },
     },
     async (request) => {
       const env = request.query.env ?? 'test';
-      return { env, public_key_pem: ctx.secrets.publicKey(env) };
+      return { env, public_key_pem: secrets.publicKey(env) };
     },
   );
 
   app.get(
     '/card-catalogue',
     { schema: { tags, querystring: KeysQuery, response: { 200: Type.Array(CardProduct) } } },
-    async () => ctx.settings.get().card_catalogue,
+    async () => settings.get().card_catalogue,
   );
 
   app.get(
     '/cardholders/:id',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        response: {
-          200: Type.Object({
-            cardholder: Type.Object({
-              ...Cardholder.properties,
-              env: Type.String(),
-              kyc_status: Type.String(),
-            }),
-            applications: Type.Array(CardApplication),
-            cards: Type.Array(Card),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request) => {
-      const holder = ctx.cards.holderById(request.params.id);
-      const [presented] = ctx.cards.presentHolders(holder.env as Env, [holder]);
-      return {
-        cardholder: { ...presented!, env: holder.env, kyc_status: holder.kyc_status },
-        applications: ctx.cards.applications(holder.id),
-        cards: ctx.repos.cards.cardsOf(holder.id).map(toCard),
-      };
-    },
+    { schema: { tags, params: IdParams, response: { 200: CardholderDetail, ...errors } } },
+    async (request) => cards.holderDetail(request.params.id),
   );
 
   app.post(
@@ -80,29 +69,23 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
         tags,
         params: IdParams,
         body: KycResultBody,
-        response: {
-          200: Type.Object({ id: Type.String(), is_kyc_verified: Type.Boolean(), kyc_status: Type.String() }),
-          ...errors,
-        },
+        response: { 200: KycState, ...errors },
       },
     },
-    async (request) => {
-      const row = ctx.cards.kycResult(request.params.id, request.body.result);
-      return { id: row.id, is_kyc_verified: row.is_kyc_verified === 1, kyc_status: row.kyc_status };
-    },
+    async (request) => identity.kycResult(request.params.id, request.body.result),
   );
 
   app.post(
     '/card-applications/:id',
     { schema: { tags, params: IdParams, body: ReviewBody, response: { 200: CardApplication, ...errors } } },
-    async (request) => ctx.cards.review(request.params.id, request.body.status),
+    async (request) => identity.review(request.params.id, request.body.status),
   );
 
   for (const action of ['activate', 'cancel'] as const) {
     app.post(
       `/cards/:id/${action}`,
       { schema: { tags, params: IdParams, response: { 200: Card, ...errors } } },
-      async (request) => ctx.cards[action](request.params.id),
+      async (request) => network[action](request.params.id),
     );
   }
 
@@ -116,7 +99,7 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: CardTransaction, ...errors },
       },
     },
-    async (request) => ctx.network.authorize(request.params.id, request.body),
+    async (request) => network.authorize(request.params.id, request.body),
   );
 
   for (const [path, action] of [
@@ -129,7 +112,7 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
       {
         schema: { tags, params: IdParams, body: CardMoveBody, response: { 200: CardTransaction, ...errors } },
       },
-      async (request) => ctx.network[action](request.params.id, request.body),
+      async (request) => network[action](request.params.id, request.body),
     );
   }
 
@@ -137,8 +120,7 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
     '/cards/:id/transactions',
     { schema: { tags, params: IdParams, response: { 200: Type.Array(CardTransaction), ...errors } } },
     async (request) => {
-      ctx.cards.cardById(request.params.id);
-      return ctx.repos.cards.transactionsOf(request.params.id, 1000);
+      return network.transactionsOf(request.params.id, 1000);
     },
   );
 
@@ -146,7 +128,7 @@ export function cardControlRoutes(app: App, { ctx }: RouteDeps): void {
     app.post(
       `/card-transactions/:id/${action}`,
       { schema: { tags, params: IdParams, response: { 200: CardTransaction, ...errors } } },
-      async (request) => ctx.network[action](request.params.id),
+      async (request) => network[action](request.params.id),
     );
   }
-}
+};

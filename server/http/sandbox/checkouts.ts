@@ -1,42 +1,32 @@
+import { CheckoutInspection, PaymentResult } from '../../contract/checkouts.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChainSimulator } from '../../simulate/chain.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
 import { Type } from 'typebox';
-import { Checkout, CheckoutPayment, SimulatePaymentBody } from '../../schemas/checkouts.js';
-import { ErrorBody, IdParams } from '../../schemas/common.js';
-import { RefundRecord } from '../../schemas/refunds.js';
-import type { App, RouteDeps } from '../types.js';
+import { Checkout, CheckoutPayment, SimulatePaymentBody } from '../../contract/checkouts.js';
+import { ErrorBody, IdParams } from '../../contract/common.js';
+import { RefundRecord } from '../../contract/refunds.js';
 
 const tags = ['sandbox: crypto payments'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 
 /** The outside world for checkouts: the blockchain (or fiat provider) and the settlement engine. */
-export function checkoutControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface CheckoutControlRoutesDeps {
+  chain: Pick<ChainSimulator, 'cancel' | 'complete' | 'expire' | 'pay'>;
+  checkouts: Pick<CheckoutService, 'inspect'>;
+}
+
+export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRoutesDeps> = async (app, { chain, checkouts }) => {
   app.get(
     '/checkouts/:id',
     {
       schema: {
         tags,
         params: IdParams,
-        response: {
-          200: Type.Object({
-            checkout: Checkout,
-            env: Type.String(),
-            received_amount: Type.Integer(),
-            payments: Type.Array(CheckoutPayment),
-            refunds: Type.Array(RefundRecord),
-          }),
-          ...errors,
-        },
+        response: { 200: CheckoutInspection, ...errors },
       },
     },
-    async (request) => {
-      const row = ctx.checkouts.find(request.params.id);
-      return {
-        checkout: ctx.checkouts.present(row),
-        env: row.env,
-        received_amount: row.received_amount,
-        payments: ctx.checkouts.payments(row.id),
-        refunds: ctx.refunds.list(row.id),
-      };
-    },
+    async (request) => checkouts.inspect(request.params.id),
   );
 
   app.post(
@@ -46,30 +36,27 @@ export function checkoutControlRoutes(app: App, { ctx }: RouteDeps): void {
         tags,
         params: IdParams,
         body: SimulatePaymentBody,
-        response: { 200: Type.Object({ checkout: Checkout, payment: CheckoutPayment }), ...errors },
+        response: { 200: PaymentResult, ...errors },
       },
     },
-    async (request) => ctx.checkouts.pay(request.params.id, request.body),
+    async (request) => chain.pay(request.params.id, request.body),
   );
 
   app.post(
     '/checkouts/:id/complete',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
-    async (request) => ctx.checkouts.complete(request.params.id),
+    async (request) => chain.complete(request.params.id),
   );
 
   app.post(
     '/checkouts/:id/expire',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
-    async (request) => ctx.checkouts.expire(request.params.id),
+    async (request) => chain.expire(request.params.id),
   );
 
   app.post(
     '/checkouts/:id/cancel',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
-    async (request) => {
-      ctx.checkouts.cancelRow(ctx.checkouts.find(request.params.id));
-      return ctx.checkouts.present(ctx.checkouts.find(request.params.id));
-    },
+    async (request) => chain.cancel(request.params.id),
   );
-}
+};

@@ -1,5 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChainSimulator } from '../../simulate/chain.js';
+import type { FundsService } from '../../domain/funds/service.js';
+import type { Ledger } from '../../domain/ledger/service.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { PayoutRail } from '../../simulate/payouts.js';
 import { Type } from 'typebox';
-import { EnvQuery, ErrorBody, IdParams } from '../../schemas/common.js';
+import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
   AddressDepositBody,
   Balance,
@@ -9,8 +15,7 @@ import {
   LedgerTransaction,
   Payout,
   PayoutBody,
-} from '../../schemas/webhooks.js';
-import type { App, RouteDeps } from '../types.js';
+} from '../../contract/funds.js';
 
 const tags = ['sandbox: deposits, payouts, balances'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -19,11 +24,19 @@ const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
 
-export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface FundsControlRoutesDeps {
+  chain: Pick<ChainSimulator, 'deposit' | 'depositToAddress'>;
+  funds: Pick<FundsService, 'credit' | 'deposits' | 'payouts'>;
+  ledger: Pick<Ledger, 'merchantBalances' | 'merchantTransactions'>;
+  merchants: Pick<MerchantService, 'get'>;
+  payouts: Pick<PayoutRail, 'payout'>;
+}
+
+export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDeps> = async (app, { chain, funds, ledger, merchants, payouts }) => {
   app.post(
     '/deposits',
     { schema: { tags, body: DepositBody, response: { 200: Deposit, ...errors } } },
-    async (request) => ctx.funds.deposit({ ...request.body, env: request.body.env ?? 'test' }),
+    async (request) => chain.deposit({ ...request.body, env: request.body.env ?? 'test' }),
   );
 
   app.post(
@@ -36,14 +49,14 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: Deposit, ...errors },
       },
     },
-    async (request) => ctx.funds.depositToAddress(request.params.address, request.body),
+    async (request) => chain.depositToAddress(request.params.address, request.body),
   );
 
   app.post(
     '/payouts',
     { schema: { tags, body: PayoutBody, response: { 200: Payout, ...errors } } },
     async (request) =>
-      ctx.funds.payout({
+      payouts.payout({
         ...request.body,
         env: request.body.env ?? 'test',
         outcome: request.body.outcome ?? 'completed',
@@ -61,7 +74,7 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) =>
-      ctx.funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
+      funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
@@ -74,7 +87,7 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: Type.Array(Payout), ...errors },
       },
     },
-    async (request) => ctx.funds.payouts(request.params.id, request.query.env ?? 'test', request.query.limit),
+    async (request) => funds.payouts(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
@@ -88,8 +101,8 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.ledger.merchantBalances(request.query.env ?? 'test', request.params.id);
+      merchants.get(request.params.id);
+      return ledger.merchantBalances(request.query.env ?? 'test', request.params.id);
     },
   );
 
@@ -104,8 +117,8 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.ledger.merchantTransactions(
+      merchants.get(request.params.id);
+      return ledger.merchantTransactions(
         request.query.env ?? 'test',
         request.params.id,
         request.query.limit,
@@ -120,8 +133,8 @@ export function fundsControlRoutes(app: App, { ctx }: RouteDeps): void {
     },
     async (request) => {
       const env = request.body.env ?? 'test';
-      ctx.funds.credit(request.params.id, env, request.body.currency, request.body.amount, request.body.memo);
-      return ctx.ledger.merchantBalances(env, request.params.id);
+      funds.credit(request.params.id, env, request.body.currency, request.body.amount, request.body.memo);
+      return ledger.merchantBalances(env, request.params.id);
     },
   );
-}
+};

@@ -1,9 +1,12 @@
+import { StreamQuery } from '../../contract/workspace.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
+import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 import type { RecordedEvent } from '../../domain/events/recorder.js';
-import { EnvName, Uuid } from '../../schemas/common.js';
+import { EnvName, Uuid } from '../../contract/common.js';
 import { presentDelivery } from '../../webhooks/service.js';
-import type { App, RouteDeps } from '../types.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -11,7 +14,12 @@ const HEARTBEAT_MS = 15_000;
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
  * delivery attempt (`event: delivery`) as it happens, optionally filtered by env and merchant.
  */
-export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface StreamControlRoutesDeps {
+  dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
+  events: Pick<EventRecorder, 'on'>;
+}
+
+export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (app, { dispatcher, events }) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
@@ -22,7 +30,7 @@ export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
     {
       schema: {
         tags: ['sandbox: events'],
-        querystring: Type.Object({ env: Type.Optional(EnvName), merchant_id: Type.Optional(Uuid) }),
+        querystring: StreamQuery,
       },
     },
     (request, reply) => {
@@ -41,10 +49,10 @@ export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
       streams.add(raw);
       const send = (type: string, id: string, data: unknown) =>
         raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
-      const offEvents = ctx.events.on((event: RecordedEvent) => {
+      const offEvents = events.on((event: RecordedEvent) => {
         if (wanted(event)) send('event', event.id, event);
       });
-      const offAttempts = ctx.dispatcher.onAttempt(({ delivery, attempt }) => {
+      const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
         if (!wanted(delivery)) return;
         send('delivery', `${delivery.id}:${attempt.number}`, {
           ...presentDelivery(delivery, []),
@@ -64,4 +72,4 @@ export function streamControlRoutes(app: App, { ctx }: RouteDeps): void {
       });
     },
   );
-}
+};

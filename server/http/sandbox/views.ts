@@ -1,9 +1,13 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CardService } from '../../domain/cards/service.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { MerchantViews } from '../../domain/merchants/views.js';
 import { Type } from 'typebox';
-import { Cardholder } from '../../schemas/cards.js';
-import { CheckoutBase } from '../../schemas/checkouts.js';
-import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../schemas/common.js';
-import { StaticAddress } from '../v1/static-addresses.js';
-import type { App, RouteDeps } from '../types.js';
+import { Cardholder } from '../../contract/cards.js';
+import { CheckoutBase } from '../../contract/checkouts.js';
+import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../contract/common.js';
+import { StaticAddress } from '../../contract/static-addresses.js';
 
 const tags = ['sandbox: merchant views'];
 const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
@@ -13,7 +17,14 @@ const errors = { 404: ErrorBody, 422: ErrorBody };
  * A merchant's resources as the dashboard (or a script) sees them without an API key: the same
  * objects /v1 returns, for any merchant and environment.
  */
-export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
+export interface MerchantViewRoutesDeps {
+  cards: Pick<CardService, 'listHoldersFor'>;
+  checkouts: Pick<CheckoutService, 'listFor'>;
+  merchants: Pick<MerchantService, 'get'>;
+  views: Pick<MerchantViews, 'staticAddressesOf'>;
+}
+
+export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDeps> = async (app, { cards, checkouts, merchants, views }) => {
   app.get(
     '/merchants/:id/checkouts',
     {
@@ -25,9 +36,9 @@ export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
+      merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
-      return ctx.checkouts.listFor(request.params.id, env, { limit, startingAfter });
+      return checkouts.listFor(request.params.id, env, { limit, startingAfter });
     },
   );
 
@@ -41,12 +52,7 @@ export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: Type.Array(StaticAddress), ...errors },
       },
     },
-    async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.repos.addresses
-        .list(request.params.id, request.query.env ?? 'test')
-        .map(({ env: _env, ...row }) => ({ ...row, checkout_id: null }));
-    },
+    async (request) => views.staticAddressesOf(request.params.id, request.query.env ?? 'test'),
   );
 
   app.get(
@@ -60,9 +66,9 @@ export function merchantViewRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
+      merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
-      return ctx.cards.listHoldersFor(request.params.id, env, { limit, startingAfter });
+      return cards.listHoldersFor(request.params.id, env, { limit, startingAfter });
     },
   );
-}
+};

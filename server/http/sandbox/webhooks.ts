@@ -1,5 +1,10 @@
+import { InboxQuery, InboxReceipt, InboxSummary } from '../../contract/webhooks.js';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { InboxService } from '../../webhooks/inbox.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { WebhookService } from '../../webhooks/service.js';
 import { Type } from 'typebox';
-import { EnvQuery, ErrorBody, IdParams } from '../../schemas/common.js';
+import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
   ConfigureInboxBody,
   CreateEndpointBody,
@@ -8,13 +13,18 @@ import {
   Inbox,
   InboxName,
   WebhookEndpoint,
-} from '../../schemas/webhooks.js';
-import type { App, RouteDeps } from '../types.js';
+} from '../../contract/webhooks.js';
 
 const tags = ['sandbox: webhooks'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 
-export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
+export interface WebhookControlRoutesDeps {
+  inbox: Pick<InboxService, 'clear' | 'configure' | 'get' | 'list' | 'receive'>;
+  merchants: Pick<MerchantService, 'get'>;
+  webhooks: Pick<WebhookService, 'createEndpoint' | 'deleteEndpoint' | 'getDelivery' | 'getEndpoint' | 'listDeliveries' | 'listEndpoints' | 'retry'>;
+}
+
+export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoutesDeps> = async (app, { inbox, merchants, webhooks }) => {
   app.post(
     '/merchants/:id/webhook-endpoints',
     {
@@ -27,8 +37,8 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.webhooks.createEndpoint(request.params.id, request.query.env ?? 'test', request.body);
+      merchants.get(request.params.id);
+      return webhooks.createEndpoint(request.params.id, request.query.env ?? 'test', request.body);
     },
   );
 
@@ -43,22 +53,22 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) => {
-      ctx.merchants.get(request.params.id);
-      return ctx.webhooks.listEndpoints(request.params.id, request.query.env ?? 'test');
+      merchants.get(request.params.id);
+      return webhooks.listEndpoints(request.params.id, request.query.env ?? 'test');
     },
   );
 
   app.get(
     '/webhook-endpoints/:id',
     { schema: { tags, params: IdParams, response: { 200: WebhookEndpoint, ...errors } } },
-    async (request) => ctx.webhooks.getEndpoint(request.params.id),
+    async (request) => webhooks.getEndpoint(request.params.id),
   );
 
   app.delete(
     '/webhook-endpoints/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (request, reply) => {
-      ctx.transaction(() => ctx.webhooks.deleteEndpoint(request.params.id));
+      webhooks.deleteEndpoint(request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -66,35 +76,43 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/deliveries',
     { schema: { tags, querystring: DeliveryQuery, response: { 200: Type.Array(Delivery), ...errors } } },
-    async (request) => ctx.webhooks.listDeliveries({ ...request.query, limit: request.query.limit ?? 100 }),
+    async (request) => webhooks.listDeliveries({ ...request.query, limit: request.query.limit ?? 100 }),
   );
 
   app.get(
     '/deliveries/:id',
     { schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } } },
-    async (request) => ctx.webhooks.getDelivery(request.params.id),
+    async (request) => webhooks.getDelivery(request.params.id),
   );
 
   app.post(
     '/deliveries/:id/retry',
     { schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } } },
-    async (request) => ctx.webhooks.retry(request.params.id),
+    async (request) => webhooks.retry(request.params.id),
   );
 
   // The built-in receiver. Its own JSON parser keeps the raw text: signatures are over raw bytes.
   app.register(async (receiver) => {
     receiver.removeAllContentTypeParsers();
     receiver.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    (receiver as unknown as App).post(
+    receiver.withTypeProvider<TypeBoxTypeProvider>().post(
       '/inbox/:name',
-      { schema: { tags, params: InboxName } },
+      {
+        schema: {
+          tags,
+          params: InboxName,
+          // Answers {received: true} with the status the inbox is configured to give
+          // (PUT /sandbox/inboxes/{name}), or {error} for a bad name.
+          response: { default: Type.Union([InboxReceipt, ErrorBody]) },
+        },
+      },
       async (request, reply) => {
         const headers: Record<string, string> = {};
         for (const [key, value] of Object.entries(request.headers)) {
           if (typeof value === 'string') headers[key] = value;
         }
         const body = typeof request.body === 'string' ? request.body : '';
-        const status = ctx.inbox.receive(request.params.name, headers, body);
+        const status = inbox.receive(request.params.name, headers, body);
         return reply.code(status).send({ received: true });
       },
     );
@@ -105,10 +123,10 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
     {
       schema: {
         tags,
-        response: { 200: Type.Array(Type.Object({ name: Type.String(), response_status: Type.Integer() })) },
+        response: { 200: Type.Array(InboxSummary) },
       },
     },
-    async () => ctx.inbox.list(),
+    async () => inbox.list(),
   );
 
   app.get(
@@ -117,11 +135,11 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
       schema: {
         tags,
         params: InboxName,
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        querystring: InboxQuery,
         response: { 200: Inbox, 422: ErrorBody },
       },
     },
-    async (request) => ctx.inbox.get(request.params.name, request.query.limit),
+    async (request) => inbox.get(request.params.name, request.query.limit),
   );
 
   app.put(
@@ -129,15 +147,15 @@ export function webhookControlRoutes(app: App, { ctx }: RouteDeps): void {
     {
       schema: { tags, params: InboxName, body: ConfigureInboxBody, response: { 200: Inbox, 422: ErrorBody } },
     },
-    async (request) => ctx.inbox.configure(request.params.name, request.body.response_status),
+    async (request) => inbox.configure(request.params.name, request.body.response_status),
   );
 
   app.delete(
     '/inboxes/:name/messages',
     { schema: { tags, params: InboxName, response: { 204: Type.Null(), 422: ErrorBody } } },
     async (request, reply) => {
-      ctx.inbox.clear(request.params.name);
+      inbox.clear(request.params.name);
       return reply.code(204).send(null);
     },
   );
-}
+};

@@ -1,19 +1,10 @@
-import { Type } from 'typebox';
-import { ErrorBody, Timestamp } from '../../schemas/common.js';
-import { Settings, SettingsPatch } from '../../schemas/settings.js';
-import type { App, RouteDeps } from '../types.js';
-
-const ClockState = Type.Object({
-  now: Timestamp,
-  offset_ms: Type.Integer(),
-  frozen: Type.Boolean(),
-  /** jobs that ran because of this call (advance) */
-  ran: Type.Optional(Type.Integer()),
-});
-
-const AdvanceBody = Type.Object({
-  seconds: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400 }),
-});
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { SandboxClock } from '../../clock.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { SettingsService } from '../../domain/settings/service.js';
+import { ErrorBody } from '../../contract/common.js';
+import { AdvanceBody, ClockState, Health, ResetResult } from '../../contract/workspace.js';
+import { Settings, SettingsPatch } from '../../contract/settings.js';
 
 export interface WorkspaceInfo {
   version: string;
@@ -21,11 +12,18 @@ export interface WorkspaceInfo {
   reset: () => void;
 }
 
-export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: WorkspaceInfo): void {
+export interface WorkspaceControlRoutesDeps {
+  clock: Pick<SandboxClock, 'freeze' | 'frozen' | 'nowIso' | 'offsetMs' | 'resume'>;
+  scheduler: Pick<Scheduler, 'advance' | 'settle'>;
+  settings: Pick<SettingsService, 'get' | 'patch'>;
+  info: WorkspaceInfo;
+}
+
+export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlRoutesDeps> = async (app, { clock, scheduler, settings, info }) => {
   const clockState = (ran?: number) => ({
-    now: ctx.clock.nowIso(),
-    offset_ms: Math.round(ctx.clock.offsetMs),
-    frozen: ctx.clock.frozen,
+    now: clock.nowIso(),
+    offset_ms: Math.round(clock.offsetMs),
+    frozen: clock.frozen,
     ...(ran === undefined ? {} : { ran }),
   });
 
@@ -34,14 +32,7 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
     {
       schema: {
         tags: ['sandbox: workspace'],
-        response: {
-          200: Type.Object({
-            status: Type.Literal('ok'),
-            version: Type.String(),
-            now: Timestamp,
-            urls: Type.Object({ test: Type.String(), production: Type.String(), dashboard: Type.String() }),
-          }),
-        },
+        response: { 200: Health },
       },
     },
     async () => {
@@ -49,7 +40,7 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
       return {
         status: 'ok' as const,
         version: info.version,
-        now: ctx.clock.nowIso(),
+        now: clock.nowIso(),
         urls: { ...urls, dashboard: `${urls.test}/` },
       };
     },
@@ -60,19 +51,19 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
   app.post(
     '/clock/advance',
     { schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } } },
-    async (request) => clockState(await ctx.advance(request.body.seconds * 1000)),
+    async (request) => clockState(await scheduler.advance(request.body.seconds * 1000)),
   );
   app.post('/clock/freeze', { schema: { tags, response: { 200: ClockState } } }, async () => {
-    ctx.clock.freeze();
+    clock.freeze();
     return clockState();
   });
   app.post('/clock/resume', { schema: { tags, response: { 200: ClockState } } }, async () => {
-    ctx.clock.resume();
-    return clockState(await ctx.settle());
+    clock.resume();
+    return clockState(await scheduler.settle());
   });
 
   app.get('/settings', { schema: { tags: ['sandbox: settings'], response: { 200: Settings } } }, async () =>
-    ctx.settings.get(),
+    settings.get(),
   );
   app.patch(
     '/settings',
@@ -83,17 +74,17 @@ export function workspaceControlRoutes(app: App, { ctx }: RouteDeps, info: Works
         response: { 200: Settings, 422: ErrorBody },
       },
     },
-    async (request) => ctx.settings.patch(request.body),
+    async (request) => settings.patch(request.body),
   );
 
   app.post(
     '/reset',
     {
-      schema: { tags: ['sandbox: workspace'], response: { 200: Type.Object({ reset: Type.Literal(true) }) } },
+      schema: { tags: ['sandbox: workspace'], response: { 200: ResetResult } },
     },
     async () => {
       info.reset();
       return { reset: true as const };
     },
   );
-}
+};

@@ -1,3 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CardService } from '../../domain/cards/service.js';
+import type { CardSecrets } from '../../domain/cards/secrets.js';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ValidationError } from '../../errors.js';
@@ -18,19 +21,24 @@ import {
   SecretsResult,
   SessionBody,
   SetPinBody,
-} from '../../schemas/cards.js';
-import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
+} from '../../contract/cards.js';
+import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { readJsonBody } from '../raw-json.js';
-import { type App, principalOf, type RouteDeps } from '../types.js';
+import { principalOf } from '../types.js';
 
 const tags = ['cardholders and cards'];
 const sessionBody = Compile(SessionBody);
 
-export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
+export interface CardholderRoutesDeps {
+  cards: Pick<CardService, 'apply' | 'createHolder' | 'fund' | 'getCard' | 'getHolder' | 'issue' | 'listCards' | 'listHolders' | 'listTransactions' | 'recall' | 'setLimits' | 'setStatus' | 'startKyc'>;
+  secrets: Pick<CardSecrets, 'getPin' | 'secrets' | 'setPin'>;
+}
+
+export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> = async (app, { cards, secrets }) => {
   app.post(
     '/cardholders',
     { schema: { tags, body: CreateCardholderBody, response: { 200: Cardholder, ...errorResponses } } },
-    async (request) => ctx.cards.createHolder(principalOf(request), request.body),
+    async (request) => cards.createHolder(principalOf(request), request.body),
   );
 
   app.get(
@@ -39,7 +47,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
       schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Cardholder), ...errorResponses } },
     },
     async (request) =>
-      ctx.cards.listHolders(principalOf(request), {
+      cards.listHolders(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -48,13 +56,13 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/cardholders/:id',
     { schema: { tags, params: IdParams, response: { 200: Cardholder, ...errorResponses } } },
-    async (request) => ctx.cards.getHolder(principalOf(request), request.params.id),
+    async (request) => cards.getHolder(principalOf(request), request.params.id),
   );
 
   app.post(
     '/cardholders/:id/kyc',
     { schema: { tags, params: IdParams, response: { 200: KycToken, ...errorResponses } } },
-    async (request) => ctx.cards.startKyc(principalOf(request), request.params.id),
+    async (request) => cards.startKyc(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -67,14 +75,14 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: CardApplication, ...errorResponses },
       },
     },
-    async (request) => ctx.cards.apply(principalOf(request), request.params.id, request.body),
+    async (request) => cards.apply(principalOf(request), request.params.id, request.body),
   );
 
   // The spec does not show the issue response; we return the card.
   app.post(
     '/cardholders/:id/cards',
     { schema: { tags, params: IdParams, body: IssueCardBody, response: { 200: Card, ...errorResponses } } },
-    async (request) => ctx.cards.issue(principalOf(request), request.params.id, request.body),
+    async (request) => cards.issue(principalOf(request), request.params.id, request.body),
   );
 
   for (const action of ['fund', 'recall'] as const) {
@@ -84,7 +92,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
         schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errorResponses } },
       },
       async (request, reply) => {
-        ctx.cards[action](principalOf(request), request.params.id, request.body);
+        cards[action](principalOf(request), request.params.id, request.body);
         return reply.code(204).send(null);
       },
     );
@@ -93,13 +101,13 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/cardholders/:id/cards',
     { schema: { tags, params: IdParams, response: { 200: Type.Array(Card), ...errorResponses } } },
-    async (request) => ctx.cards.listCards(principalOf(request), request.params.id),
+    async (request) => cards.listCards(principalOf(request), request.params.id),
   );
 
   app.get(
     '/cardholders/:ch_id/cards/:card_id',
     { schema: { tags, params: CardParams, response: { 200: Card, ...errorResponses } } },
-    async (request) => ctx.cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
+    async (request) => cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
   );
 
   // The spec does not show the PATCH and PUT responses; we return the card.
@@ -107,7 +115,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
     '/cardholders/:ch_id/cards/:card_id',
     { schema: { tags, params: CardParams, body: PatchCardBody, response: { 200: Card, ...errorResponses } } },
     async (request) =>
-      ctx.cards.setStatus(
+      cards.setStatus(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
@@ -119,7 +127,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
     '/cardholders/:ch_id/cards/:card_id/limits',
     { schema: { tags, params: CardParams, body: LimitsBody, response: { 200: Card, ...errorResponses } } },
     async (request) =>
-      ctx.cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
+      cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
   );
 
   app.post(
@@ -133,7 +141,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) =>
-      ctx.secrets.secrets(
+      secrets.secrets(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
@@ -149,7 +157,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
       const principal = principalOf(request);
       const body = await readJsonBody(request.raw);
       if (!sessionBody.Check(body)) throw new ValidationError('session', 'is required (a string)');
-      return ctx.secrets.getPin(principal, request.params.ch_id, request.params.card_id, body.session);
+      return secrets.getPin(principal, request.params.ch_id, request.params.card_id, body.session);
     },
   );
 
@@ -165,7 +173,7 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
     },
     async (request) => {
       const { ch_id: holder, card_id: card } = request.params;
-      ctx.secrets.setPin(
+      secrets.setPin(
         principalOf(request),
         holder,
         card,
@@ -187,11 +195,11 @@ export function cardholderRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) =>
-      ctx.network.list(
+      cards.listTransactions(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
         request.query.limit ?? 100,
       ),
   );
-}
+};

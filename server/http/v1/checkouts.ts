@@ -1,16 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { RefundService } from '../../domain/refunds/service.js';
 import { Type } from 'typebox';
-import { Checkout, CheckoutBase, CreateCheckoutBody } from '../../schemas/checkouts.js';
-import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
-import { RefundBody, RefundResult } from '../../schemas/refunds.js';
-import { type App, principalOf, type RouteDeps } from '../types.js';
+import { Checkout, CheckoutBase, CreateCheckoutBody } from '../../contract/checkouts.js';
+import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
+import { RefundBody, RefundResult } from '../../contract/refunds.js';
+import { principalOf } from '../types.js';
 
 const tags = ['checkouts'];
 
-export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
+export interface CheckoutRoutesDeps {
+  checkouts: Pick<CheckoutService, 'cancel' | 'create' | 'get' | 'list'>;
+  refunds: Pick<RefundService, 'refund'>;
+}
+
+export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (app, { checkouts, refunds }) => {
   app.post(
     '/checkouts',
     { schema: { tags, body: CreateCheckoutBody, response: { 200: Checkout, ...errorResponses } } },
-    async (request) => ctx.checkouts.create(principalOf(request), request.body),
+    async (request) => checkouts.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -23,7 +31,7 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
       },
     },
     async (request) =>
-      ctx.checkouts.list(principalOf(request), {
+      checkouts.list(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -32,7 +40,7 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/checkouts/:id',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errorResponses } } },
-    async (request) => ctx.checkouts.get(principalOf(request), request.params.id),
+    async (request) => checkouts.get(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -45,15 +53,15 @@ export function checkoutRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: RefundResult, ...errorResponses },
       },
     },
-    async (request) => ctx.refunds.refund(principalOf(request), request.params.id, request.body),
+    async (request) => refunds.refund(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/checkouts/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
-      ctx.checkouts.cancel(principalOf(request), request.params.id);
+      checkouts.cancel(principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
-}
+};

@@ -1,18 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CustomerService } from '../../domain/customers/service.js';
 import { Type } from 'typebox';
 import { targetMerchant } from '../../domain/access.js';
-import { errorResponses, IdParams, ListQuery } from '../../schemas/common.js';
-import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../schemas/customers.js';
-import { type App, principalOf, type RouteDeps } from '../types.js';
+import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
+import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
+import { principalOf } from '../types.js';
 
 const tags = ['customers'];
 
-export function customerRoutes(app: App, { ctx }: RouteDeps): void {
+export interface CustomerRoutesDeps {
+  customers: Pick<CustomerService, 'create' | 'delete' | 'get' | 'list' | 'update'>;
+}
+
+export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = async (app, { customers }) => {
   app.post(
     '/customers',
     { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
     async (request) => {
       const principal = principalOf(request);
-      return ctx.customers.create(
+      return customers.create(
         principal,
         targetMerchant(principal, request.body.merchant_id),
         request.body,
@@ -24,7 +30,7 @@ export function customerRoutes(app: App, { ctx }: RouteDeps): void {
     '/customers',
     { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Customer), ...errorResponses } } },
     async (request) =>
-      ctx.customers.list(principalOf(request), {
+      customers.list(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -33,7 +39,7 @@ export function customerRoutes(app: App, { ctx }: RouteDeps): void {
   app.get(
     '/customers/:id',
     { schema: { tags, params: IdParams, response: { 200: Customer, ...errorResponses } } },
-    async (request) => ctx.customers.get(principalOf(request), request.params.id),
+    async (request) => customers.get(principalOf(request), request.params.id),
   );
 
   // The spec does not show PUT's response body; we return the updated customer.
@@ -47,15 +53,15 @@ export function customerRoutes(app: App, { ctx }: RouteDeps): void {
         response: { 200: Customer, ...errorResponses },
       },
     },
-    async (request) => ctx.customers.update(principalOf(request), request.params.id, request.body),
+    async (request) => customers.update(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/customers/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
-      ctx.customers.delete(principalOf(request), request.params.id);
+      customers.delete(principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
-}
+};

@@ -1,24 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { SettingsService } from '../../domain/settings/service.js';
+import type { MerchantViews } from '../../domain/merchants/views.js';
 import { Type } from 'typebox';
-import { ChainConfig } from '../../schemas/settings.js';
-import { errorResponses, Null, Timestamp, Uuid } from '../../schemas/common.js';
-import { type App, principalOf, type RouteDeps } from '../types.js';
+import { errorResponses } from '../../contract/common.js';
+import { StaticAddress, WithdrawChains } from '../../contract/static-addresses.js';
+import { principalOf } from '../types.js';
 
-export const StaticAddress = Type.Object({
-  id: Type.Integer(),
-  checkout_id: Null,
-  merchant_id: Uuid,
-  chain: Type.String(),
-  address: Type.String(),
-  created_at: Timestamp,
-});
+export interface AddressRoutesDeps {
+  settings: Pick<SettingsService, 'get'>;
+  views: Pick<MerchantViews, 'staticAddresses'>;
+}
 
-/**
- * GET /v1/withdraw/chains (shape not shown in the spec; ours): the chain/token catalogue with each
- * token's gas_fee, min and max in 6dp, the figures refunds and payouts use.
- */
-const WithdrawChains = Type.Array(ChainConfig);
-
-export function addressRoutes(app: App, { ctx }: RouteDeps): void {
+export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async (app, { settings, views }) => {
   app.get(
     '/static-addresses',
     {
@@ -26,9 +19,7 @@ export function addressRoutes(app: App, { ctx }: RouteDeps): void {
     },
     async (request) => {
       const { merchantId, env } = principalOf(request);
-      return ctx.repos.addresses
-        .list(merchantId, env)
-        .map(({ env: _env, ...row }) => ({ ...row, checkout_id: null }));
+      return views.staticAddresses(merchantId, env);
     },
   );
 
@@ -37,7 +28,7 @@ export function addressRoutes(app: App, { ctx }: RouteDeps): void {
     { schema: { tags: ['withdraw'], response: { 200: WithdrawChains, ...errorResponses } } },
     async (request) => {
       principalOf(request);
-      return ctx.settings.get().chains;
+      return settings.get().chains;
     },
   );
-}
+};

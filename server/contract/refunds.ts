@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from './common.js';
+import { EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 
 export const RefundBody = Type.Object({
   /** any integer: zero, negative or too large is the spec's 400 "Invalid refund amount", not a 422 */
@@ -10,6 +10,10 @@ export const RefundBody = Type.Object({
   gas_fee_payer: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type RefundBody = Static<typeof RefundBody>;
+
+/** A checkout's refund progress (null before the first refund). */
+export const RefundStatus = StringEnum(['partially_refunded', 'refunded']);
+export type RefundStatus = Static<typeof RefundStatus>;
 
 export const RefundResult = Type.Object({
   id: Uuid,
@@ -25,7 +29,7 @@ export const RefundRecord = Type.Object({
   id: Uuid,
   checkout_id: Uuid,
   merchant_id: Uuid,
-  env: Type.String(),
+  env: EnvName,
   amount: Type.Integer(),
   refund_fee: Type.Integer(),
   gas_fee_payer: Type.String(),
@@ -39,3 +43,4 @@ export const RefundRecord = Type.Object({
   status_after: Type.String(),
   created_at: Timestamp,
 });
+export type RefundRecord = Static<typeof RefundRecord>;

@@ -3,9 +3,8 @@ import { Checkout } from './checkouts.js';
 import { Amount, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 import { Alpha3Country, Email } from './customers.js';
 
-const STATUSES = ['draft', 'sent', 'paid', 'cancelled'] as const;
 export const InvoiceStatus = StringEnum(['draft', 'sent', 'paid', 'cancelled']);
-export type InvoiceStatus = (typeof STATUSES)[number];
+export type InvoiceStatus = Static<typeof InvoiceStatus>;
 
 export const LineItem = Type.Object({
   description: Type.String(),

@@ -51,3 +51,7 @@ export const CreateApiKeyBody = Type.Object({
   role: Type.Optional(Role),
 });
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
+
+export const CreatedMerchant = Type.Object({ merchant: Merchant, api_key: ApiKey });
+export type CreatedMerchant = Static<typeof CreatedMerchant>;
+export type KybStatus = Static<typeof KybStatus>;

@@ -1,4 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 
 /**
  * Local-only safety for every route. DNS rebinding: the Host must be a loopback name, exactly
@@ -54,3 +55,11 @@ export const localOnly: onRequestHookHandler = (request, reply, done) => {
   }
   done();
 };
+
+/** Registers `localOnly` on every route of the app (host allow-list, foreign-origin refusal). */
+export const localOnlyPlugin = fp(
+  async (app) => {
+    app.addHook('onRequest', localOnly);
+  },
+  { name: 'local-only' },
+);

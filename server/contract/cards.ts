@@ -28,6 +28,7 @@ export const CreateCardholderBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.Optional(Email),
 });
+export type CreateCardholderBody = Static<typeof CreateCardholderBody>;
 
 export const KycToken = Type.Object({
   token: Type.String(),
@@ -64,16 +65,23 @@ export const CardApplication = Type.Object({
   updated_at: Timestamp,
 });
 
+export type CardApplication = Static<typeof CardApplication>;
+export type ApplicationStatus = Static<typeof ApplicationStatus>;
+
 export const CardType = StringEnum(['virtual', 'physical']);
+export type CardType = Static<typeof CardType>;
 export const IssueCardBody = Type.Object({ catalogue: Uuid, type: CardType });
 export type IssueCardBody = Static<typeof IssueCardBody>;
+
+export const CardStatus = StringEnum(['notActivated', 'active', 'locked', 'canceled']);
+export type CardStatus = Static<typeof CardStatus>;
 
 export const Card = Type.Object({
   id: Uuid,
   /** the cardholder's id */
   user_id: Uuid,
   catalogue_id: Uuid,
-  status: StringEnum(['notActivated', 'active', 'locked', 'canceled']),
+  status: CardStatus,
   ctype: CardType,
   last4: Type.String(),
   exp_month: Type.String(),
@@ -90,6 +98,7 @@ export type Card = Static<typeof Card>;
 export const PatchCardBody = Type.Object({
   status: StringEnum(['active', 'locked']),
 });
+export type PatchCardBody = Static<typeof PatchCardBody>;
 
 const Limit = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 export const LimitsBody = Type.Object({
@@ -128,6 +137,18 @@ export const CardTransactionType = StringEnum([
   'card_deposit',
   'card_withdraw',
 ]);
+export type CardTransactionType = Static<typeof CardTransactionType>;
+
+/** spec: Card transaction (webhook statuses) */
+export const CardTransactionStatus = StringEnum([
+  'requested',
+  'pending',
+  'paid',
+  'completed',
+  'declined',
+  'reversed',
+]);
+export type CardTransactionStatus = Static<typeof CardTransactionStatus>;
 
 /** The /v1 list item (the webhook payload has another shape). */
 export const CardTransactionItem = Type.Object({
@@ -135,9 +156,10 @@ export const CardTransactionItem = Type.Object({
   amount: Type.Integer(),
   currency: Type.String(),
   description: Type.String(),
-  status: Type.String(),
+  status: CardTransactionStatus,
   created_at: Timestamp,
 });
+export type CardTransactionItem = Static<typeof CardTransactionItem>;
 
 /** The control API's full view of a card transaction. */
 export const CardTransaction = Type.Object({
@@ -145,17 +167,18 @@ export const CardTransaction = Type.Object({
   card_id: Uuid,
   cardholder_id: Uuid,
   type: CardTransactionType,
-  status: Type.String(),
+  status: CardTransactionStatus,
   amount: Type.Integer(),
   currency: Type.String(),
   local_amount: Type.Integer(),
   local_currency: Type.String(),
   merchant_name: Nullable(Type.String()),
-  channel: Nullable(Type.String()),
+  channel: Nullable(StringEnum(['online', 'present'])),
   decline_reason: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+export type CardTransaction = Static<typeof CardTransaction>;
 
 export const AuthorizationBody = Type.Object({
   /** positive micro-units; stored negative (spending) */
@@ -180,7 +203,28 @@ export type CardMoveBody = Static<typeof CardMoveBody>;
 export const KycResultBody = Type.Object({
   result: StringEnum(['approved', 'rejected']),
 });
+export type KycResultBody = Static<typeof KycResultBody>;
 export const ReviewBody = Type.Object({
   status: StringEnum(['approved', 'rejected']),
 });
+export type ReviewBody = Static<typeof ReviewBody>;
 export const KeysQuery = Type.Object({ env: Type.Optional(EnvName) });
+
+/** The identity provider's view of a cardholder (the spec's is_kyc_verified, and where it stands). */
+export const KycStatus = StringEnum(['not_started', 'pending', 'approved', 'rejected']);
+export type KycStatus = Static<typeof KycStatus>;
+
+export const KycState = Type.Object({ id: Uuid, is_kyc_verified: Type.Boolean(), kyc_status: KycStatus });
+export type KycState = Static<typeof KycState>;
+
+/** Control API: a cardholder with its environment, KYC state, applications and cards. */
+export const CardholderDetail = Type.Object({
+  cardholder: Type.Object({ ...Cardholder.properties, env: EnvName, kyc_status: KycStatus }),
+  applications: Type.Array(CardApplication),
+  cards: Type.Array(Card),
+});
+export type CardholderDetail = Static<typeof CardholderDetail>;
+
+/** GET /sandbox/keys: the environment's RSA public key for card-secret sessions. */
+export const PublicKey = Type.Object({ env: EnvName, public_key_pem: Type.String() });
+export type PublicKey = Static<typeof PublicKey>;

@@ -1,16 +1,16 @@
-import type { Clock } from '../../clock.js';
-import type { CardRow, CardsRepo, CardTransactionRow } from '../../db/cards.js';
-import { BusinessRuleError, NotFoundError } from '../../errors.js';
-import type { Ids } from '../../ids.js';
-import type { AuthorizationBody, CardMoveBody } from '../../schemas/cards.js';
-import type { EventRecorder } from '../events/recorder.js';
-import { Accounts, type Ledger } from '../ledger/service.js';
-import type { Env, Principal } from '../types.js';
-import { CARD_ACCOUNTS, type CardService } from './service.js';
+import type { Clock } from '../clock.js';
+import type { AuthorizationBody, Card, CardMoveBody, CardTransactionStatus } from '../contract/cards.js';
+import type { CardRow, CardsRepo, CardTransactionRow } from '../db/cards.js';
+import { CARD_ACCOUNTS, type CardService, toCard } from '../domain/cards/service.js';
+import type { EventRecorder } from '../domain/events/recorder.js';
+import { Accounts, type Ledger } from '../domain/ledger/service.js';
+import { cardStates, cardTransactionStates } from '../domain/state.js';
+import { BusinessRuleError, NotFoundError } from '../errors.js';
+import type { Ids } from '../ids.js';
 
 export interface NetworkDeps {
-  repo: CardsRepo;
-  cards: CardService;
+  repo: Pick<CardsRepo, 'insertTransaction' | 'updateTransaction' | 'findTransaction' | 'transactionsOf' | 'spentSince'>;
+  cards: Pick<CardService, 'cardById' | 'walletCurrency' | 'saveCard'>;
   ledger: Ledger;
   events: EventRecorder;
   clock: Clock;
@@ -88,16 +88,26 @@ export class CardNetwork {
     return tx;
   }
 
-  list(principal: Principal, holderId: string, cardId: string, limit: number) {
-    const card = this.deps.cards.ownedCard(principal, holderId, cardId);
-    return this.deps.repo.transactionsOf(card.id, limit).map((tx) => ({
-      id: tx.id,
-      amount: tx.amount,
-      currency: tx.currency,
-      description: describe(tx),
-      status: tx.status,
-      created_at: tx.created_at,
-    }));
+  /** A card's transactions, newest first (the control API's full view). */
+  transactionsOf(cardId: string, limit = 100): CardTransactionRow[] {
+    return this.deps.repo.transactionsOf(this.deps.cards.cardById(cardId).id, limit);
+  }
+
+  /** A physical card reached its holder and is activated. */
+  activate(cardId: string): Card {
+    const card = this.deps.cards.cardById(cardId);
+    return toCard(
+      this.deps.cards.saveCard(
+        cardStates.move(card, 'active', `Only a notActivated card can be activated (status: ${card.status})`),
+      ),
+    );
+  }
+
+  /** The issuer cancels a card for good. */
+  cancel(cardId: string): Card {
+    const card = this.deps.cards.cardById(cardId);
+    const message = card.status === 'canceled' ? 'Card is already canceled' : undefined;
+    return toCard(this.deps.cards.saveCard(cardStates.move(card, 'canceled', message)));
   }
 
   /** PRODUCT.md, Card rules: the first reason an authorization must be declined, or null. */
@@ -126,7 +136,7 @@ export class CardNetwork {
       return `exceeds spend_monthly_max (${card.spend_monthly_max})`;
     }
     const balance = this.deps.ledger.balance(
-      card.env as Env,
+      card.env,
       CARD_ACCOUNTS.wallet(card.cardholder_id),
       currency,
     );
@@ -136,9 +146,9 @@ export class CardNetwork {
 
   private decide(txId: string, status: keyof typeof OUTCOMES): CardTransactionRow {
     const tx = this.transaction(txId);
-    if (tx.type !== 'card_payment' || tx.status !== 'requested') {
-      throw new BusinessRuleError(`Only a requested authorization can be ${status} (status: ${tx.status})`);
-    }
+    const refused = `Only a requested authorization can be ${status} (status: ${tx.status})`;
+    if (tx.type !== 'card_payment') throw new BusinessRuleError(refused);
+    cardTransactionStates.assert(tx.status, status, refused);
     const card = this.deps.cards.cardById(tx.card_id);
     const held = -tx.amount;
     return this.deps.events.transaction(() => {
@@ -157,7 +167,7 @@ export class CardNetwork {
     return this.deps.events.transaction(() => {
       if (sign < 0) {
         const balance = this.deps.ledger.balance(
-          card.env as Env,
+          card.env,
           CARD_ACCOUNTS.wallet(card.cardholder_id),
           currency,
         );
@@ -186,7 +196,7 @@ export class CardNetwork {
 
   private move(card: CardRow, tx: CardTransactionRow, entries: { account: string; amount: number }[]): void {
     this.deps.ledger.post(
-      card.env as Env,
+      card.env,
       `card.${tx.type}`,
       tx.id,
       entries.map((e) => ({ ...e, currency: tx.currency })),
@@ -196,7 +206,7 @@ export class CardNetwork {
   private insert(
     card: CardRow,
     type: Type,
-    status: string,
+    status: CardTransactionStatus,
     amount: number,
     currency: string,
     body: {
@@ -204,7 +214,7 @@ export class CardNetwork {
       local_amount?: number | undefined;
       local_currency?: string | undefined;
     },
-    channel: string | null,
+    channel: CardTransactionRow['channel'],
   ): CardTransactionRow {
     const now = this.deps.clock.nowIso();
     const sign = amount < 0 ? -1 : 1;
@@ -231,8 +241,16 @@ export class CardNetwork {
     return tx;
   }
 
-  private update(tx: CardTransactionRow, status: string, reason: string | null): CardTransactionRow {
-    const next = { ...tx, status, decline_reason: reason, updated_at: this.deps.clock.nowIso() };
+  private update(
+    tx: CardTransactionRow,
+    status: CardTransactionStatus,
+    reason: string | null,
+  ): CardTransactionRow {
+    const next = {
+      ...cardTransactionStates.move(tx, status),
+      decline_reason: reason,
+      updated_at: this.deps.clock.nowIso(),
+    };
     this.deps.repo.updateTransaction(next);
     this.emit(next);
     return next;
@@ -240,7 +258,7 @@ export class CardNetwork {
 
   /** card.transaction, the spec's payload; the same data.id for every step of a transaction. */
   private emit(tx: CardTransactionRow): void {
-    this.deps.events.record(tx.env as Env, tx.merchant_id, 'card.transaction', {
+    this.deps.events.record(tx.env, tx.merchant_id, 'card.transaction', {
       id: tx.id,
       card_id: tx.card_id,
       amount: tx.amount,
@@ -252,14 +270,4 @@ export class CardNetwork {
       created_at: tx.created_at,
     });
   }
-}
-
-function describe(tx: CardTransactionRow): string {
-  const label = {
-    card_payment: 'Card payment',
-    card_refund: 'Refund',
-    card_deposit: 'Deposit to card',
-    card_withdraw: 'Withdrawal from card',
-  }[tx.type];
-  return tx.merchant_name ? `${label}: ${tx.merchant_name}` : label;
 }

@@ -33,6 +33,9 @@ export type IdParams = Static<typeof IdParams>;
 
 export const EnvName = StringEnum(['test', 'production']);
 export type EnvName = Static<typeof EnvName>;
+/** The two environments: the test address and the simulated production address. */
+export type Env = EnvName;
+export const ENVS: readonly Env[] = ['test', 'production'];
 export const EnvQuery = Type.Object({ env: Type.Optional(EnvName) });
 
 /** Lists are plain arrays, newest first, with keyset pagination (PRODUCT.md, Lists). */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { TooManyRequestsError } from '../errors.js';
+import { TooManyRequestsError } from '../../errors.js';
 
 /**
  * Per-API-key request rate (fixed one-minute windows) and concurrency. Infrastructure, not

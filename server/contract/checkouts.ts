@@ -1,8 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { Alpha3Country, Email } from './customers.js';
-import { Amount, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+import { RefundRecord } from './refunds.js';
+import { Amount, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 
-const STATUSES = [
+export const CHECKOUT_STATUSES = [
   'active',
   'paid',
   'completed',
@@ -12,17 +13,8 @@ const STATUSES = [
   'expired',
   'cancelled',
 ] as const;
-export const CheckoutStatus = StringEnum([
-  'active',
-  'paid',
-  'completed',
-  'partial',
-  'partially_refunded',
-  'refunded',
-  'expired',
-  'cancelled',
-]);
-export type CheckoutStatus = (typeof STATUSES)[number];
+export const CheckoutStatus = StringEnum(CHECKOUT_STATUSES);
+export type CheckoutStatus = Static<typeof CheckoutStatus>;
 
 export const Method = StringEnum(['crypto', 'fiat', 'any']);
 export type Method = Static<typeof Method>;
@@ -119,7 +111,7 @@ export type SimulatePaymentBody = Static<typeof SimulatePaymentBody>;
 export const CheckoutPayment = Type.Object({
   id: Uuid,
   checkout_id: Uuid,
-  method: Type.String(),
+  method: StringEnum(['crypto', 'fiat']),
   chain: Nullable(Type.String()),
   token: Nullable(Type.String()),
   amount: Type.Integer(),
@@ -128,3 +120,16 @@ export const CheckoutPayment = Type.Object({
   created_at: Timestamp,
 });
 export type CheckoutPayment = Static<typeof CheckoutPayment>;
+
+/** Control API: a checkout with what the outside world did to it (GET /sandbox/checkouts/{id}). */
+export const CheckoutInspection = Type.Object({
+  checkout: Checkout,
+  env: EnvName,
+  received_amount: Type.Integer(),
+  payments: Type.Array(CheckoutPayment),
+  refunds: Type.Array(RefundRecord),
+});
+export type CheckoutInspection = Static<typeof CheckoutInspection>;
+
+export const PaymentResult = Type.Object({ checkout: Checkout, payment: CheckoutPayment });
+export type PaymentResult = Static<typeof PaymentResult>;

@@ -1,0 +1,253 @@
+import type { Clock } from '../../clock.js';
+import type { Env } from '../../contract/common.js';
+import type { Checkout, CheckoutPayment, CheckoutStatus, CryptoChain } from '../../contract/checkouts.js';
+import type { Settings } from '../../contract/settings.js';
+import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
+import type { MerchantsRepo } from '../../db/merchants.js';
+import { NotFoundError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
+import type { JobQueue } from '../../scheduler.js';
+import type { EventRecorder } from '../events/recorder.js';
+import { Accounts, type Ledger } from '../ledger/service.js';
+import { splitFees } from '../money/fees.js';
+import { checkoutStates } from '../state.js';
+import { completedPayload, paidPayload, toCheckout } from './present.js';
+
+export const JOB_EXPIRE = 'checkout.expire';
+export const JOB_SETTLE = 'checkout.settle';
+export const JOB_RELEASE_FEES = 'checkout.release-fees';
+/** Platform and reseller fees stay held this long after paid_at; refunds inside it claw them back. */
+export const FEE_HOLD_MS = 7 * 24 * 3600 * 1000;
+
+export interface LifecycleDeps {
+  checkouts: CheckoutsRepo;
+  merchants: Pick<MerchantsRepo, 'findById'>;
+  clock: Clock;
+  ids: Ids;
+  settings: () => Settings;
+  events: EventRecorder;
+  scheduler: JobQueue;
+  ledger: Ledger;
+  baseUrl: (env: Env) => string;
+}
+
+/** An incoming transfer as the chain (or the fiat provider) reports it. */
+export type IncomingPayment = Omit<CheckoutPaymentRow, 'id' | 'checkout_id' | 'created_at'> & {
+  /** the paying token's gas fee (0 for fiat) */
+  gas_fee: number;
+};
+
+/**
+ * A checkout's life after creation, shared by the merchant API, the chain simulator and the
+ * scheduled jobs: every status change goes through `checkoutStates`, and every one moves money
+ * through the ledger and records its event in the same transaction.
+ */
+export class CheckoutLifecycle {
+  private readonly paidHooks: ((row: CheckoutRow) => void)[] = [];
+
+  constructor(private readonly deps: LifecycleDeps) {}
+
+  /** Runs inside the transaction that marks a checkout paid (invoices listen). */
+  onPaid(hook: (row: CheckoutRow) => void): void {
+    this.paidHooks.push(hook);
+  }
+
+  /** Any checkout by id, whatever its merchant or environment (ids are global UUIDs). */
+  find(id: string): CheckoutRow {
+    const row = this.deps.checkouts.findById(id);
+    if (!row) throw new NotFoundError('Checkout', id);
+    return row;
+  }
+
+  findIfExists(id: string): CheckoutRow | undefined {
+    return this.deps.checkouts.findById(id);
+  }
+
+  present(row: CheckoutRow): Checkout {
+    return toCheckout(row, this.deps.baseUrl(row.env));
+  }
+
+  payments(id: string): CheckoutPayment[] {
+    this.find(id);
+    return this.deps.checkouts.payments(id);
+  }
+
+  /** Writes the row with a new status (checked against the state table) and other changes. */
+  transition(row: CheckoutRow, to: CheckoutStatus, changes: Partial<CheckoutRow> = {}, message?: string) {
+    return this.save({ ...checkoutStates.move(row, to, message), ...changes });
+  }
+
+  /** Writes changes that leave the status as it is. */
+  save(row: CheckoutRow): CheckoutRow {
+    const next = { ...row, updated_at: this.deps.clock.nowIso() };
+    this.deps.checkouts.save(next);
+    return next;
+  }
+
+  cancel(row: CheckoutRow): CheckoutRow {
+    checkoutStates.assert(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
+    return this.deps.events.transaction(() => {
+      const next = this.transition(row, 'cancelled');
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      if (row.received_amount > 0) {
+        // Transfers that arrived before the cancel go back to the payer.
+        this.deps.ledger.post(next.env, 'checkout.cancel', row.id, [
+          { account: Accounts.pending(row.merchant_id), currency: row.currency, amount: -row.received_amount },
+          { account: Accounts.world, currency: row.currency, amount: row.received_amount },
+        ]);
+      }
+      this.deps.events.record(next.env, next.merchant_id, 'checkout.cancelled', this.present(next));
+      return next;
+    });
+  }
+
+  /**
+   * A transfer arrived. Transfers accumulate while the checkout is active; once they reach the
+   * amount (any transfer for an open amount) it is paid and settlement is scheduled
+   * `settlement_delay_seconds` later on the sandbox clock.
+   */
+  receive(row: CheckoutRow, incoming: IncomingPayment): { row: CheckoutRow; payment: CheckoutPaymentRow } {
+    return this.deps.events.transaction(() => {
+      const now = this.deps.clock.nowIso();
+      const { gas_fee: gasFee, ...fields } = incoming;
+      const payment: CheckoutPaymentRow = {
+        id: this.deps.ids.uuid(),
+        checkout_id: row.id,
+        ...fields,
+        created_at: now,
+      };
+      this.deps.checkouts.insertPayment(payment);
+      // Detected on-chain: the merchant's, but not available until settlement.
+      this.deps.ledger.post(row.env, 'checkout.payment', row.id, [
+        { account: Accounts.world, currency: row.currency, amount: -payment.amount },
+        { account: Accounts.pending(row.merchant_id), currency: row.currency, amount: payment.amount },
+      ]);
+      const received = row.received_amount + payment.amount;
+      const base: CheckoutRow = {
+        ...row,
+        received_amount: received,
+        payer_address: payment.payer_address,
+        paid_chain: payment.chain,
+        paid_token: payment.token,
+      };
+      if (row.amount !== null && received < row.amount) return { row: this.save(base), payment };
+      const next = this.transition(base, 'paid', {
+        paid_amount: received,
+        paid_at: now,
+        platform_gas_fee: gasFee,
+      });
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      this.deps.scheduler.schedule(
+        JOB_SETTLE,
+        row.id,
+        this.deps.clock.now() + this.deps.settings().settlement_delay_seconds * 1000,
+      );
+      this.deps.events.record(next.env, next.merchant_id, 'checkout.paid', paidPayload(next));
+      for (const hook of this.paidHooks) hook(next);
+      return { row: next, payment };
+    });
+  }
+
+  /** paid → completed: the funds are credited (less fees) and checkout.completed fires. */
+  settle(row: CheckoutRow, message?: string): CheckoutRow {
+    checkoutStates.assert(row.status, 'completed', message);
+    return this.deps.events.transaction(() => {
+      const paid = row.paid_amount ?? 0;
+      const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
+      const next = this.transition(row, 'completed', fees);
+      this.deps.scheduler.cancel(JOB_SETTLE, row.id);
+      this.deps.events.record(next.env, next.merchant_id, 'checkout.completed', completedPayload(next));
+      return next;
+    });
+  }
+
+  /** active → expired, or → partial if anything arrived (credited, minus fees, as a partial payment). */
+  expire(row: CheckoutRow, message?: string): CheckoutRow {
+    const to = row.received_amount === 0 ? 'expired' : 'partial';
+    checkoutStates.assert(row.status, to, message);
+    return this.deps.events.transaction(() => {
+      this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
+      if (to === 'expired') {
+        const next = this.transition(row, 'expired');
+        this.deps.events.record(next.env, next.merchant_id, 'checkout.expired', this.present(next));
+        return next;
+      }
+      const payments = this.deps.checkouts.payments(row.id);
+      const last = payments[payments.length - 1];
+      const gas = last?.chain ? gasFeeOf(row, last.chain, last.token) : 0;
+      const paidAt = last?.created_at ?? this.deps.clock.nowIso();
+      const fees = this.credit(row, row.received_amount, gas, paidAt);
+      const next = this.transition(row, 'partial', {
+        paid_amount: row.received_amount,
+        paid_at: paidAt,
+        ...fees,
+      });
+      this.deps.events.record(next.env, next.merchant_id, 'checkout.partial', this.present(next));
+      return next;
+    });
+  }
+
+  /**
+   * Credits a paid checkout's funds to the merchant if that has not happened yet (a refund before
+   * settlement settles first). Returns the row as it is after. Runs inside the caller's transaction.
+   */
+  ensureSettled(row: CheckoutRow): CheckoutRow {
+    if (row.settled_at !== null) return row;
+    this.deps.scheduler.cancel(JOB_SETTLE, row.id);
+    return this.save({
+      ...row,
+      ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!),
+    });
+  }
+
+  /** End of the fee hold: held fees move to the platform and reseller accounts. */
+  releaseFees(row: CheckoutRow): void {
+    if (row.settled_at === null || row.fees_released_at !== null) return;
+    const { currency, merchant_id: merchantId } = row;
+    this.deps.ledger.post(row.env, 'fees.release', row.id, [
+      { account: Accounts.feesHeld(merchantId), currency, amount: -(row.platform_fee + row.reseller_fee) },
+      { account: Accounts.platformFees, currency, amount: row.platform_fee },
+      ...(row.reseller_id
+        ? [{ account: Accounts.resellerFees(row.reseller_id), currency, amount: row.reseller_fee }]
+        : []),
+    ]);
+    this.save({ ...row, fees_released_at: this.deps.clock.nowIso() });
+  }
+
+  /**
+   * Credits `paid` to the merchant out of pending: less the platform and reseller fees, which stay
+   * held for 7 days from paid_at, and less the gas fee (capped so a tiny payment never leaves the
+   * merchant owing). Returns the fee fields to store.
+   */
+  private credit(row: CheckoutRow, paid: number, gas: number, paidAt: string) {
+    const merchant = this.deps.merchants.findById(row.merchant_id);
+    const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
+    const reseller =
+      row.reseller_rate === null
+        ? null
+        : { rate: row.reseller_rate, min_fee: row.reseller_min_fee, max_fee: row.reseller_max_fee };
+    const fees = splitFees(paid, rate, reseller);
+    const gross = fees.platform_fee + fees.reseller_fee;
+    const gasFee = Math.min(gas, paid - gross);
+    const { currency, merchant_id: merchantId } = row;
+    this.deps.ledger.post(row.env, 'checkout.settlement', row.id, [
+      { account: Accounts.pending(merchantId), currency, amount: -paid },
+      { account: Accounts.available(merchantId), currency, amount: paid - gross - gasFee },
+      { account: Accounts.feesHeld(merchantId), currency, amount: gross },
+      { account: Accounts.platformGas, currency, amount: gasFee },
+    ]);
+    this.deps.scheduler.schedule(JOB_RELEASE_FEES, row.id, Date.parse(paidAt) + FEE_HOLD_MS);
+    return {
+      platform_fee: fees.platform_fee,
+      reseller_fee: fees.reseller_fee,
+      platform_gas_fee: gasFee,
+      settled_at: this.deps.clock.nowIso(),
+    };
+  }
+}
+
+/** The gas fee of a chain/token as fixed on the checkout at creation. */
+export function gasFeeOf(row: CheckoutRow, chain: string | null, token: string | null): number {
+  const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
+  return chains.find((c) => c.chain === chain)?.tokens.find((t) => t.name === token)?.gas_fee ?? 0;
+}

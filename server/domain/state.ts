@@ -1,0 +1,127 @@
+import type { ApplicationStatus, CardStatus, CardTransactionStatus, KycStatus } from '../contract/cards.js';
+import type { CheckoutStatus } from '../contract/checkouts.js';
+import type { InvoiceStatus } from '../contract/invoices.js';
+import type { KybStatus } from '../contract/merchants.js';
+import type { DeliveryStatus } from '../contract/webhooks.js';
+import { BusinessRuleError } from '../errors.js';
+
+/** A refused status move: one error type for every resource (a 400 with the status named). */
+export class TransitionError extends BusinessRuleError {
+  constructor(
+    readonly resource: string,
+    readonly from: string,
+    readonly to: string,
+    message = `Cannot move a ${resource} from ${from} to ${to}`,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A resource's allowed status moves, in one table. Every status change of every resource goes
+ * through `move` (or `assert` where the new row is built by hand), so a move the table does not
+ * list can never be written.
+ */
+export class StateMachine<S extends string> {
+  constructor(
+    readonly resource: string,
+    readonly moves: Readonly<Record<S, readonly S[]>>,
+  ) {}
+
+  get states(): S[] {
+    return Object.keys(this.moves) as S[];
+  }
+
+  can(from: S, to: S): boolean {
+    return this.moves[from]?.includes(to) ?? false;
+  }
+
+  /** Throws a TransitionError (with `message`, when given, so each caller keeps the spec's words). */
+  assert(from: S, to: S, message?: string): void {
+    if (!this.can(from, to)) throw new TransitionError(this.resource, from, to, message);
+  }
+
+  /** The row with its new status, after checking the move. */
+  move<R extends { status: S }>(row: R, to: S, message?: string): R {
+    this.assert(row.status, to, message);
+    return { ...row, status: to };
+  }
+}
+
+/** spec: States and transitions, Checkout (refund moves included). */
+export const checkoutStates = new StateMachine<CheckoutStatus>('checkout', {
+  active: ['paid', 'expired', 'partial', 'cancelled'],
+  paid: ['completed', 'partially_refunded', 'refunded'],
+  completed: ['partially_refunded', 'refunded'],
+  partial: ['partially_refunded', 'refunded'],
+  partially_refunded: ['partially_refunded', 'refunded'],
+  refunded: [],
+  expired: [],
+  cancelled: [],
+});
+
+/** Invoice: activation sends it, its checkout's payment pays it; draft or sent can be cancelled. */
+export const invoiceStates = new StateMachine<InvoiceStatus>('invoice', {
+  draft: ['sent', 'cancelled'],
+  sent: ['paid', 'cancelled'],
+  paid: [],
+  cancelled: [],
+});
+
+/** Card: a physical card is activated once; active ⇄ locked (spec); any live card can be cancelled. */
+export const cardStates = new StateMachine<CardStatus>('card', {
+  notActivated: ['active', 'canceled'],
+  active: ['locked', 'canceled'],
+  locked: ['active', 'canceled'],
+  canceled: [],
+});
+
+/** Card application: manual review decides a pending one once (auto review creates it approved). */
+export const applicationStates = new StateMachine<ApplicationStatus>('card application', {
+  pending: ['approved', 'rejected'],
+  approved: [],
+  rejected: [],
+});
+
+/**
+ * Identity verification: a session starts it; the provider's result decides it. A rejected
+ * cardholder may start again (a new session); a result may arrive without a session started
+ * through the API (the sandbox plays the provider) and the provider may review a decided
+ * cardholder again. Nothing returns to not_started, and a verified cardholder never goes back to
+ * pending.
+ */
+export const kycStates = new StateMachine<KycStatus>('identity verification', {
+  not_started: ['pending', 'approved', 'rejected'],
+  pending: ['pending', 'approved', 'rejected'],
+  rejected: ['pending', 'approved', 'rejected'],
+  approved: ['approved', 'rejected'],
+});
+
+/** spec: Card transaction (webhook statuses): an authorization is settled, declined or reversed. */
+export const cardTransactionStates = new StateMachine<CardTransactionStatus>('card transaction', {
+  requested: ['completed', 'declined', 'reversed'],
+  pending: ['completed', 'declined', 'reversed'],
+  paid: ['completed'],
+  completed: [],
+  declined: [],
+  reversed: [],
+});
+
+/**
+ * spec: Webhook delivery: pending until a 2xx (delivered) or the 5th failure (failed). A manual
+ * retry (the sandbox's, like the service dashboard's) sends once more whatever the status, and the
+ * attempt's answer decides again.
+ */
+export const deliveryStates = new StateMachine<DeliveryStatus>('webhook delivery', {
+  pending: ['pending', 'delivered', 'failed'],
+  delivered: ['delivered', 'pending', 'failed'],
+  failed: ['failed', 'pending', 'delivered'],
+});
+
+/** KYB is decided by the platform: the sandbox plays the reviewer and may set any status. */
+export const kybStates = new StateMachine<KybStatus>('KYB review', {
+  draft: ['draft', 'pending', 'approved', 'rejected'],
+  pending: ['draft', 'pending', 'approved', 'rejected'],
+  approved: ['draft', 'pending', 'approved', 'rejected'],
+  rejected: ['draft', 'pending', 'approved', 'rejected'],
+});

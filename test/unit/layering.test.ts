@@ -1,0 +1,533 @@
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The layering of the codebase, as enforced by `npm run lint` (`biome ci .`, with the rules in biome.json):
+//
+// - server/contract/** imports only `typebox` and its sibling files;
+// - server/{domain,simulate,webhooks,db,contract}/** never import fastify, @fastify/*, fastify-plugin or
+//   server/http/**;
+// - server/db/** never imports server/{domain,simulate,webhooks,http}/**;
+// - server/http/** never imports server/db/** (not even types);
+// - server/** never imports electron;
+// - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
+//
+// Every rule is a `style/noRestrictedImports` pattern in an `overrides` entry of biome.json; the entries'
+// `includes` are disjoint (the server/** entry negates the folders that have their own), because when two
+// entries match a file the later one replaces the rule's `patterns` instead of adding to them.
+//
+// Type-only imports from the contract in the renderer. Biome 2.5's noRestrictedImports sees `import type`
+// like any other import (it has no `allowTypeImports`), and most of the contract's names are both a value
+// (the TypeBox schema) and a type (its Static), so value imports cannot be banned by name either. The
+// renderer therefore gets three layers:
+//   1. lint: noRestrictedImports allows `../server/contract/**` and bans every other server path, the
+//      server-side packages (fastify, @fastify/*, better-sqlite3, typebox, electron, undici), Node
+//      built-ins and any package but react, react-dom and zustand;
+//   2. lint: `style/useImportType` (error, style "auto") and `style/useExportType` (error) in renderer/**:
+//      an import whose names are used only as types must be a top-level `import type { ... }` (which is
+//      erased; `import { type X }` is rejected because under `verbatimModuleSyntax` it still compiles to
+//      `import {} from '...'`, which would load the contract module into the bundle);
+//   3. this test: what lint cannot see, a contract name imported *and used as a value*, is caught by
+//      `contractValueImports` below, run over the real renderer/ tree (last test in this file). A GritQL
+//      plugin in biome.json (`plugins`) could turn it into a lint error; that needs a .grit file.
+//
+// How the rules are probed. `biome lint --stdin-file-path` does not help: in stdin mode Biome prints the
+// (fixed) code back and never reports lint diagnostics (it exits 1 with "The contents aren't fixed"
+// whatever the input). So each probe is a real file, in a throw-away copy of the layout under the OS temp
+// folder, next to a byte-for-byte copy of the repository's biome.json: override globs are relative to the
+// configuration file, so `server/domain/__probe__/x.ts` there gets exactly the rules that
+// server/domain/**/*.ts gets here. (Not inside the repository: the probes import fastify, electron and
+// server/db on purpose, and other work running typecheck or `biome ci .` on the tree at the same moment
+// would trip over them.)
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+// The platform binary of the pinned @biomejs/biome (what its bin/biome wrapper execs), called directly:
+// the Node wrapper costs ~0.3 s a call. Falls back to the wrapper where the binary is not found.
+const biomeCommand = ((): [string, string[]] => {
+  const require = createRequire(join(repoRoot, 'package.json'));
+  const exe = process.platform === 'win32' ? 'biome.exe' : 'biome';
+  for (const suffix of ['', '-musl']) {
+    try {
+      return [require.resolve(`@biomejs/cli-${process.platform}-${process.arch}${suffix}/${exe}`), []];
+    } catch {
+      // not this variant
+    }
+  }
+  return [process.execPath, [require.resolve('@biomejs/biome/bin/biome')]];
+})();
+
+const RESTRICTED = 'lint/style/noRestrictedImports';
+const IMPORT_TYPE = 'lint/style/useImportType';
+
+// One distinctive piece of each message in biome.json.
+const MSG = {
+  contract: 'server/contract imports only typebox and its sibling files',
+  fastify: 'never imports Fastify: put HTTP concerns in server/http',
+  http: 'never imports server/http: the HTTP edge depends on the core',
+  dbBottom: 'server/db is the bottom layer',
+  httpNoDb: 'the HTTP edge never reaches a repository',
+  electron: 'server code never imports Electron',
+  rendererServer: 'the renderer never imports server code',
+  rendererNode: 'the renderer runs in the browser: it never imports Node built-ins',
+  rendererServerPackage: 'the renderer never imports server-side packages',
+  rendererOnly: 'the renderer imports only its own files',
+  importType: 'only used as types',
+} as const;
+
+interface Probe {
+  /** What the probe shows, as the test name. */
+  name: string;
+  /** Where the probe file goes, relative to the (copied) repository root: it decides the overrides. */
+  file: string;
+  source: string;
+  /** A rule and a piece of its message for a violation; absent for an allowed import. */
+  expect?: { rule: string; message: string };
+}
+
+const banned = (message: string, rule = RESTRICTED) => ({ rule, message });
+
+const probes: Probe[] = [
+  // server/contract/** imports only typebox and its siblings.
+  {
+    name: 'contract → fastify',
+    file: 'server/contract/probe-fastify.ts',
+    source: "import Fastify from 'fastify';\nexport const probe = Fastify;\n",
+    expect: banned(MSG.contract),
+  },
+  {
+    name: 'contract → server/domain',
+    file: 'server/contract/probe-domain.ts',
+    source: "import type { Env } from '../domain/types.js';\nexport type Probe = Env;\n",
+    expect: banned(MSG.contract),
+  },
+  {
+    name: 'contract → server/http',
+    file: 'server/contract/probe-http.ts',
+    source: "import { routes } from '../http/routes.js';\nexport const probe = routes;\n",
+    expect: banned(MSG.contract),
+  },
+  {
+    name: 'contract → node:crypto',
+    file: 'server/contract/probe-node.ts',
+    source: "import { randomUUID } from 'node:crypto';\nexport const probe = randomUUID;\n",
+    expect: banned(MSG.contract),
+  },
+  {
+    name: 'contract → electron',
+    file: 'server/contract/probe-electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.contract),
+  },
+  {
+    name: 'contract → typebox and a sibling (allowed)',
+    file: 'server/contract/probe-ok.ts',
+    source:
+      "import { Type } from 'typebox';\nimport { Uuid } from './common.js';\n\n" +
+      'export const Probe = Type.Object({ id: Uuid });\n',
+  },
+
+  // server/{domain,simulate,webhooks}/** never import Fastify or server/http.
+  {
+    name: 'domain → fastify',
+    file: 'server/domain/__probe__/fastify.ts',
+    source: "import Fastify from 'fastify';\nexport const probe = Fastify;\n",
+    expect: banned(MSG.fastify),
+  },
+  {
+    name: 'domain → fastify-plugin',
+    file: 'server/domain/__probe__/fastify-plugin.ts',
+    source: "import fp from 'fastify-plugin';\nexport const probe = fp;\n",
+    expect: banned(MSG.fastify),
+  },
+  {
+    name: 'simulate → @fastify/static',
+    file: 'server/simulate/__probe__.ts',
+    source: "import fastifyStatic from '@fastify/static';\nexport const probe = fastifyStatic;\n",
+    expect: banned(MSG.fastify),
+  },
+  {
+    name: 'webhooks → ../http/…',
+    file: 'server/webhooks/__probe__.ts',
+    source: "import { routes } from '../http/routes.js';\nexport const probe = routes;\n",
+    expect: banned(MSG.http),
+  },
+  {
+    name: 'domain (nested) → ../../http/…',
+    file: 'server/domain/__probe__/http.ts',
+    source: "import type { App } from '../../http/types.js';\nexport type Probe = App;\n",
+    expect: banned(MSG.http),
+  },
+  {
+    name: 'domain → contract and db (allowed)',
+    file: 'server/domain/__probe__/ok.ts',
+    source:
+      "import type { Checkout } from '../../contract/checkouts.js';\n" +
+      "import { findCheckout } from '../../db/checkouts.js';\n\n" +
+      'export const probe = findCheckout;\nexport type Probe = Checkout;\n',
+  },
+
+  // server/db/** is the bottom layer.
+  {
+    name: 'db → fastify',
+    file: 'server/db/__probe__/fastify.ts',
+    source: "import Fastify from 'fastify';\nexport const probe = Fastify;\n",
+    expect: banned(MSG.fastify),
+  },
+  {
+    name: 'db → server/http',
+    file: 'server/db/__probe__/http.ts',
+    source: "import { routes } from '../../http/routes.js';\nexport const probe = routes;\n",
+    expect: banned(MSG.http),
+  },
+  {
+    name: 'db → server/domain',
+    file: 'server/db/__probe__-domain.ts',
+    source:
+      "import { createCheckout } from '../domain/checkouts/service.js';\nexport const probe = createCheckout;\n",
+    expect: banned(MSG.dbBottom),
+  },
+  {
+    name: 'db → server/simulate',
+    file: 'server/db/__probe__-simulate.ts',
+    source: "import { simulate } from '../simulate/payments.js';\nexport const probe = simulate;\n",
+    expect: banned(MSG.dbBottom),
+  },
+  {
+    name: 'db → server/webhooks',
+    file: 'server/db/__probe__-webhooks.ts',
+    source: "import { sign } from '../webhooks/sign.js';\nexport const probe = sign;\n",
+    expect: banned(MSG.dbBottom),
+  },
+  {
+    name: 'db → better-sqlite3, contract and a sibling (allowed)',
+    file: 'server/db/__probe__-ok.ts',
+    source:
+      "import Database from 'better-sqlite3';\nimport type { Checkout } from '../contract/checkouts.js';\n" +
+      "import { page } from './pagination.js';\n\n" +
+      'export const probe = [Database, page];\nexport type Probe = Checkout;\n',
+  },
+
+  // server/http/** never reaches server/db/**.
+  {
+    name: 'http → ../../db/… (value)',
+    file: 'server/http/v1/__probe__.ts',
+    source: "import { findCheckout } from '../../db/checkouts.js';\nexport const probe = findCheckout;\n",
+    expect: banned(MSG.httpNoDb),
+  },
+  {
+    name: 'http → ../db/… (type-only too)',
+    file: 'server/http/__probe__.ts',
+    source: "import type { CheckoutRow } from '../db/checkouts.js';\nexport type Probe = CheckoutRow;\n",
+    expect: banned(MSG.httpNoDb),
+  },
+  {
+    name: 'http → fastify, domain and contract (allowed)',
+    file: 'server/http/v1/__probe__-ok.ts',
+    source:
+      "import type { FastifyInstance } from 'fastify';\nimport type { Checkout } from '../../contract/checkouts.js';\n" +
+      "import { createCheckout } from '../../domain/checkouts/service.js';\n\n" +
+      'export const probe = createCheckout;\nexport type Probe = [Checkout, FastifyInstance];\n',
+  },
+
+  // server/** never imports electron (each override repeats it).
+  {
+    name: 'server root → electron',
+    file: 'server/__probe__.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
+  },
+  {
+    name: 'http → electron',
+    file: 'server/http/__probe__-electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
+  },
+  {
+    name: 'domain → electron',
+    file: 'server/domain/__probe__/electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
+  },
+  {
+    name: 'db → electron',
+    file: 'server/db/__probe__-electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
+  },
+
+  // renderer/**: its own files, the dashboard's packages, and types from the contract.
+  {
+    name: 'renderer → import type from the contract (allowed)',
+    file: 'renderer/api/__probe__-type.ts',
+    source:
+      "import type { Checkout } from '../../server/contract/checkouts.js';\n\nexport type Probe = Checkout;\n",
+  },
+  {
+    name: 'renderer (nested) → import type / export type from the contract (allowed)',
+    file: 'renderer/pages/Checkouts/__probe__.tsx',
+    source:
+      "import type { Checkout } from '../../../server/contract/checkouts.js';\n\n" +
+      "export type { Merchant } from '../../../server/contract/merchants.js';\n" +
+      'export type Probe = Checkout;\n',
+  },
+  {
+    name: 'renderer → react, react-dom, zustand and its own files (allowed)',
+    file: 'renderer/store/__probe__.ts',
+    source:
+      "import { useState } from 'react';\nimport { createRoot } from 'react-dom/client';\n" +
+      "import { create } from 'zustand';\nimport { request } from '../api/client';\n\n" +
+      'export const probe = [useState, createRoot, create, request];\n',
+  },
+  {
+    name: 'renderer → contract without `type`, used as a type',
+    file: 'renderer/api/__probe__-no-type.ts',
+    source:
+      "import { Checkout } from '../../server/contract/checkouts.js';\n\nexport type Probe = Checkout;\n",
+    expect: banned(MSG.importType, IMPORT_TYPE),
+  },
+  {
+    name: 'renderer → contract with an inline `{ type X }`',
+    file: 'renderer/api/__probe__-inline-type.ts',
+    source:
+      "import { type Checkout } from '../../server/contract/checkouts.js';\n\nexport type Probe = Checkout;\n",
+    expect: banned(MSG.importType, IMPORT_TYPE),
+  },
+  {
+    name: 'renderer → server/db',
+    file: 'renderer/api/__probe__-db.ts',
+    source:
+      "import { findCheckout } from '../../server/db/checkouts.js';\nexport const probe = findCheckout;\n",
+    expect: banned(MSG.rendererServer),
+  },
+  {
+    name: 'renderer → server/domain',
+    file: 'renderer/api/__probe__-domain.ts',
+    source:
+      "import { createCheckout } from '../../server/domain/checkouts/service.js';\nexport const probe = createCheckout;\n",
+    expect: banned(MSG.rendererServer),
+  },
+  {
+    name: 'renderer → server/http, type-only (only the contract may give types)',
+    file: 'renderer/api/__probe__-http.ts',
+    source: "import type { App } from '../../server/http/types.js';\nexport type Probe = App;\n",
+    expect: banned(MSG.rendererServer),
+  },
+  {
+    name: 'renderer → server/contract/../db (escaping the contract)',
+    file: 'renderer/api/__probe__-escape.ts',
+    source:
+      "import { findCheckout } from '../../server/contract/../db/checkouts.js';\nexport const probe = findCheckout;\n",
+    expect: banned(MSG.rendererServer),
+  },
+  {
+    name: 'renderer → dynamic import() of server code',
+    file: 'renderer/api/__probe__-dynamic.ts',
+    source: "export async function probe() {\n  return import('../../server/app.js');\n}\n",
+    expect: banned(MSG.rendererServer),
+  },
+  {
+    name: 'renderer → node:fs',
+    file: 'renderer/api/__probe__-node.ts',
+    source: "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
+    expect: banned(MSG.rendererNode),
+  },
+  {
+    name: 'renderer → fastify',
+    file: 'renderer/api/__probe__-fastify.ts',
+    source: "import Fastify from 'fastify';\nexport const probe = Fastify;\n",
+    expect: banned(MSG.rendererServerPackage),
+  },
+  {
+    name: 'renderer → better-sqlite3',
+    file: 'renderer/api/__probe__-sqlite.ts',
+    source: "import Database from 'better-sqlite3';\nexport const probe = Database;\n",
+    expect: banned(MSG.rendererServerPackage),
+  },
+  {
+    name: 'renderer → typebox (value import)',
+    file: 'renderer/api/__probe__-typebox.ts',
+    source: "import { Type } from 'typebox';\nexport const probe = Type;\n",
+    expect: banned(MSG.rendererServerPackage),
+  },
+  {
+    name: 'renderer → a package that is not the dashboard’s',
+    file: 'renderer/api/__probe__-package.ts',
+    source: "import QRCode from 'qrcode';\nexport const probe = QRCode;\n",
+    expect: banned(MSG.rendererOnly),
+  },
+  {
+    name: 'renderer → main/ (the Electron shell)',
+    file: 'renderer/api/__probe__-main.ts',
+    source: "import { expose } from '../../main/preload.js';\nexport const probe = expose;\n",
+    expect: banned(MSG.rendererOnly),
+  },
+];
+
+interface LintResult {
+  code: number;
+  output: string;
+}
+
+async function biomeLint(cwd: string, file: string): Promise<LintResult> {
+  const [command, prefix] = biomeCommand;
+  const args = [...prefix, 'lint', '--colors=off', '--max-diagnostics=none', file];
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+describe('layering (biome.json noRestrictedImports)', () => {
+  let root = '';
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'svc-sandbox-layering-'));
+    copyFileSync(join(repoRoot, 'biome.json'), join(root, 'biome.json'));
+    for (const probe of probes) {
+      const path = join(root, probe.file);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, probe.source);
+    }
+  });
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('has one probe file per probe', () => {
+    expect(new Set(probes.map((p) => p.file)).size).toBe(probes.length);
+  });
+
+  for (const probe of probes) {
+    const verdict = probe.expect ? 'fails' : 'passes';
+    it.concurrent(`${probe.name}: ${verdict}`, async () => {
+      const { code, output } = await biomeLint(root, probe.file);
+      if (probe.expect) {
+        expect(code, output).not.toBe(0);
+        expect(output).toContain(`${probe.file}:`);
+        expect(output).toContain(probe.expect.rule);
+        expect(output).toContain(probe.expect.message);
+        // The probe has one offending import, and nothing else is wrong with it.
+        expect(output).toMatch(/Found 1 error\./);
+      } else {
+        expect(code, output).toBe(0);
+        expect(output).not.toContain(RESTRICTED);
+      }
+    });
+  }
+});
+
+// Layer 3 of the renderer's type-only rule (see the top of the file): every import or re-export in
+// renderer/ that reaches server/contract must be a top-level `import type` / `export type`, and
+// nothing may `import()` it at run time. Type positions (`typeof import('...')`) are erased and fine.
+function contractValueImports(fileName: string, text: string): string[] {
+  const contractDir = join(repoRoot, 'server', 'contract');
+  const reachesContract = (specifier: string) => {
+    if (!specifier.startsWith('.')) return false;
+    const target = resolve(dirname(fileName), specifier);
+    const rel = relative(contractDir, target);
+    return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+  };
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const report = (node: ts.Node) => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    found.push(`${relative(repoRoot, fileName)}:${line + 1}: ${node.getText(source).split('\n')[0]}`);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (reachesContract(node.moduleSpecifier.text) && !node.importClause?.isTypeOnly) report(node);
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      if (reachesContract(node.moduleSpecifier.text) && !node.isTypeOnly) report(node);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const ref = node.moduleReference.expression;
+      if (ts.isStringLiteral(ref) && reachesContract(ref.text) && !node.isTypeOnly) report(node);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0]) &&
+      reachesContract(node.arguments[0].text)
+    ) {
+      report(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function rendererFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : rendererFiles(path);
+    return /\.(ts|tsx|mts|cts)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('renderer imports only types from server/contract (beyond what Biome can see)', () => {
+  const at = join(repoRoot, 'renderer', 'api', 'probe.ts');
+
+  it('flags a contract name imported and used as a value', () => {
+    const text =
+      "import { CHECKOUT_STATUSES } from '../../server/contract/checkouts.js';\nexport const all = CHECKOUT_STATUSES;\n";
+    expect(contractValueImports(at, text)).toEqual([
+      "renderer/api/probe.ts:1: import { CHECKOUT_STATUSES } from '../../server/contract/checkouts.js';",
+    ]);
+  });
+
+  it('flags inline `{ type X }`, mixed, namespace, side-effect, re-export and import() forms', () => {
+    const text = [
+      "import { type Checkout } from '../../server/contract/checkouts.js';",
+      "import { type Merchant, Role } from '../../server/contract/merchants.js';",
+      "import * as contract from '../../server/contract/index.js';",
+      "import '../../server/contract/settings.js';",
+      "export { Card } from '../../server/contract/cards.js';",
+      "export const load = () => import('../../server/contract/events.js');",
+    ].join('\n');
+    expect(contractValueImports(at, text)).toHaveLength(6);
+  });
+
+  it('allows `import type`, `export type` and type-position import() of the contract', () => {
+    const text = [
+      "import type { Checkout } from '../../server/contract/checkouts.js';",
+      "import type * as Contract from '../../server/contract/index.js';",
+      "export type { Merchant } from '../../server/contract/merchants.js';",
+      "export type Events = typeof import('../../server/contract/events.js');",
+      "import { request } from './client';",
+      'export type Both = [Checkout, Contract.Checkout, typeof request];',
+    ].join('\n');
+    expect(contractValueImports(at, text)).toEqual([]);
+  });
+
+  it('holds for every file in renderer/', () => {
+    const violations = rendererFiles(join(repoRoot, 'renderer')).flatMap((file) =>
+      contractValueImports(file, readFileSync(file, 'utf8')),
+    );
+    expect(violations).toEqual([]);
+  });
+});
