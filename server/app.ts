@@ -26,12 +26,12 @@ import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
 import type { App } from './http/types.js';
-import { validatorCompiler } from './http/validation.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
 import { customerRoutes } from './http/v1/customers.js';
 import { invoiceRoutes } from './http/v1/invoices.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
+import { validatorCompiler } from './http/validation.js';
 
 registerAjvFormats();
 
@@ -150,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     { prefix: '/sandbox' },
   );
 
-  await app.register(hostedPageRoutes, { clock: ctx.clock, lifecycle: ctx.lifecycle, env });
+  await app.register(hostedPageRoutes, { clock: ctx.clock, checkouts: ctx.checkouts, env });
   await app.register(kycPageRoutes, { identity: ctx.identity });
 
   if (options.dashboardDir && existsSync(options.dashboardDir)) {

@@ -35,7 +35,8 @@ function receiver() {
     get last() {
       return last;
     },
-    listen: () => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port))),
+    listen: () =>
+      new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port))),
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(resolve));
@@ -63,7 +64,9 @@ export default {
     const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-webhooks.db') });
     try {
       const base = sandbox.urls.test;
-      await api(base, 'PATCH', '/sandbox/settings', { body: { rate_limit_per_minute: 0, concurrency_limit: 0 } });
+      await api(base, 'PATCH', '/sandbox/settings', {
+        body: { rate_limit_per_minute: 0, concurrency_limit: 0 },
+      });
       const deposit = (merchant_id, txid) =>
         api(base, 'POST', '/sandbox/deposits', {
           body: { merchant_id, chain: 'tron', currency: 'USDT', amount: 1_000_000, txid },
@@ -86,7 +89,11 @@ export default {
       );
       const complete = await waitUntil(() => inbox.count >= expected, 30_000);
       const elapsed = (inbox.last - started) / 1000;
-      const failed = await api(base, 'GET', `/sandbox/deliveries?merchant_id=${busy.id}&status=failed&limit=1`);
+      const failed = await api(
+        base,
+        'GET',
+        `/sandbox/deliveries?merchant_id=${busy.id}&status=failed&limit=1`,
+      );
       const persisted = await api(base, 'GET', `/sandbox/deliveries?merchant_id=${busy.id}&limit=1000`);
       const allAttempted = persisted.every((d) => d.status === 'delivered' && d.attempts.length === 1);
 

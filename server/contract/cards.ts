@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Email } from './customers.js';
 import { EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+import { Email } from './customers.js';
 
 export const CardholderBalance = Type.Object({
   currency: Type.String(),

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Amount, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 import { Alpha3Country, Email } from './customers.js';
 import { RefundRecord } from './refunds.js';
-import { Amount, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 
 export const CHECKOUT_STATUSES = [
   'active',

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { Checkout, CheckoutStatus, Method } from './checkouts.js';
 import { CardStatus, CardTransactionStatus, CardTransactionType, CardType } from './cards.js';
+import { Checkout, CheckoutStatus, Method } from './checkouts.js';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { Payout } from './funds.js';
 import { Invoice } from './invoices.js';

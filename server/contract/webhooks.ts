@@ -96,4 +96,3 @@ export const ConfigureInboxBody = Type.Object({
   response_status: Type.Integer({ minimum: 200, maximum: 599 }),
 });
 export type ConfigureInboxBody = Static<typeof ConfigureInboxBody>;
-

@@ -1,5 +1,5 @@
-import type { Env } from '../contract/common.js';
 import type { CardTransactionStatus, KycStatus } from '../contract/cards.js';
+import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 

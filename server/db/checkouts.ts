@@ -1,5 +1,5 @@
-import type { Env } from '../contract/common.js';
 import type { CheckoutStatus } from '../contract/checkouts.js';
+import type { Env } from '../contract/common.js';
 import type { RefundStatus } from '../contract/refunds.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';

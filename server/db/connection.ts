@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { migrations } from './migrations/index.js';
 import { runMigrations } from './migrate.js';
+import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
 

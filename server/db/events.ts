@@ -22,8 +22,7 @@ export function createEventsRepo(db: Db) {
   const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
     insert: (row: EventRow) => void insert.run(row),
-    listByMerchant: (merchantId: string, env: Env, limit: number) =>
-      byMerchant.all(merchantId, env, limit),
+    listByMerchant: (merchantId: string, env: Env, limit: number) => byMerchant.all(merchantId, env, limit),
     recent: (limit: number) => recent.all(limit),
   };
 }

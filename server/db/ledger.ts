@@ -50,8 +50,7 @@ export function createLedgerRepo(db: Db) {
   return {
     insertTransaction: (row: LedgerTransactionRow) => void insertTx.run(row),
     insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry.run(row),
-    balance: (env: Env, account: string, currency: string) =>
-      balance.get(env, account, currency)?.total ?? 0,
+    balance: (env: Env, account: string, currency: string) => balance.get(env, account, currency)?.total ?? 0,
     balances: (env: Env, accounts: string[]) => balances.all(env, JSON.stringify(accounts)),
     transactionsOf: (env: Env, accounts: string[], limit: number) =>
       txOfAccounts.all(env, JSON.stringify(accounts), limit),

@@ -1,6 +1,6 @@
 import type { Env } from '../contract/common.js';
-import type { Db } from './connection.js';
 import { ValidationError } from '../errors.js';
+import type { Db } from './connection.js';
 
 export interface Page {
   limit: number;

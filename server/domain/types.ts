@@ -1,7 +1,7 @@
 import type { Env } from '../contract/common.js';
 import type { Role } from '../contract/merchants.js';
 
-export { type Env, ENVS } from '../contract/common.js';
+export { ENVS, type Env } from '../contract/common.js';
 
 /** Who is calling /v1: derived from the API key, never from the request body. */
 export interface Principal {

@@ -9,7 +9,10 @@ import { BusinessRuleError, NotFoundError } from '../errors.js';
 import type { Ids } from '../ids.js';
 
 export interface NetworkDeps {
-  repo: Pick<CardsRepo, 'insertTransaction' | 'updateTransaction' | 'findTransaction' | 'transactionsOf' | 'spentSince'>;
+  repo: Pick<
+    CardsRepo,
+    'insertTransaction' | 'updateTransaction' | 'findTransaction' | 'transactionsOf' | 'spentSince'
+  >;
   cards: Pick<CardService, 'cardById' | 'walletCurrency' | 'saveCard'>;
   ledger: Ledger;
   events: EventRecorder;
@@ -135,11 +138,7 @@ export class CardNetwork {
     ) {
       return `exceeds spend_monthly_max (${card.spend_monthly_max})`;
     }
-    const balance = this.deps.ledger.balance(
-      card.env,
-      CARD_ACCOUNTS.wallet(card.cardholder_id),
-      currency,
-    );
+    const balance = this.deps.ledger.balance(card.env, CARD_ACCOUNTS.wallet(card.cardholder_id), currency);
     if (balance < amount) return `insufficient funds (balance ${balance} ${currency})`;
     return null;
   }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { Env } from '../contract/common.js';
 import type { Checkout, CheckoutPayment, CryptoChain, SimulatePaymentBody } from '../contract/checkouts.js';
+import type { Env } from '../contract/common.js';
 import type { Settings } from '../contract/settings.js';
 import type { DepositRow, FundsRepo } from '../db/funds.js';
 import type { StaticAddressesRepo } from '../db/static-addresses.js';
@@ -180,5 +180,4 @@ export class ChainSimulator {
       chain: target.chain,
     });
   }
-
 }

@@ -74,5 +74,4 @@ export class PayoutRail {
       return row;
     });
   }
-
 }

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { deliveryStates } from '../domain/state.js';
 import type { Clock } from '../clock.js';
 import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
+import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
 import { sign } from './signing.js';
 

@@ -1,6 +1,6 @@
+import { once } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { once } from 'node:events';
 
 /** Waits until the server has seen `count` more requests (headers parsed), and its hooks have run. */
 export function nextRequests(server: Server, count: number): Promise<IncomingMessage[]> {

@@ -14,8 +14,8 @@ import {
   expectError,
   getCheckout,
   ok,
-  pay,
   patchSettings,
+  pay,
   UNKNOWN_ID,
 } from '../helpers/api.js';
 import { ManualTime, testSandbox } from '../helpers/sandbox.js';

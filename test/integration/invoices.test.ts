@@ -13,8 +13,8 @@ import {
   getCheckout,
   type Json,
   ok,
-  pay,
   patchSettings,
+  pay,
   UNKNOWN_ID,
 } from '../helpers/api.js';
 import { ManualTime, testSandbox } from '../helpers/sandbox.js';

@@ -284,13 +284,23 @@ describe('fee hold', () => {
     expect(held()).toBe(300_000);
     expect(platform()).toBe(0);
     // Settlement happened at once (/complete); the hold counts from paid_at.
-    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 7 * DAY - 1 } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 7 * DAY - 1 },
+    });
     expect(held()).toBe(300_000);
-    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 1 } });
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 1 },
+    });
     expect(held()).toBe(0);
     expect(platform()).toBe(300_000);
     expect(ledger.balance('test', 'platform:gas', 'USDC')).toBe(10_000);
-    const released = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/ledger` })).json();
+    const released = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/ledger` })
+    ).json();
     expect(released[0].kind).toBe('fees.release');
     expect((await checkout(sandbox, actor, id)).platform_fee).toBe(300_000);
   });

@@ -330,10 +330,15 @@ describe('clock advances run due work at its due time', () => {
     const sandbox = await testSandbox({ realNow: new ManualTime().now });
     const actor = await createMerchant(sandbox);
     const checkout = await createCheckout(sandbox, actor);
-    const paid = await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${checkout.id}/payments` });
+    const paid = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/sandbox/checkouts/${checkout.id}/payments`,
+    });
     const paidAt = Date.parse(paid.json().checkout.paid_at);
     await advance(sandbox, 400);
-    const events = (await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })).json();
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
     const completed = events.find((e: { type: string }) => e.type === 'checkout.completed');
     expect(Date.parse(completed.created_at) - paidAt).toBe(60_000);
     expect(sandbox.ctx.clock.now() - paidAt).toBe(400_000);

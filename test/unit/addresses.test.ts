@@ -1,5 +1,5 @@
-import { bech32, createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32, createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import { createIds } from '../../server/ids.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ChainConfig } from '../../server/contract/settings.js';
 import { eligibleChains, tokenPaysCurrency } from '../../server/domain/checkouts/chains.js';
 import { DEFAULT_SETTINGS } from '../../server/domain/settings/defaults.js';
-import type { ChainConfig } from '../../server/contract/settings.js';
 
 const catalogue = DEFAULT_SETTINGS.chains;
 const names = (chains: ChainConfig[]) => chains.map((c) => c.chain);

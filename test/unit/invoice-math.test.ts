@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../server/errors.js';
 import {
   checkoutExpiry,
   endOfDay,
@@ -8,6 +7,7 @@ import {
   isCalendarDate,
   lineTotal,
 } from '../../server/domain/invoices/math.js';
+import { ValidationError } from '../../server/errors.js';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9_007_199_254_740_991
 const item = (quantity: number, unit_price: number, description = 'x') => ({

@@ -4,8 +4,8 @@ import { BusinessRuleError } from '../../errors.js';
 import type { Env, Principal } from '../types.js';
 import {
   CardCryptoError,
-  type EncryptedData,
   decrypt,
+  type EncryptedData,
   encrypt,
   generateKeyPair,
   openSession,

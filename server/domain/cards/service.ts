@@ -1,22 +1,28 @@
-import type { CardTransactionItem } from '../../contract/cards.js';
 import type { Clock } from '../../clock.js';
-import type { ApplicationRow, CardholderRow, CardRow, CardsRepo, CardTransactionRow } from '../../db/cards.js';
-import type { Page } from '../../db/pagination.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { cardStates, kycStates, TransitionError } from '../state.js';
-import type { Ids } from '../../ids.js';
 import type {
   ApplyBody,
   Card,
   Cardholder,
   CardholderDetail,
+  CardTransactionItem,
   FundBody,
   IssueCardBody,
   LimitsBody,
 } from '../../contract/cards.js';
 import type { Settings } from '../../contract/settings.js';
+import type {
+  ApplicationRow,
+  CardholderRow,
+  CardRow,
+  CardsRepo,
+  CardTransactionRow,
+} from '../../db/cards.js';
+import type { Page } from '../../db/pagination.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
+import { cardStates, kycStates, TransitionError } from '../state.js';
 import type { Env, Principal } from '../types.js';
 import { expiry, generateCvc, generatePan, randomDigitsFrom } from './pan.js';
 
@@ -292,7 +298,12 @@ export class CardService {
   }
 
   /** GET /v1/.../transactions: the spec's list item (the webhook payload has another shape). */
-  listTransactions(principal: Principal, holderId: string, cardId: string, limit: number): CardTransactionItem[] {
+  listTransactions(
+    principal: Principal,
+    holderId: string,
+    cardId: string,
+    limit: number,
+  ): CardTransactionItem[] {
     const card = this.ownedCard(principal, holderId, cardId);
     return this.deps.repo.transactionsOf(card.id, limit).map((tx) => ({
       id: tx.id,

@@ -1,5 +1,5 @@
-import { ValidationError } from '../../errors.js';
 import type { ChainConfig, ChainToken } from '../../contract/settings.js';
+import { ValidationError } from '../../errors.js';
 
 /**
  * Which tokens can pay a checkout in a given currency. Stablecoin-denominated checkouts (USDC,

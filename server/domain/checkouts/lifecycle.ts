@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
-import type { Env } from '../../contract/common.js';
 import type { Checkout, CheckoutPayment, CheckoutStatus, CryptoChain } from '../../contract/checkouts.js';
+import type { Env } from '../../contract/common.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
@@ -92,7 +92,11 @@ export class CheckoutLifecycle {
       if (row.received_amount > 0) {
         // Transfers that arrived before the cancel go back to the payer.
         this.deps.ledger.post(next.env, 'checkout.cancel', row.id, [
-          { account: Accounts.pending(row.merchant_id), currency: row.currency, amount: -row.received_amount },
+          {
+            account: Accounts.pending(row.merchant_id),
+            currency: row.currency,
+            amount: -row.received_amount,
+          },
           { account: Accounts.world, currency: row.currency, amount: row.received_amount },
         ]);
       }

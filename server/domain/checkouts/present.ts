@@ -1,5 +1,5 @@
-import type { CheckoutRow } from '../../db/checkouts.js';
 import type { Checkout, CheckoutBase, CheckoutStatus, CryptoChain } from '../../contract/checkouts.js';
+import type { CheckoutRow } from '../../db/checkouts.js';
 
 /** Turns stored rows into the API's objects. URLs are derived, so they follow the live ports. */
 export function toCheckoutBase(row: CheckoutRow, baseUrl: string): CheckoutBase {

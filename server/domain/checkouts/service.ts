@@ -151,6 +151,13 @@ export class CheckoutService {
     this.deps.lifecycle.cancel(this.owned(principal, id));
   }
 
+  /** The hosted pages: a checkout by id, as the customer-facing address of its environment sees it. */
+  hosted(id: string, env: Env): Checkout {
+    const row = this.deps.lifecycle.find(id);
+    if (row.env !== env) throw new NotFoundError('Checkout', id);
+    return this.deps.lifecycle.present(row);
+  }
+
   /** Control API: a checkout of any merchant with what the outside world did to it. */
   inspect(id: string): CheckoutInspection {
     const row = this.deps.lifecycle.find(id);

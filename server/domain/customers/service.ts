@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
+import type { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
 import type { CustomerRow, CustomersRepo } from '../../db/customers.js';
 import type { Page } from '../../db/pagination.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
 import { isAlpha3Country } from '../countries.js';
 import type { Env, Principal } from '../types.js';
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { EventType } from '../../contract/events.js';
 import type { Clock } from '../../clock.js';
+import type { EventType } from '../../contract/events.js';
 import type { Db } from '../../db/connection.js';
 import type { EventsRepo } from '../../db/events.js';
 import type { Ids } from '../../ids.js';

@@ -1,18 +1,18 @@
 import type { Clock } from '../../clock.js';
-import type { CheckoutRow } from '../../db/checkouts.js';
-import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
-import type { Page } from '../../db/pagination.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import type { Ids } from '../../ids.js';
 import type { CreateCheckoutBody } from '../../contract/checkouts.js';
 import type {
-  ActivateInvoiceBody,
   ActivatedInvoice,
+  ActivateInvoiceBody,
   CreateInvoiceBody,
   Invoice,
   InvoiceStatus,
   LineItem,
 } from '../../contract/invoices.js';
+import type { CheckoutRow } from '../../db/checkouts.js';
+import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
+import type { Page } from '../../db/pagination.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
 import { targetMerchant } from '../access.js';
 import { checkoutCurrency } from '../checkouts/chains.js';
 import type { CheckoutLifecycle } from '../checkouts/lifecycle.js';

@@ -1,8 +1,4 @@
 import type { Clock } from '../../clock.js';
-import type { ApiKeyRow, ApiKeysRepo, MerchantRow, MerchantsRepo } from '../../db/merchants.js';
-import type { StaticAddressesRepo } from '../../db/static-addresses.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
-import type { Ids } from '../../ids.js';
 import type {
   ApiKey,
   CreateMerchantBody,
@@ -11,10 +7,14 @@ import type {
   Role,
 } from '../../contract/merchants.js';
 import type { Settings } from '../../contract/settings.js';
+import type { ApiKeyRow, ApiKeysRepo, MerchantRow, MerchantsRepo } from '../../db/merchants.js';
+import type { StaticAddressesRepo } from '../../db/static-addresses.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
+import type { Ids } from '../../ids.js';
 import { generateAddress } from '../../simulate/addresses.js';
 import { isAlpha2Country } from '../countries.js';
-import { ENVS } from '../types.js';
 import { kybStates } from '../state.js';
+import { ENVS } from '../types.js';
 
 export const API_KEY_PREFIX = 'svcb_';
 

@@ -1,18 +1,18 @@
 import type { Clock } from '../../clock.js';
+import type { CryptoChain } from '../../contract/checkouts.js';
+import type { RefundBody, RefundResult } from '../../contract/refunds.js';
+import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import type { CryptoChain } from '../../contract/checkouts.js';
-import type { RefundBody, RefundResult } from '../../contract/refunds.js';
-import type { Settings } from '../../contract/settings.js';
 import { generateTxid, isValidAddress } from '../../simulate/addresses.js';
 import { type CheckoutLifecycle, FEE_HOLD_MS } from '../checkouts/lifecycle.js';
 import type { CheckoutService } from '../checkouts/service.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import { clawbackShares, refundGas } from '../money/fees.js';
-import type { Env, Principal } from '../types.js';
+import type { Principal } from '../types.js';
 
 const REFUNDABLE = new Set(['paid', 'completed', 'partial', 'partially_refunded']);
 

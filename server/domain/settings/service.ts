@@ -1,6 +1,6 @@
+import type { Settings, SettingsPatch } from '../../contract/settings.js';
 import type { KvRepo } from '../../db/kv.js';
 import { ValidationError } from '../../errors.js';
-import type { Settings, SettingsPatch } from '../../contract/settings.js';
 import { DEFAULT_SETTINGS } from './defaults.js';
 
 const KEY = 'settings';

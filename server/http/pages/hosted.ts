@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SandboxClock } from '../../clock.js';
-import type { CheckoutLifecycle } from '../../domain/checkouts/lifecycle.js';
-import type { Env } from '../../contract/common.js';
 import type { FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
-import type { CheckoutRow } from '../../db/checkouts.js';
-import { NotFoundError } from '../../errors.js';
+import type { SandboxClock } from '../../clock.js';
 import type { Checkout } from '../../contract/checkouts.js';
+import type { Env } from '../../contract/common.js';
 import { IdParams } from '../../contract/common.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
 import { escapeHtml } from './html.js';
 
 const formatAmount = (amount: number | null, currency: string): string =>
@@ -83,19 +81,19 @@ async function checkoutPage(checkout: Checkout, now: string): Promise<string> {
   );
 }
 
-function fiatPage(checkout: Checkout, row: CheckoutRow): string {
+function fiatPage(checkout: Checkout): string {
   return page(
     `Pay ${checkout.title}`,
     `<h1>Card payment</h1><p class="muted">Sandbox stand-in for the fiat payment provider.</p>
     <div class="amount">${escapeHtml(formatAmount(checkout.amount, checkout.currency))}</div>
     <p>Status: <span class="status" data-testid="status">${escapeHtml(checkout.status)}</span></p>
-    <p><button data-testid="pay" ${row.status === 'active' ? '' : 'disabled'}>Pay</button>
+    <p><button data-testid="pay" ${checkout.status === 'active' ? '' : 'disabled'}>Pay</button>
        <button class="secondary" data-testid="cancel">Cancel</button></p>
     <p class="muted" data-testid="message"></p>
     <script>
-      const success = ${JSON.stringify(row.success_url)}, cancel = ${JSON.stringify(row.cancel_url)};
+      const success = ${JSON.stringify(checkout.fiat?.success_url ?? null)}, cancel = ${JSON.stringify(checkout.fiat?.cancel_url ?? null)};
       document.querySelector('[data-testid=pay]').onclick = async () => {
-        const r = await fetch('/sandbox/checkouts/${row.id}/payments', { method: 'POST',
+        const r = await fetch('/sandbox/checkouts/${checkout.id}/payments', { method: 'POST',
           headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
         const j = await r.json();
         if (!r.ok) { document.querySelector('[data-testid=message]').textContent = j.error; return; }
@@ -111,26 +109,24 @@ function fiatPage(checkout: Checkout, row: CheckoutRow): string {
 /** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
 export interface HostedPageRoutesDeps {
   clock: Pick<SandboxClock, 'nowIso'>;
-  lifecycle: Pick<CheckoutLifecycle, 'find' | 'present'>;
+  checkouts: Pick<CheckoutService, 'hosted'>;
   /** the listener's environment */
   env: Env;
 }
 
-export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (app, { clock, lifecycle, env }) => {
-  const load = (id: string): CheckoutRow => {
-    const row = lifecycle.find(id);
-    if (row.env !== env) throw new NotFoundError('Checkout', id);
-    return row;
-  };
+export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (
+  app,
+  { clock, checkouts, env },
+) => {
+  const load = (id: string): Checkout => checkouts.hosted(id, env);
   const html = (reply: FastifyReply, body: string) =>
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
-    html(reply, await checkoutPage(lifecycle.present(load(request.params.id)), clock.nowIso())),
+    html(reply, await checkoutPage(load(request.params.id), clock.nowIso())),
   );
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-    const row = load(request.params.id);
-    return html(reply, fiatPage(lifecycle.present(row), row));
+    return html(reply, fiatPage(load(request.params.id)));
   });
   app.get(
     '/pay/:id/status',
@@ -144,8 +140,8 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> =
       },
     },
     async (request) => {
-      const row = load(request.params.id);
-      return { status: row.status, paid_amount: row.paid_amount };
+      const checkout = load(request.params.id);
+      return { status: checkout.status, paid_amount: checkout.paid_amount };
     },
   );
 };

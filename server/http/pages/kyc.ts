@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { IdentityProvider } from '../../simulate/identity.js';
 import { Type } from 'typebox';
+import type { IdentityProvider } from '../../simulate/identity.js';
 import { escapeHtml } from './html.js';
 
 /** The sandbox's stand-in for the identity provider's hosted verification page. */
@@ -38,4 +38,4 @@ for (const [id, result] of [['approve', 'approved'], ['reject', 'rejected']]) {
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
     },
   );
-}
+};

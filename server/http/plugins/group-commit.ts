@@ -1,8 +1,14 @@
 import fp from 'fastify-plugin';
-import type { CommitBatcher } from '../../db/batch.js';
-
+/** The part of the CommitBatcher (server/db/batch.ts) the HTTP edge drives. */
 export interface GroupCommitOptions {
-  batcher: Pick<CommitBatcher, 'join' | 'open' | 'durable'>;
+  batcher: {
+    /** joins the current turn's transaction (opening it if needed) */
+    join(): void;
+    /** whether a batch is open */
+    readonly open: boolean;
+    /** resolves once the open batch has committed */
+    durable(): Promise<void>;
+  };
 }
 
 /**

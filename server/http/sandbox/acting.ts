@@ -1,11 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CardService } from '../../domain/cards/service.js';
-import type { CheckoutService } from '../../domain/checkouts/service.js';
-import type { CheckoutLifecycle } from '../../domain/checkouts/lifecycle.js';
-import type { MerchantService } from '../../domain/merchants/service.js';
-import type { RefundService } from '../../domain/refunds/service.js';
 import { Type } from 'typebox';
-import type { Env, Principal } from '../../domain/types.js';
 import {
   ApplyBody,
   Card,
@@ -19,6 +13,12 @@ import {
 import { Checkout, CreateCheckoutBody } from '../../contract/checkouts.js';
 import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import { RefundBody, RefundResult } from '../../contract/refunds.js';
+import type { CardService } from '../../domain/cards/service.js';
+import type { CheckoutLifecycle } from '../../domain/checkouts/lifecycle.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { RefundService } from '../../domain/refunds/service.js';
+import type { Env, Principal } from '../../domain/types.js';
 
 const tags = ['sandbox: acting as a merchant'];
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -36,14 +36,20 @@ const owner = (merchantId: string, env: Env): Principal => ({
 });
 
 export interface ActingControlRoutesDeps {
-  cards: Pick<CardService, 'apply' | 'cardById' | 'createHolder' | 'fund' | 'holderById' | 'issue' | 'recall' | 'setStatus'>;
+  cards: Pick<
+    CardService,
+    'apply' | 'cardById' | 'createHolder' | 'fund' | 'holderById' | 'issue' | 'recall' | 'setStatus'
+  >;
   checkouts: Pick<CheckoutService, 'create'>;
   lifecycle: Pick<CheckoutLifecycle, 'find'>;
   merchants: Pick<MerchantService, 'get'>;
   refunds: Pick<RefundService, 'refund'>;
 }
 
-export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesDeps> = async (app, { cards, checkouts, lifecycle, merchants, refunds }) => {
+export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesDeps> = async (
+  app,
+  { cards, checkouts, lifecycle, merchants, refunds },
+) => {
   app.post(
     '/merchants/:id/checkouts',
     {

@@ -1,26 +1,25 @@
-import { CardholderDetail, KycState, PublicKey } from '../../contract/cards.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CardService } from '../../domain/cards/service.js';
-import type { IdentityProvider } from '../../simulate/identity.js';
-import type { CardNetwork } from '../../simulate/card-network.js';
-import type { CardSecrets } from '../../domain/cards/secrets.js';
-import type { SettingsService } from '../../domain/settings/service.js';
 import { Type } from 'typebox';
-import { toCard } from '../../domain/cards/service.js';
-import type { Env } from '../../domain/types.js';
 import {
   AuthorizationBody,
   Card,
   CardApplication,
-  Cardholder,
+  CardholderDetail,
   CardMoveBody,
   CardTransaction,
   KeysQuery,
   KycResultBody,
+  KycState,
+  PublicKey,
   ReviewBody,
 } from '../../contract/cards.js';
-import { EnvName, ErrorBody, IdParams } from '../../contract/common.js';
+import { ErrorBody, IdParams } from '../../contract/common.js';
 import { CardProduct } from '../../contract/settings.js';
+import type { CardSecrets } from '../../domain/cards/secrets.js';
+import type { CardService } from '../../domain/cards/service.js';
+import type { SettingsService } from '../../domain/settings/service.js';
+import type { CardNetwork } from '../../simulate/card-network.js';
+import type { IdentityProvider } from '../../simulate/identity.js';
 
 const tags = ['sandbox: identity and card network'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -29,12 +28,27 @@ const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 export interface CardControlRoutesDeps {
   cards: Pick<CardService, 'holderDetail'>;
   identity: Pick<IdentityProvider, 'kycResult' | 'review'>;
-  network: Pick<CardNetwork, 'activate' | 'authorize' | 'cancel' | 'decline' | 'deposit' | 'refund' | 'reverse' | 'settle' | 'transactionsOf' | 'withdraw'>;
+  network: Pick<
+    CardNetwork,
+    | 'activate'
+    | 'authorize'
+    | 'cancel'
+    | 'decline'
+    | 'deposit'
+    | 'refund'
+    | 'reverse'
+    | 'settle'
+    | 'transactionsOf'
+    | 'withdraw'
+  >;
   secrets: Pick<CardSecrets, 'publicKey'>;
   settings: Pick<SettingsService, 'get'>;
 }
 
-export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps> = async (app, { cards, identity, network, secrets, settings }) => {
+export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps> = async (
+  app,
+  { cards, identity, network, secrets, settings },
+) => {
   app.get(
     '/keys',
     {

@@ -1,11 +1,13 @@
-import { CheckoutInspection, PaymentResult } from '../../contract/checkouts.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChainSimulator } from '../../simulate/chain.js';
-import type { CheckoutService } from '../../domain/checkouts/service.js';
-import { Type } from 'typebox';
-import { Checkout, CheckoutPayment, SimulatePaymentBody } from '../../contract/checkouts.js';
+import {
+  Checkout,
+  CheckoutInspection,
+  PaymentResult,
+  SimulatePaymentBody,
+} from '../../contract/checkouts.js';
 import { ErrorBody, IdParams } from '../../contract/common.js';
-import { RefundRecord } from '../../contract/refunds.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { ChainSimulator } from '../../simulate/chain.js';
 
 const tags = ['sandbox: crypto payments'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -16,7 +18,10 @@ export interface CheckoutControlRoutesDeps {
   checkouts: Pick<CheckoutService, 'inspect'>;
 }
 
-export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRoutesDeps> = async (app, { chain, checkouts }) => {
+export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRoutesDeps> = async (
+  app,
+  { chain, checkouts },
+) => {
   app.get(
     '/checkouts/:id',
     {

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { MerchantViews } from '../../domain/merchants/views.js';
+import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
 import { EventLogQuery, SandboxEvent } from '../../contract/workspace.js';
-import { Type } from 'typebox';
+import type { MerchantViews } from '../../domain/merchants/views.js';
 
 /** The recorded event log, newest first (delivery to webhooks builds on it). */
 export interface EventControlRoutesDeps {
   views: Pick<MerchantViews, 'events'>;
 }
 
-export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDeps> = async (app, { views }) => {
+export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDeps> = async (
+  app,
+  { views },
+) => {
   app.get(
     '/merchants/:id/events',
     {

@@ -1,9 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChainSimulator } from '../../simulate/chain.js';
-import type { FundsService } from '../../domain/funds/service.js';
-import type { Ledger } from '../../domain/ledger/service.js';
-import type { MerchantService } from '../../domain/merchants/service.js';
-import type { PayoutRail } from '../../simulate/payouts.js';
 import { Type } from 'typebox';
 import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
@@ -16,6 +11,11 @@ import {
   Payout,
   PayoutBody,
 } from '../../contract/funds.js';
+import type { FundsService } from '../../domain/funds/service.js';
+import type { Ledger } from '../../domain/ledger/service.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { ChainSimulator } from '../../simulate/chain.js';
+import type { PayoutRail } from '../../simulate/payouts.js';
 
 const tags = ['sandbox: deposits, payouts, balances'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -32,7 +32,10 @@ export interface FundsControlRoutesDeps {
   payouts: Pick<PayoutRail, 'payout'>;
 }
 
-export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDeps> = async (app, { chain, funds, ledger, merchants, payouts }) => {
+export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDeps> = async (
+  app,
+  { chain, funds, ledger, merchants, payouts },
+) => {
   app.post(
     '/deposits',
     { schema: { tags, body: DepositBody, response: { 200: Deposit, ...errors } } },
@@ -73,8 +76,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
         response: { 200: Type.Array(Deposit), ...errors },
       },
     },
-    async (request) =>
-      funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
+    async (request) => funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
@@ -118,11 +120,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     },
     async (request) => {
       merchants.get(request.params.id);
-      return ledger.merchantTransactions(
-        request.query.env ?? 'test',
-        request.params.id,
-        request.query.limit,
-      );
+      return ledger.merchantTransactions(request.query.env ?? 'test', request.params.id, request.query.limit);
     },
   );
 

@@ -1,24 +1,30 @@
-import { CreatedMerchant } from '../../contract/merchants.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { MerchantService } from '../../domain/merchants/service.js';
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
 import {
   ApiKey,
   CreateApiKeyBody,
+  CreatedMerchant,
   CreateMerchantBody,
   Merchant,
   PatchMerchantBody,
 } from '../../contract/merchants.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
 
 const tags = ['sandbox: merchants'];
 const errors = { 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 
 export interface MerchantControlRoutesDeps {
-  merchants: Pick<MerchantService, 'create' | 'createKey' | 'get' | 'list' | 'listKeys' | 'patch' | 'revokeKey'>;
+  merchants: Pick<
+    MerchantService,
+    'create' | 'createKey' | 'get' | 'list' | 'listKeys' | 'patch' | 'revokeKey'
+  >;
 }
 
-export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRoutesDeps> = async (app, { merchants }) => {
+export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRoutesDeps> = async (
+  app,
+  { merchants },
+) => {
   app.post(
     '/merchants',
     {

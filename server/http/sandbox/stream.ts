@@ -1,11 +1,8 @@
-import { StreamQuery } from '../../contract/workspace.js';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
-import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { ServerResponse } from 'node:http';
-import { Type } from 'typebox';
-import type { RecordedEvent } from '../../domain/events/recorder.js';
-import { EnvName, Uuid } from '../../contract/common.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { StreamQuery } from '../../contract/workspace.js';
+import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
+import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -19,7 +16,10 @@ export interface StreamControlRoutesDeps {
   events: Pick<EventRecorder, 'on'>;
 }
 
-export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (app, { dispatcher, events }) => {
+export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
+  app,
+  { dispatcher, events },
+) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CardService } from '../../domain/cards/service.js';
-import type { CheckoutService } from '../../domain/checkouts/service.js';
-import type { MerchantService } from '../../domain/merchants/service.js';
-import type { MerchantViews } from '../../domain/merchants/views.js';
 import { Type } from 'typebox';
 import { Cardholder } from '../../contract/cards.js';
 import { CheckoutBase } from '../../contract/checkouts.js';
 import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../contract/common.js';
 import { StaticAddress } from '../../contract/static-addresses.js';
+import type { CardService } from '../../domain/cards/service.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { MerchantViews } from '../../domain/merchants/views.js';
 
 const tags = ['sandbox: merchant views'];
 const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
@@ -24,7 +24,10 @@ export interface MerchantViewRoutesDeps {
   views: Pick<MerchantViews, 'staticAddressesOf'>;
 }
 
-export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDeps> = async (app, { cards, checkouts, merchants, views }) => {
+export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDeps> = async (
+  app,
+  { cards, checkouts, merchants, views },
+) => {
   app.get(
     '/merchants/:id/checkouts',
     {

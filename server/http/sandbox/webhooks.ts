@@ -1,8 +1,4 @@
-import { InboxQuery, InboxReceipt, InboxSummary } from '../../contract/webhooks.js';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { InboxService } from '../../webhooks/inbox.js';
-import type { MerchantService } from '../../domain/merchants/service.js';
-import type { WebhookService } from '../../webhooks/service.js';
 import { Type } from 'typebox';
 import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
@@ -12,8 +8,14 @@ import {
   DeliveryQuery,
   Inbox,
   InboxName,
+  InboxQuery,
+  InboxReceipt,
+  InboxSummary,
   WebhookEndpoint,
 } from '../../contract/webhooks.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import type { InboxService } from '../../webhooks/inbox.js';
+import type { WebhookService } from '../../webhooks/service.js';
 
 const tags = ['sandbox: webhooks'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -21,10 +23,22 @@ const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 export interface WebhookControlRoutesDeps {
   inbox: Pick<InboxService, 'clear' | 'configure' | 'get' | 'list' | 'receive'>;
   merchants: Pick<MerchantService, 'get'>;
-  webhooks: Pick<WebhookService, 'createEndpoint' | 'deleteEndpoint' | 'getDelivery' | 'getEndpoint' | 'listDeliveries' | 'listEndpoints' | 'retry'>;
+  webhooks: Pick<
+    WebhookService,
+    | 'createEndpoint'
+    | 'deleteEndpoint'
+    | 'getDelivery'
+    | 'getEndpoint'
+    | 'listDeliveries'
+    | 'listEndpoints'
+    | 'retry'
+  >;
 }
 
-export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoutesDeps> = async (app, { inbox, merchants, webhooks }) => {
+export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoutesDeps> = async (
+  app,
+  { inbox, merchants, webhooks },
+) => {
   app.post(
     '/merchants/:id/webhook-endpoints',
     {

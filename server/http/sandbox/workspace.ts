@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SandboxClock } from '../../clock.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { SettingsService } from '../../domain/settings/service.js';
 import { ErrorBody } from '../../contract/common.js';
-import { AdvanceBody, ClockState, Health, ResetResult } from '../../contract/workspace.js';
 import { Settings, SettingsPatch } from '../../contract/settings.js';
+import { AdvanceBody, ClockState, Health, ResetResult } from '../../contract/workspace.js';
+import type { SettingsService } from '../../domain/settings/service.js';
+import type { Scheduler } from '../../scheduler.js';
 
 export interface WorkspaceInfo {
   version: string;
@@ -19,7 +19,10 @@ export interface WorkspaceControlRoutesDeps {
   info: WorkspaceInfo;
 }
 
-export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlRoutesDeps> = async (app, { clock, scheduler, settings, info }) => {
+export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlRoutesDeps> = async (
+  app,
+  { clock, scheduler, settings, info },
+) => {
   const clockState = (ran?: number) => ({
     now: clock.nowIso(),
     offset_ms: Math.round(clock.offsetMs),

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CardService } from '../../domain/cards/service.js';
-import type { CardSecrets } from '../../domain/cards/secrets.js';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ValidationError } from '../../errors.js';
 import {
   ApplyBody,
   Card,
@@ -23,6 +20,9 @@ import {
   SetPinBody,
 } from '../../contract/cards.js';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
+import type { CardSecrets } from '../../domain/cards/secrets.js';
+import type { CardService } from '../../domain/cards/service.js';
+import { ValidationError } from '../../errors.js';
 import { readJsonBody } from '../raw-json.js';
 import { principalOf } from '../types.js';
 
@@ -30,11 +30,29 @@ const tags = ['cardholders and cards'];
 const sessionBody = Compile(SessionBody);
 
 export interface CardholderRoutesDeps {
-  cards: Pick<CardService, 'apply' | 'createHolder' | 'fund' | 'getCard' | 'getHolder' | 'issue' | 'listCards' | 'listHolders' | 'listTransactions' | 'recall' | 'setLimits' | 'setStatus' | 'startKyc'>;
+  cards: Pick<
+    CardService,
+    | 'apply'
+    | 'createHolder'
+    | 'fund'
+    | 'getCard'
+    | 'getHolder'
+    | 'issue'
+    | 'listCards'
+    | 'listHolders'
+    | 'listTransactions'
+    | 'recall'
+    | 'setLimits'
+    | 'setStatus'
+    | 'startKyc'
+  >;
   secrets: Pick<CardSecrets, 'getPin' | 'secrets' | 'setPin'>;
 }
 
-export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> = async (app, { cards, secrets }) => {
+export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> = async (
+  app,
+  { cards, secrets },
+) => {
   app.post(
     '/cardholders',
     { schema: { tags, body: CreateCardholderBody, response: { 200: Cardholder, ...errorResponses } } },
@@ -173,13 +191,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     },
     async (request) => {
       const { ch_id: holder, card_id: card } = request.params;
-      secrets.setPin(
-        principalOf(request),
-        holder,
-        card,
-        request.body.session,
-        request.body.encrypted_data,
-      );
+      secrets.setPin(principalOf(request), holder, card, request.body.session, request.body.encrypted_data);
       return {};
     },
   );

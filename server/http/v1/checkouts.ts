@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CheckoutService } from '../../domain/checkouts/service.js';
-import type { RefundService } from '../../domain/refunds/service.js';
 import { Type } from 'typebox';
 import { Checkout, CheckoutBase, CreateCheckoutBody } from '../../contract/checkouts.js';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { RefundBody, RefundResult } from '../../contract/refunds.js';
+import type { CheckoutService } from '../../domain/checkouts/service.js';
+import type { RefundService } from '../../domain/refunds/service.js';
 import { principalOf } from '../types.js';
 
 const tags = ['checkouts'];
@@ -14,7 +14,10 @@ export interface CheckoutRoutesDeps {
   refunds: Pick<RefundService, 'refund'>;
 }
 
-export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (app, { checkouts, refunds }) => {
+export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (
+  app,
+  { checkouts, refunds },
+) => {
   app.post(
     '/checkouts',
     { schema: { tags, body: CreateCheckoutBody, response: { 200: Checkout, ...errorResponses } } },

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { CustomerService } from '../../domain/customers/service.js';
 import { Type } from 'typebox';
-import { targetMerchant } from '../../domain/access.js';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
+import { targetMerchant } from '../../domain/access.js';
+import type { CustomerService } from '../../domain/customers/service.js';
 import { principalOf } from '../types.js';
 
 const tags = ['customers'];
@@ -18,11 +18,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
     { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
     async (request) => {
       const principal = principalOf(request);
-      return customers.create(
-        principal,
-        targetMerchant(principal, request.body.merchant_id),
-        request.body,
-      );
+      return customers.create(principal, targetMerchant(principal, request.body.merchant_id), request.body);
     },
   );
 

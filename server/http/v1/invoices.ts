@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { InvoiceService } from '../../domain/invoices/service.js';
 import { Type } from 'typebox';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
-import { ActivatedInvoice, ActivateInvoiceBody, CreateInvoiceBody, Invoice } from '../../contract/invoices.js';
+import {
+  ActivatedInvoice,
+  ActivateInvoiceBody,
+  CreateInvoiceBody,
+  Invoice,
+} from '../../contract/invoices.js';
+import type { InvoiceService } from '../../domain/invoices/service.js';
 import { principalOf } from '../types.js';
 
 const tags = ['invoices'];

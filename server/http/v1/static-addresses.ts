@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SettingsService } from '../../domain/settings/service.js';
-import type { MerchantViews } from '../../domain/merchants/views.js';
 import { Type } from 'typebox';
 import { errorResponses } from '../../contract/common.js';
 import { StaticAddress, WithdrawChains } from '../../contract/static-addresses.js';
+import type { MerchantViews } from '../../domain/merchants/views.js';
+import type { SettingsService } from '../../domain/settings/service.js';
 import { principalOf } from '../types.js';
 
 export interface AddressRoutesDeps {
@@ -11,7 +11,10 @@ export interface AddressRoutesDeps {
   views: Pick<MerchantViews, 'staticAddresses'>;
 }
 
-export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async (app, { settings, views }) => {
+export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async (
+  app,
+  { settings, views },
+) => {
   app.get(
     '/static-addresses',
     {
