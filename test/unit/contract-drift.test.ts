@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+// Inside the repository (git-ignored), so the copy resolves react, zustand and typebox from node_modules.
+const probe = join(root, '.tmp', `contract-drift-${process.pid}`);
+
+/** Copies the renderer and the contract, applies `edit` to one contract file, typechecks the renderer. */
+function typecheckWith(file: string, edit?: (source: string) => string) {
+  rmSync(probe, { recursive: true, force: true });
+  mkdirSync(join(probe, 'server'), { recursive: true });
+  cpSync(join(root, 'renderer'), join(probe, 'renderer'), { recursive: true });
+  cpSync(join(root, 'server', 'contract'), join(probe, 'server', 'contract'), { recursive: true });
+  for (const config of ['tsconfig.base.json', 'tsconfig.web.json'])
+    cpSync(join(root, config), join(probe, config));
+  const target = join(probe, 'server', 'contract', file);
+  const before = readFileSync(target, 'utf8');
+  const after = edit ? edit(before) : before;
+  if (edit && after === before) throw new Error(`the edit did not change ${file}`);
+  writeFileSync(target, after);
+  const run = spawnSync(process.execPath, [tsc, '-p', join(probe, 'tsconfig.web.json'), '--noEmit'], {
+    encoding: 'utf8',
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+/**
+ * The dashboard's types are the contract's (type-only imports): changing a field of a shape the
+ * dashboard uses must fail the renderer's typecheck, so the two can never drift apart silently.
+ */
+describe('the renderer typechecks against the contract', () => {
+  it('the copy typechecks as it is (the probe itself is sound)', { timeout: 60_000 }, () => {
+    const result = typecheckWith('checkouts.ts');
+    expect(result.output).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('renaming a checkout field breaks the renderer', { timeout: 60_000 }, () => {
+    const result = typecheckWith('checkouts.ts', (s) =>
+      s.replace('hosted_url: Type.String()', 'hosted_url2: Type.String()'),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toMatch(/renderer\/pages\/Checkouts\/CheckoutDetail\.tsx.*hosted_url/);
+  });
+
+  it('an event type added to the contract but not to the dashboard breaks the renderer', {
+    timeout: 60_000,
+  }, () => {
+    const result = typecheckWith('events.ts', (s) =>
+      s.replace(
+        "'deposit.received': DepositReceivedData,",
+        "'deposit.received': DepositReceivedData,\n  'payout.reversed': Payout,",
+      ),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toMatch(/renderer\/pages\/Webhooks\/events\.ts/);
+  });
+});
