@@ -8,6 +8,7 @@ import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
+import { checkoutStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
 import { generateAddress, generateTxid, isValidAddress } from './addresses.js';
@@ -44,8 +45,8 @@ export class ChainSimulator {
   pay(id: string, body: SimulatePaymentBody): { checkout: Checkout; payment: CheckoutPayment } {
     const { lifecycle } = this.deps;
     const row = lifecycle.find(id);
-    if (row.status !== 'active')
-      throw new BusinessRuleError(`Checkout is not active (status: ${row.status})`);
+    // Only an active checkout receives transfers (the table's only way to `paid`).
+    checkoutStates.assert(row.status, 'paid', `Checkout is not active (status: ${row.status})`);
     const method = body.method ?? (row.method === 'fiat' ? 'fiat' : 'crypto');
     if (method === 'fiat' && row.method === 'crypto')
       throw new BusinessRuleError('Checkout does not accept fiat payment');
@@ -110,8 +111,11 @@ export class ChainSimulator {
   /** Expiry now: `partial` if anything arrived, else `expired`. */
   expire(id: string): Checkout {
     const row = this.deps.lifecycle.find(id);
-    if (row.status !== 'active')
-      throw new BusinessRuleError(`Only an active checkout can expire (status: ${row.status})`);
+    checkoutStates.assert(
+      row.status,
+      'expired',
+      `Only an active checkout can expire (status: ${row.status})`,
+    );
     return this.deps.lifecycle.present(this.deps.lifecycle.expire(row));
   }
 

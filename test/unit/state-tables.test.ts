@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApplicationStatus, CardStatus, CardTransactionStatus, KycStatus } from '../../server/contract/cards.js';
+import {
+  ApplicationStatus,
+  CardStatus,
+  CardTransactionStatus,
+  KycStatus,
+} from '../../server/contract/cards.js';
 import { CheckoutStatus } from '../../server/contract/checkouts.js';
 import { InvoiceStatus } from '../../server/contract/invoices.js';
 import { KybStatus } from '../../server/contract/merchants.js';
@@ -118,7 +123,12 @@ describe('TransitionError', () => {
   });
 
   it('keeps a custom message as it is', () => {
-    const error = new TransitionError('invoice', 'paid', 'cancelled', 'Cannot cancel an invoice with status paid');
+    const error = new TransitionError(
+      'invoice',
+      'paid',
+      'cancelled',
+      'Cannot cancel an invoice with status paid',
+    );
     expect(error.message).toBe('Cannot cancel an invoice with status paid');
     expect(error).toMatchObject({ resource: 'invoice', from: 'paid', to: 'cancelled', statusCode: 400 });
   });

@@ -32,11 +32,11 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCANNED = ['server/domain', 'server/simulate', 'server/webhooks'];
 const EXEMPT = new Set(['server/domain/state.ts']);
 
-export const STATUS_FIELDS = new Set(['status', 'kyc_status', 'kyb_status']);
+const STATUS_FIELDS = new Set(['status', 'kyc_status', 'kyb_status']);
 /** SQL that writes a status column. */
 const SQL_STATUS_WRITE = /\bUPDATE\b[\s\S]*\bSET\b[\s\S]*\b(status|kyc_status|kyb_status)\s*=/i;
 
-export interface Bypass {
+interface Bypass {
   line: number;
   kind: 'spread' | 'assignment' | 'Object.assign' | 'sql';
   text: string;
@@ -139,12 +139,12 @@ function spreadWrites(literal: ts.ObjectLiteralExpression, source: ts.SourceFile
       continue;
     }
     if (!spread) continue;
-    const field =
-      ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property)
-        ? propertyName(property.name)
-        : undefined;
+    let value: ts.Expression;
+    if (ts.isPropertyAssignment(property)) value = property.initializer;
+    else if (ts.isShorthandPropertyAssignment(property)) value = property.name;
+    else continue; // a method or an accessor
+    const field = propertyName(property.name);
     if (field === undefined || !STATUS_FIELDS.has(field)) continue;
-    const value = ts.isPropertyAssignment(property) ? property.initializer : property.name;
     if (readsField(value, field)) continue; // a status carried over from another object
     if (checkedByTable(literal, field, value, source)) continue;
     hits.push(property);
@@ -161,7 +161,7 @@ const ASSIGNMENTS = new Set([
 ]);
 
 /** Status writes in one TypeScript source that bypass the state tables. */
-export function findStatusBypasses(text: string, fileName = 'snippet.ts'): Bypass[] {
+function findStatusBypasses(text: string, fileName = 'snippet.ts'): Bypass[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const hits: Bypass[] = [];
   const report = (node: ts.Node, kind: Bypass['kind']) => {
@@ -190,7 +190,9 @@ export function findStatusBypasses(text: string, fileName = 'snippet.ts'): Bypas
         if (sets) report(node, 'Object.assign');
       }
     } else if (
-      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) &&
+      (ts.isStringLiteral(node) ||
+        ts.isNoSubstitutionTemplateLiteral(node) ||
+        ts.isTemplateExpression(node)) &&
       SQL_STATUS_WRITE.test(node.getText(source))
     ) {
       report(node, 'sql');
@@ -227,7 +229,11 @@ describe('findStatusBypasses (the matcher)', () => {
         ['spread'],
       ],
       ['kyc_status', 'save({ ...holder, kyc_status: result, updated_at: now });', ['spread']],
-      ['kyb_status, shorthand', 'const kyb_status = "approved"; save({ ...merchant, kyb_status });', ['spread']],
+      [
+        'kyb_status, shorthand',
+        'const kyb_status = "approved"; save({ ...merchant, kyb_status });',
+        ['spread'],
+      ],
       ['a spread through `!`', "const next = { ...row!, status: 'expired' };", ['spread']],
       [
         'a checked move overridden afterwards',
@@ -241,12 +247,12 @@ describe('findStatusBypasses (the matcher)', () => {
       ],
       [
         'asserted after the write',
-        "function f(row, to) { const next = { ...row, status: to }; cardStates.assert(row.status, to); return next; }",
+        'function f(row, to) { const next = { ...row, status: to }; cardStates.assert(row.status, to); return next; }',
         ['spread'],
       ],
       [
         'checked by something that is not a state table',
-        "function f(row, to) { expect.assert(row.status, to); return { ...row, status: to }; }",
+        'function f(row, to) { expect.assert(row.status, to); return { ...row, status: to }; }',
         ['spread'],
       ],
       ['a property assignment', "row.status = 'cancelled';", ['assignment']],
@@ -254,7 +260,11 @@ describe('findStatusBypasses (the matcher)', () => {
       ['a logical assignment', "merchant.kyb_status ??= 'approved';", ['assignment']],
       ['through a non-null assertion', "tx!.status = 'reversed';", ['assignment']],
       ['Object.assign', "Object.assign(row, { kyb_status: 'approved' });", ['Object.assign']],
-      ['SQL in a string', "db.prepare(\"UPDATE cards SET status = 'canceled' WHERE id = ?\").run(id);", ['sql']],
+      [
+        'SQL in a string',
+        'db.prepare("UPDATE cards SET status = \'canceled\' WHERE id = ?").run(id);',
+        ['sql'],
+      ],
       [
         'SQL in a template',
         'db.prepare(`UPDATE cardholders\n  SET kyc_status = @kyc_status WHERE id = @id`).run(row);',
@@ -275,7 +285,10 @@ describe('findStatusBypasses (the matcher)', () => {
     it.each([
       ['a checked move', "const next = { ...checkoutStates.move(row, 'paid'), paid_at: now };"],
       ['a checked move, nested', 'this.save({ ...invoiceStates.move(row, to), ...changes });'],
-      ['a new row with an initial status', "insert({ id: ids.uuid(), name, status: 'active', created_at: now });"],
+      [
+        'a new row with an initial status',
+        "insert({ id: ids.uuid(), name, status: 'active', created_at: now });",
+      ],
       [
         'a new row built with spreads',
         "const row = { id: ids.uuid(), ...fields, status: body.type === 'virtual' ? 'active' : 'notActivated', ...LIMITS };",
@@ -298,7 +311,10 @@ describe('findStatusBypasses (the matcher)', () => {
       ['a local variable', "let status = input.outcome;\nif (x) status = 'failed';"],
       ['a comparison', "if (row.status === 'active' && row.kyc_status !== 'approved') return;"],
       ['a response status', 'reply.status(400); const r = { ...res, response_status: 200 };'],
-      ['SQL that reads a status', "db.prepare(\"SELECT * FROM webhook_deliveries WHERE status = 'pending'\");"],
+      [
+        'SQL that reads a status',
+        'db.prepare("SELECT * FROM webhook_deliveries WHERE status = \'pending\'");',
+      ],
       ['Object.assign onto a fresh object', "const copy = Object.assign({}, row, { status: 'x' });"],
     ])('%s', (_name, text) => {
       expect(findStatusBypasses(text)).toEqual([]);
@@ -311,7 +327,11 @@ describe('status writes in server/{domain,simulate,webhooks}', () => {
     const files = scannedFiles();
     console.log(`status-write guard: scanned ${files.length} files in ${SCANNED.join(', ')}`);
     expect(files.length).toBeGreaterThan(10);
-    for (const dir of SCANNED) expect(files.some((f) => f.startsWith(`${dir}/`)), dir).toBe(true);
+    for (const dir of SCANNED)
+      expect(
+        files.some((f) => f.startsWith(`${dir}/`)),
+        dir,
+      ).toBe(true);
     const bypasses = files.flatMap((file) =>
       findStatusBypasses(readFileSync(join(repoRoot, file), 'utf8'), file).map(
         (hit) => `${file}:${hit.line} (${hit.kind}) ${hit.text}`,
@@ -326,6 +346,8 @@ describe('status writes in server/{domain,simulate,webhooks}', () => {
     expect(findStatusBypasses(real, file)).toEqual([]);
     const planted = `${real}\nexport function reopen(row: { status: string }) {\n  return {\n    ...row,\n    status: 'pending',\n  };\n}\n`;
     const lines = real.split('\n').length;
-    expect(findStatusBypasses(planted, file)).toEqual([{ line: lines + 4, kind: 'spread', text: "status: 'pending'" }]);
+    expect(findStatusBypasses(planted, file)).toEqual([
+      { line: lines + 4, kind: 'spread', text: "status: 'pending'" },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { CryptoChain } from '../../contract/checkouts.js';
+import type { CheckoutStatus, CryptoChain } from '../../contract/checkouts.js';
 import type { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow } from '../../db/checkouts.js';
@@ -12,9 +12,11 @@ import type { CheckoutService } from '../checkouts/service.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import { clawbackShares, refundGas } from '../money/fees.js';
+import { checkoutStates } from '../state.js';
 import type { Principal } from '../types.js';
 
-const REFUNDABLE = new Set(['paid', 'completed', 'partial', 'partially_refunded']);
+/** A checkout can be refunded from every status the state table lets move to `refunded`. */
+const refundable = (status: CheckoutStatus) => checkoutStates.can(status, 'refunded');
 
 export interface RefundDeps {
   checkouts: Pick<CheckoutService, 'owned'>;
@@ -39,10 +41,10 @@ export class RefundService {
       const row = this.deps.checkouts.owned(principal, checkoutId);
       const paid = row.paid_amount ?? 0;
       const remaining = paid - row.refunded_amount;
-      if (row.status === 'refunded' || (REFUNDABLE.has(row.status) && remaining <= 0)) {
+      if (row.status === 'refunded' || (refundable(row.status) && remaining <= 0)) {
         throw new BusinessRuleError('Checkout already fully refunded');
       }
-      if (!REFUNDABLE.has(row.status))
+      if (!refundable(row.status))
         throw new BusinessRuleError(`Cannot refund a checkout with status ${row.status}`);
       const amount = body.amount ?? remaining;
       if (amount <= 0 || amount > remaining) {
