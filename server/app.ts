@@ -6,7 +6,7 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
 import { namedSchemas } from './contract/index.js';
-import { formatSchemaErrors } from './http/errors.js';
+import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -44,7 +44,22 @@ export interface BuildAppOptions {
   workspace: WorkspaceInfo;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
+  /** Serve the control API to other machines too (--allow-remote-control). */
+  allowRemoteControl?: boolean | undefined;
+  timeouts?: Partial<Timeouts> | undefined;
 }
+
+/** Slow and idle clients are cut off: no connection stays open for nothing. */
+export interface Timeouts {
+  /** the request line and headers must arrive within this */
+  headersMs: number;
+  /** the whole request (headers and body) within this */
+  requestMs: number;
+  /** an idle keep-alive connection is closed after this */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 /**
  * Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's
@@ -52,8 +67,20 @@ export interface BuildAppOptions {
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { ctx, env } = options;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
+    // A request without Host reaches the local-only plugin, which answers {error} (Node's own
+    // answer is an empty 400).
+    http: {
+      requireHostHeader: false,
+      headersTimeout: timeouts.headersMs,
+      // How often Node looks for connections past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, timeouts.headersMs / 2)),
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    clientErrorHandler,
     schemaErrorFormatter: formatSchemaErrors,
     bodyLimit: 1024 * 1024,
     // Ids, timestamps and money are what matter; request ids make logs traceable.
@@ -67,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
-  await app.register(localOnlyPlugin);
+  await app.register(localOnlyPlugin, { allowRemoteControl: options.allowRemoteControl });
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });

@@ -13,6 +13,9 @@ Options:
   --host <addr>     interface to bind (default 127.0.0.1)
   --db <path>       SQLite file, or :memory: (default ./svc-sandbox.db)
   --seed <text>     deterministic ids, keys and addresses
+  --allow-remote-control
+                    serve the control API (/sandbox, no key needed) to other machines too;
+                    by default only clients on this machine reach it, whatever --host is
   -h, --help        show this help
 `;
 
@@ -22,6 +25,7 @@ export interface ServeOptions {
   host: string;
   db: string;
   seed: string | undefined;
+  allowRemoteControl: boolean;
 }
 
 export class UsageError extends Error {}
@@ -53,6 +57,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     host: values.host ?? '127.0.0.1',
     db: values.db ?? './svc-sandbox.db',
     seed: values.seed,
+    allowRemoteControl: values['allow-remote-control'] ?? false,
   };
   if (options.port !== 0 && options.port === options.prodPort)
     throw new UsageError('--port and --prod-port must differ');
@@ -65,6 +70,7 @@ const OPTIONS = {
   host: { type: 'string' },
   db: { type: 'string' },
   seed: { type: 'string' },
+  'allow-remote-control': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -107,7 +113,13 @@ export async function main(argv: string[]): Promise<void> {
       host: options.host,
       ports: { test: options.port, production: options.prodPort },
       seed: options.seed,
+      allowRemoteControl: options.allowRemoteControl,
     });
+    if (options.allowRemoteControl) {
+      process.stderr.write(
+        'svc-sandbox: warning: --allow-remote-control: anyone who can reach these ports can drive the sandbox without a key\n',
+      );
+    }
   } catch (error) {
     const message = (error as Error).message;
     const hint = /locked|busy/i.test(message) ? ' (is another svc-sandbox using this file?)' : '';

@@ -169,6 +169,8 @@ export function createContext(options: ContextOptions) {
     clock,
     scheduler,
     transaction,
+    afterCommit: (run, dropped) => events.afterCommit(run, dropped),
+    log: options.log,
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type Timeouts } from './app.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
 import { wipeData } from './db/workspace.js';
@@ -28,6 +28,13 @@ export interface SandboxOptions {
   logger?: FastifyServerOptions['logger'];
   /** How often the scheduler wakes to run due work while real time passes (ms). */
   tickMs?: number;
+  /**
+   * Serve the control API (no key needed) to other machines too. Off: only peers on this machine
+   * reach /sandbox, whatever interface the sandbox listens on.
+   */
+  allowRemoteControl?: boolean;
+  /** Header, request and keep-alive timeouts (defaults: 10 s, 30 s, 5 s). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface Urls {
@@ -94,16 +101,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
+  const appOptions = {
+    dashboardDir,
+    logger: options.logger,
+    workspace,
+    limiter,
+    allowRemoteControl: options.allowRemoteControl,
+    timeouts: options.timeouts,
+  };
   const apps: Record<Env, App> = {
-    test: await buildApp({ ctx, env: 'test', dashboardDir, logger: options.logger, workspace, limiter }),
-    production: await buildApp({
-      ctx,
-      env: 'production',
-      dashboardDir,
-      logger: options.logger,
-      workspace,
-      limiter,
-    }),
+    test: await buildApp({ ctx, env: 'test', ...appOptions }),
+    production: await buildApp({ ctx, env: 'production', ...appOptions }),
   };
 
   return {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { SandboxClock } from './clock.js';
 import type { JobRow, JobsRepo } from './db/jobs.js';
 
@@ -24,6 +25,8 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private waking = false;
+  /** jobs that failed: how often in a row, and not before when (real time) to try again */
+  private readonly backoff = new Map<number, { attempts: number; until: number }>();
   private readonly quiet: (() => Promise<void>)[] = [];
 
   constructor(
@@ -99,7 +102,7 @@ export class Scheduler {
     const target = this.clock.now() + ms;
     let ran = 0;
     for (let guard = 0; guard < 1_000_000; guard++) {
-      const next = this.jobs.nextDue(target);
+      const next = this.nextRunnable(target);
       if (!next) break;
       const now = this.clock.now();
       if (next.due_at > now) this.clock.advance(next.due_at - now);
@@ -133,31 +136,56 @@ export class Scheduler {
     let count = 0;
     do {
       this.rerun = false;
-      for (let job = this.jobs.nextDue(this.clock.now()); job; job = this.jobs.nextDue(this.clock.now())) {
-        const handler = this.handlers.get(job.kind);
-        const current = job;
-        try {
-          if (!handler) throw new Error(`no handler for job kind ${current.kind}`);
-          // Removing the job and the handler's synchronous effects commit together, so a crash
-          // in between can neither lose the work nor run it twice. An async handler (a network
-          // call) owns the durability of whatever it does after its first await.
-          await this.transaction(() => {
-            this.jobs.remove(current.id);
-            return handler(current);
-          });
-        } catch (error) {
-          // Keep the job for inspection rather than retrying it in a tight loop.
-          const message = error instanceof Error ? error.message : String(error);
-          this.log.error({ job: current, err: error }, 'scheduled job failed');
-          if (!this.jobs.find(current.kind, current.ref)) {
-            this.jobs.schedule(current.kind, current.ref, current.due_at, current.payload);
-          }
-          const kept = this.jobs.find(current.kind, current.ref);
-          if (kept) this.jobs.markFailed(kept.id, this.clock.nowIso(), message);
-        }
+      for (let job = this.nextRunnable(); job; job = this.nextRunnable()) {
+        await this.run(job);
         count++;
       }
     } while (this.rerun);
     return count;
+  }
+
+  /** The earliest due job not waiting out a failure's backoff. */
+  private nextRunnable(now = this.clock.now()): JobRow | undefined {
+    const realNow = performance.now();
+    const batch = this.jobs.due(now, 1 + this.backoff.size);
+    return batch.find((job) => (this.backoff.get(job.id)?.until ?? 0) <= realNow);
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      // Removing the job and the handler's synchronous effects commit together, so a crash in
+      // between can neither lose the work nor run it twice. An async handler (a network call)
+      // owns the durability of whatever it does after its first await.
+      await this.transaction(() => {
+        this.jobs.remove(job.id);
+        return handler(job);
+      });
+      this.backoff.delete(job.id);
+    } catch (error) {
+      this.failed(job, error);
+    }
+  }
+
+  /**
+   * A job that throws (a full disk, a bug) is never dropped: it stays in the table, due, and is
+   * tried again after a backoff in real time (1 s, doubling, at most a minute) while the process
+   * runs, and at once after a restart. Recording the failure is best effort: when the disk is
+   * still full that write fails too, and the job simply stays as it was.
+   */
+  private failed(job: JobRow, error: unknown): void {
+    const attempts = (this.backoff.get(job.id)?.attempts ?? 0) + 1;
+    const delay = Math.min(1000 * 2 ** (attempts - 1), 60_000);
+    this.backoff.set(job.id, { attempts, until: performance.now() + delay });
+    this.log.error({ job, attempts, retryInMs: delay, err: error }, 'scheduled job failed');
+    try {
+      const message = error instanceof Error ? error.message : String(error);
+      this.transaction(() => this.jobs.markFailed(job.id, this.clock.nowIso(), message));
+    } catch (recording) {
+      this.log.error({ job, err: recording }, 'could not record the job failure');
+    }
+    // Wake up when the backoff ends, even if nothing else is due by then.
+    setTimeout(() => this.wake(), delay + 5).unref();
   }
 }

@@ -1,29 +1,38 @@
 import { type Static, Type } from 'typebox';
 import { Amount, StringEnum, Uuid } from './common.js';
 
-export const ChainToken = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 16 }),
-  contract_address: Type.String({ maxLength: 128 }),
-  /** 6dp; 0 = no minimum */
-  min: Amount,
-  /** 6dp; 0 = no maximum */
-  max: Amount,
-  /** 6dp platform gas fee for payments and refunds through this token */
-  gas_fee: Amount,
-});
+export const ChainToken = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 16 }),
+    contract_address: Type.String({ maxLength: 128 }),
+    /** 6dp; 0 = no minimum */
+    min: Amount,
+    /** 6dp; 0 = no maximum */
+    max: Amount,
+    /** 6dp platform gas fee for payments and refunds through this token */
+    gas_fee: Amount,
+  },
+  { additionalProperties: false },
+);
 export type ChainToken = Static<typeof ChainToken>;
 
-export const ChainConfig = Type.Object({
-  chain: Type.String({ minLength: 1, maxLength: 32 }),
-  tokens: Type.Array(ChainToken, { minItems: 1 }),
-});
+export const ChainConfig = Type.Object(
+  {
+    chain: Type.String({ minLength: 1, maxLength: 32 }),
+    tokens: Type.Array(ChainToken, { minItems: 1, maxItems: 16 }),
+  },
+  { additionalProperties: false },
+);
 export type ChainConfig = Static<typeof ChainConfig>;
 
-export const CardProduct = Type.Object({
-  id: Uuid,
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  type: StringEnum(['virtual', 'physical']),
-});
+export const CardProduct = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    type: StringEnum(['virtual', 'physical']),
+  },
+  { additionalProperties: false },
+);
 export type CardProduct = Static<typeof CardProduct>;
 
 export const Settings = Type.Object({
@@ -36,10 +45,12 @@ export const Settings = Type.Object({
   /** concurrent requests per API key; 0 = off */
   concurrency_limit: Type.Integer({ minimum: 0, maximum: 100_000 }),
   webhook_timeout_ms: Type.Integer({ minimum: 1, maximum: 120_000 }),
-  chains: Type.Array(ChainConfig, { minItems: 1 }),
-  card_catalogue: Type.Array(CardProduct),
+  /** at most 32 chains of 16 tokens: every checkout walks the catalogue */
+  chains: Type.Array(ChainConfig, { minItems: 1, maxItems: 32 }),
+  card_catalogue: Type.Array(CardProduct, { maxItems: 100 }),
 });
 export type Settings = Static<typeof Settings>;
 
-export const SettingsPatch = Type.Partial(Settings);
+/** Unknown keys are refused (422 naming the key): a misspelt setting should not pass silently. */
+export const SettingsPatch = Type.Partial(Settings, { additionalProperties: false });
 export type SettingsPatch = Static<typeof SettingsPatch>;

@@ -46,6 +46,9 @@ export class CommitBatcher {
     const waiters = this.waiters;
     this.waiters = [];
     try {
+      // SQLite itself rolls the whole transaction back on some errors (a full disk, an I/O error):
+      // then there is nothing to commit, and every write of the batch is gone.
+      if (!this.db.inTransaction) throw new TransactionLostError();
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -55,5 +58,13 @@ export class CommitBatcher {
     }
     this.listener.committed();
     for (const waiter of waiters) waiter.resolve();
+  }
+}
+
+/** The database rolled an open batch back by itself (SQLITE_FULL, SQLITE_IOERR): nothing of it was written. */
+export class TransactionLostError extends Error {
+  readonly code = 'SQLITE_ABORT_ROLLBACK';
+  constructor() {
+    super('the database rolled the transaction back (disk full or I/O error)');
   }
 }

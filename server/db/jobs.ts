@@ -18,8 +18,9 @@ export function createJobsRepo(db: Db) {
   );
   const cancel = db.prepare<[string, string]>('DELETE FROM jobs WHERE kind = ? AND ref = ?');
   const remove = db.prepare<[number]>('DELETE FROM jobs WHERE id = ?');
-  const nextDue = db.prepare<[number], JobRow>(
-    'SELECT * FROM jobs WHERE failed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1',
+  // failed_at/last_error record the last failure for inspection; a failed job stays due.
+  const due = db.prepare<[number, number], JobRow>(
+    'SELECT * FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?',
   );
   const fail = db.prepare<[string, string, number]>(
     'UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?',
@@ -30,7 +31,9 @@ export function createJobsRepo(db: Db) {
       void upsert.run(kind, ref, dueAt, payload),
     cancel: (kind: string, ref: string) => void cancel.run(kind, ref),
     remove: (id: number) => void remove.run(id),
-    nextDue: (now: number) => nextDue.get(now),
+    /** The earliest jobs due at `now`, in due order (at most `limit`). */
+    due: (now: number, limit: number) => due.all(now, limit),
+    nextDue: (now: number) => due.get(now, 1),
     markFailed: (id: number, at: string, error: string) => void fail.run(at, error, id),
     find: (kind: string, ref: string) => find.get(kind, ref),
   };

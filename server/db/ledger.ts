@@ -28,13 +28,25 @@ export function createLedgerRepo(db: Db) {
     `INSERT INTO ledger_entries (tx_id, env, account, currency, amount)
      VALUES (@tx_id, @env, @account, @currency, @amount)`,
   );
-  const balance = db.prepare<[string, string, string], { total: number | null }>(
-    'SELECT SUM(amount) AS total FROM ledger_entries WHERE env = ? AND account = ? AND currency = ?',
+  const balance = db.prepare<[string, string, string], { total: number }>(
+    'SELECT balance AS total FROM ledger_balances WHERE env = ? AND account = ? AND currency = ?',
   );
   const balances = db.prepare<[string, string], { account: string; currency: string; total: number }>(
-    `SELECT account, currency, SUM(amount) AS total FROM ledger_entries
+    `SELECT account, currency, balance AS total FROM ledger_balances
      WHERE env = ? AND account IN (SELECT value FROM json_each(?))
-     GROUP BY account, currency ORDER BY currency`,
+     ORDER BY currency, account`,
+  );
+  const addToBalance = db.prepare<[string, string, string, number], { balance: number }>(
+    `INSERT INTO ledger_balances (env, account, currency, balance) VALUES (?, ?, ?, ?)
+     ON CONFLICT (env, account, currency) DO UPDATE SET balance = balance + excluded.balance
+     RETURNING balance`,
+  );
+  const sumOfEntries = db.prepare<[], { env: string; account: string; currency: string; total: number }>(
+    `SELECT e.env, e.account, e.currency, SUM(e.amount) AS total FROM ledger_entries e
+     GROUP BY e.env, e.account, e.currency`,
+  );
+  const storedBalances = db.prepare<[], { env: string; account: string; currency: string; balance: number }>(
+    'SELECT env, account, currency, balance FROM ledger_balances',
   );
   const txOfAccounts = db.prepare<[string, string, number], LedgerTransactionRow>(
     `SELECT t.* FROM ledger_transactions t WHERE t.id IN (
@@ -50,6 +62,18 @@ export function createLedgerRepo(db: Db) {
   return {
     insertTransaction: (row: LedgerTransactionRow) => void insertTx.run(row),
     insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry.run(row),
+    /** Adds to an account's stored balance and returns the new balance. */
+    addToBalance: (env: Env, account: string, currency: string, amount: number) =>
+      addToBalance.get(env, account, currency, amount)!.balance,
+    /** Stored balances that differ from the sum of their entries (the invariant: none). */
+    driftedBalances: () => {
+      const stored = new Map(
+        storedBalances.all().map((r) => [`${r.env} ${r.account} ${r.currency}`, r.balance]),
+      );
+      return sumOfEntries
+        .all()
+        .filter((r) => (stored.get(`${r.env} ${r.account} ${r.currency}`) ?? 0) !== r.total);
+    },
     balance: (env: Env, account: string, currency: string) => balance.get(env, account, currency)?.total ?? 0,
     balances: (env: Env, accounts: string[]) => balances.all(env, JSON.stringify(accounts)),
     transactionsOf: (env: Env, accounts: string[], limit: number) =>

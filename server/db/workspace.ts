@@ -8,6 +8,7 @@ const DATA_TABLES = [
   'inbox_messages',
   'inboxes',
   'ledger_entries',
+  'ledger_balances',
   'ledger_transactions',
   'deposits',
   'payouts',

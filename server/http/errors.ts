@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { AppError, TooManyRequestsError } from '../errors.js';
@@ -47,6 +49,11 @@ export function errorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  if (error.statusCode === 413) {
+    // The rest of an over-long body is still on the socket: answer, then close the connection
+    // rather than read on (a keep-alive connection would otherwise stall on the leftover bytes).
+    void reply.header('connection', 'close');
+  }
   if (error instanceof TooManyRequestsError) {
     void reply
       .header('Retry-After', String(error.retryAfterSeconds))
@@ -76,6 +83,14 @@ export function errorHandler(
         .send({ error: 'Unsupported Content-Type: request bodies must be application/json' });
       return;
   }
+  const storage = storageProblem(error);
+  if (storage) {
+    // Not a bug and not the client's fault: say what happened; the same call works once space
+    // returns (the transaction rolled back, nothing half-written).
+    console.error(`svc-sandbox: ${storage.status} on ${request.method} ${request.url}: ${error.message}`);
+    void reply.code(storage.status).send({ error: storage.message });
+    return;
+  }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     void reply.code(status).send({ error: fastifyError.message });
@@ -88,4 +103,53 @@ export function errorHandler(
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(404).send({ error: `Route not found: ${request.method} ${request.url.split('?')[0]}` });
+}
+
+/** SQLite's own failures that are about the machine, not the request: 507 / 503 with the cause. */
+export function storageProblem(error: unknown): { status: number; message: string } | null {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_FULL')
+    return {
+      status: 507,
+      message:
+        'Insufficient storage: the database disk is full. Free some space and retry; nothing was written.',
+    };
+  if (code === 'SQLITE_ABORT_ROLLBACK')
+    return {
+      status: 503,
+      message:
+        'Storage unavailable: the database rolled this write back (disk full or I/O error). Retry; nothing was written.',
+    };
+  if (code === 'SQLITE_IOERR' || (typeof code === 'string' && code.startsWith('SQLITE_IOERR_')))
+    return {
+      status: 503,
+      message:
+        'Storage unavailable: the database could not be written (I/O error). Retry; nothing was written.',
+    };
+  return null;
+}
+
+/**
+ * Errors from the HTTP parser, before Fastify has a request (431, a malformed request line, a
+ * timeout): still `{error}`, then the connection closes, as Node does by default.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request header fields too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timeout: the request did not arrive in time']
+        : [
+            400,
+            `Bad request: ${error.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed HTTP request'}`,
+          ];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

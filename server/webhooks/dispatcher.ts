@@ -24,7 +24,10 @@ export interface DispatcherDeps {
   clock: Clock;
   scheduler: Scheduler;
   transaction: <T>(fn: () => T) => T;
+  /** runs work once the current transaction has committed (never if it rolls back) */
+  afterCommit: (run: () => void, dropped?: () => void) => void;
   timeoutMs: () => number;
+  log: { error(obj: object, msg: string): void };
 }
 
 /**
@@ -35,6 +38,8 @@ export interface DispatcherDeps {
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
+  /** the last send started per endpoint and resource: the next one of that pair waits for it */
+  private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
   private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
 
@@ -45,13 +50,18 @@ export class WebhookDispatcher {
     deps.scheduler.waitFor(() => this.idle());
   }
 
-  /** Scheduler handler: runs inside the scheduler's transaction, returns at once. */
+  /**
+   * Scheduler handler: runs inside the scheduler's transaction and returns at once. The send starts
+   * only once that transaction (and the delivery it may have created) has committed: a delivery whose
+   * write rolls back never reaches anyone.
+   */
   onDue(deliveryId: string): void {
     const delivery = this.deps.repo.findDelivery(deliveryId);
     if (delivery?.status !== 'pending') return;
     this.lease(delivery.id);
-    if (this.inFlight.has(delivery.id)) return;
-    this.launch(delivery);
+    this.deps.afterCommit(() => {
+      if (!this.inFlight.has(delivery.id)) void this.launch(delivery);
+    });
   }
 
   /** A manual retry: one new attempt now, same delivery id; resolves with the delivery after it. */
@@ -59,8 +69,13 @@ export class WebhookDispatcher {
     const running = this.inFlight.get(delivery.id);
     if (running) await running;
     const fresh = this.deps.repo.findDelivery(delivery.id) ?? delivery;
-    this.deps.transaction(() => this.lease(fresh.id));
-    return this.launch(fresh);
+    return new Promise((resolve, reject) => {
+      this.deps.transaction(() => this.lease(fresh.id));
+      this.deps.afterCommit(
+        () => resolve(this.launch(fresh)),
+        () => reject(new Error('the retry was rolled back')),
+      );
+    });
   }
 
   /** Resolves when every send started so far has finished (used by clock advances and tests). */
@@ -82,9 +97,20 @@ export class WebhookDispatcher {
     this.deps.scheduler.schedule(JOB_DELIVER, id, this.deps.clock.now() + this.deps.timeoutMs() + 60_000);
   }
 
+  /**
+   * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
+   * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
+   */
   private launch(delivery: DeliveryRow): Promise<DeliveryRow> {
-    const promise = this.send(delivery).finally(() => this.inFlight.delete(delivery.id));
+    const key = `${delivery.endpoint_id}:${resourceOf(delivery)}`;
+    const before = this.lastOfResource.get(key);
+    const send = () => this.send(delivery);
+    const promise = (before ? before.then(send, send) : send()).finally(() => {
+      this.inFlight.delete(delivery.id);
+      if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
+    });
     this.inFlight.set(delivery.id, promise);
+    this.lastOfResource.set(key, promise);
     return promise;
   }
 
@@ -132,9 +158,29 @@ export class WebhookDispatcher {
       duration_ms: Math.round(performance.now() - started),
       error,
     };
-    const updated = this.deps.transaction(() => {
+    let updated: DeliveryRow;
+    try {
+      updated = this.record(delivery, attempt, number, ok, !endpoint);
+    } catch (error) {
+      // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
+      // taken before the send makes the delivery due again, so it is retried, never lost.
+      this.deps.log.error({ delivery: delivery.id, err: error }, 'could not record a webhook attempt');
+      return delivery;
+    }
+    this.bus.emit('attempt', { delivery: updated, attempt } satisfies AttemptEvent);
+    return updated;
+  }
+
+  private record(
+    delivery: DeliveryRow,
+    attempt: Omit<AttemptRow, 'id'>,
+    number: number,
+    ok: boolean,
+    noEndpoint: boolean,
+  ): DeliveryRow {
+    return this.deps.transaction(() => {
       this.deps.repo.insertAttempt(attempt);
-      const exhausted = number >= MAX_ATTEMPTS || !endpoint;
+      const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
       const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
       const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
       if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
@@ -148,8 +194,6 @@ export class WebhookDispatcher {
       this.deps.repo.updateDelivery(row);
       return row;
     });
-    this.bus.emit('attempt', { delivery: updated, attempt } satisfies AttemptEvent);
-    return updated;
   }
 }
 
@@ -173,4 +217,14 @@ function describeError(error: unknown, timeoutMs: number): string {
     return [code ?? cause?.code, error.message || cause?.message].filter(Boolean).join(': ');
   }
   return String(error);
+}
+
+/** The resource a delivery is about: its payload's `data.id` (the event id when it has none). */
+function resourceOf(delivery: DeliveryRow): string {
+  try {
+    const id = (JSON.parse(delivery.body) as { data?: { id?: unknown } }).data?.id;
+    return typeof id === 'string' ? id : delivery.event_id;
+  } catch {
+    return delivery.event_id;
+  }
 }

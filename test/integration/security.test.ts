@@ -198,15 +198,24 @@ describe('security', () => {
       }
     });
 
-    it('GET control calls are not blocked by a foreign Origin or a cross-site fetch', async () => {
+    it('GET control calls from a foreign Origin or a cross-site fetch are refused too (reads leak keys)', async () => {
       for (const url of ['/sandbox/health', '/sandbox/merchants', '/sandbox/settings', '/sandbox/clock']) {
-        const res = await call(sandbox, {
+        for (const headers of [
+          { origin: 'http://evil.com' },
+          { origin: 'null' },
+          { 'sec-fetch-site': 'cross-site' },
+        ]) {
+          const res = await call(sandbox, { method: 'GET', url, headers });
+          expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
+          expect(Object.keys(res.json())).toEqual(['error']);
+          expect(res.headers['access-control-allow-origin']).toBeUndefined();
+        }
+        const same = await call(sandbox, {
           method: 'GET',
           url,
-          headers: { origin: 'http://evil.com', 'sec-fetch-site': 'cross-site' },
+          headers: { host: 'localhost:4010', origin: 'http://localhost:4010' },
         });
-        expect(res.statusCode, url).toBe(200);
-        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+        expect(same.statusCode, `${url} same origin`).toBe(200);
       }
     });
 
@@ -255,11 +264,11 @@ describe('security', () => {
   });
 
   describe('over real HTTP', () => {
-    it('a request without a Host header (HTTP/1.0) → 403; a rebinding Host → 403; the loopback address works', async () => {
+    it('a request without a Host header (HTTP/1.0) → 400 {error}; a rebinding Host → 403; the loopback address works', async () => {
       const live = await testSandbox();
       const urls = await live.listen();
       const noHost = await rawRequest(urls.test, 'GET /sandbox/health HTTP/1.0\r\n\r\n');
-      expect(noHost).toMatch(/^HTTP\/1\.[01] 403/);
+      expect(noHost).toMatch(/^HTTP\/1\.[01] 400/);
       expect(noHost).toContain('{"error":');
       const rebound = await rawRequest(
         urls.test,

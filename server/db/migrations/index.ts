@@ -5,6 +5,15 @@ import { money } from './003-money.js';
 import { cards } from './004-cards.js';
 import { leanWrites } from './005-lean-writes.js';
 import { emailNocase } from './006-email-nocase.js';
+import { ledgerBalances } from './008-ledger-balances.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [init, webhooksLedger, money, cards, leanWrites, emailNocase];
+export const migrations: readonly Migration[] = [
+  init,
+  webhooksLedger,
+  money,
+  cards,
+  leanWrites,
+  emailNocase,
+  ledgerBalances,
+];

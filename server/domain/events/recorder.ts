@@ -18,13 +18,20 @@ export interface RecordedEvent {
   created_at: string;
 }
 
+interface Pending {
+  event?: RecordedEvent;
+  run?: () => void;
+  dropped?: () => void;
+}
+
 /**
  * Records every state change as an event row, inside the caller's transaction, and publishes it
  * to in-process listeners (SSE, webhook fan-out) only once that transaction has committed.
  */
 export class EventRecorder {
   private readonly bus = new EventEmitter();
-  private pending: RecordedEvent[] = [];
+  /** Published after the outermost commit: recorded events, and work that must not run before it. */
+  private pending: Pending[] = [];
   private depth = 0;
   private readonly hooks: ((event: RecordedEvent) => void)[] = [];
 
@@ -55,7 +62,7 @@ export class EventRecorder {
     };
     this.repo.insert({ ...event, data: JSON.stringify(data) });
     for (const hook of this.hooks) hook(event);
-    this.pending.push(event);
+    this.pending.push({ event });
     this.publishIfCommitted();
     return event;
   }
@@ -72,7 +79,7 @@ export class EventRecorder {
       result = this.db.transaction(fn)();
     } catch (error) {
       this.depth--;
-      this.pending.length = mark;
+      for (const item of this.pending.splice(mark)) item.dropped?.();
       throw error;
     }
     this.depth--;
@@ -87,7 +94,19 @@ export class EventRecorder {
 
   /** An enclosing transaction rolled back: what it held never happened. */
   rolledBack(): void {
+    const dropped = this.pending;
     this.pending = [];
+    for (const item of dropped) item.dropped?.();
+  }
+
+  /**
+   * Runs `run` once the current transaction has committed (at once outside one); never if it rolls
+   * back (`dropped` runs instead). Nothing may leave the process before the write that caused it is
+   * durable: webhook sends go through here.
+   */
+  afterCommit(run: () => void, dropped?: () => void): void {
+    this.pending.push(dropped ? { run, dropped } : { run });
+    this.publishIfCommitted();
   }
 
   private publishIfCommitted(): void {
@@ -106,8 +125,11 @@ export class EventRecorder {
   }
 
   private flush(): void {
-    const events = this.pending;
+    const items = this.pending;
     this.pending = [];
-    for (const event of events) this.bus.emit('event', event);
+    for (const item of items) {
+      if (item.event) this.bus.emit('event', item.event);
+      else item.run?.();
+    }
   }
 }

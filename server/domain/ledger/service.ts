@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { LedgerRepo } from '../../db/ledger.js';
+import { BusinessRuleError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { Env } from '../types.js';
 
@@ -31,6 +32,13 @@ export interface Balance {
 
 export class LedgerError extends Error {}
 
+/**
+ * The ceiling of every account balance, in minor units (2^53 − 1: the largest integer JSON and
+ * JavaScript carry exactly). A posting that would cross it is refused before anything is written,
+ * so no sequence of valid calls can overflow a balance or lose precision.
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
 export class Ledger {
   constructor(
     private readonly repo: LedgerRepo,
@@ -58,7 +66,15 @@ export class Ledger {
     const id = this.ids.uuid();
     this.repo.insertTransaction({ id, env, kind, ref_id: refId, memo, created_at: this.clock.nowIso() });
     for (const entry of entries) {
-      if (entry.amount !== 0) this.repo.insertEntry({ tx_id: id, env, ...entry });
+      if (entry.amount === 0) continue;
+      const balance = this.repo.addToBalance(env, entry.account, entry.currency, entry.amount);
+      if (Math.abs(balance) > MAX_BALANCE) {
+        // Thrown inside the caller's transaction: nothing of this posting is written.
+        throw new BusinessRuleError(
+          `Amount ceiling: this would take ${entry.account} to ${balance} ${entry.currency}; balances are kept within ±${MAX_BALANCE} minor units`,
+        );
+      }
+      this.repo.insertEntry({ tx_id: id, env, ...entry });
     }
     return id;
   }

@@ -13,7 +13,8 @@ export interface ApiKeyOptions {
   env: Env;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/;
+/** The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` work too. */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * /v1 authentication and per-key limits, for every route of the scope it is registered in. A

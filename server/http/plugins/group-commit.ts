@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { storageProblem } from '../errors.js';
 /** The part of the CommitBatcher (server/db/batch.ts) the HTTP edge drives. */
 export interface GroupCommitOptions {
   batcher: {
@@ -11,6 +12,17 @@ export interface GroupCommitOptions {
   };
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * false: the route's writes commit on their own, at once. For routes that run scheduled work
+     * and wait for what it starts (a clock advance runs jobs, each its own transaction, and waits
+     * for the webhook sends they start — which leave only after their job has committed).
+     */
+    groupCommit?: boolean;
+  }
+}
+
 /**
  * Group commit: a write request joins this event-loop turn's transaction (see CommitBatcher), and
  * no reply leaves before that transaction commits. Reads that happen to overlap a batch wait for
@@ -20,17 +32,34 @@ export interface GroupCommitOptions {
 export const groupCommit = fp<GroupCommitOptions>(
   async (app, { batcher }) => {
     app.addHook('preHandler', (request, _reply, done) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') batcher.join();
+      if (
+        request.method !== 'GET' &&
+        request.method !== 'HEAD' &&
+        request.routeOptions.config.groupCommit !== false
+      )
+        batcher.join();
       done();
     });
-    app.addHook('onSend', (_request, _reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (!batcher.open) {
         done(null, payload);
         return;
       }
       batcher.durable().then(
         () => done(null, payload),
-        (error: Error) => done(error),
+        (error: Error) => {
+          // A request that failed already keeps its own answer (it names the real cause).
+          if (reply.statusCode >= 400) {
+            done(null, payload);
+            return;
+          }
+          // The commit failed: whatever the handler answered did not happen. Answer that instead,
+          // as `{error}` (507 when the disk is full), the way the error handler would.
+          const storage = storageProblem(error);
+          if (!storage) console.error(`svc-sandbox: commit failed on ${request.method} ${request.url}:`, error);
+          reply.code(storage?.status ?? 500).type('application/json; charset=utf-8');
+          done(null, JSON.stringify({ error: storage?.message ?? 'Internal server error' }));
+        },
       );
     });
   },

@@ -7,7 +7,6 @@ import fp from 'fastify-plugin';
  * call must not come from a foreign Origin or a cross-site fetch.
  */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function hostName(host: string): string {
   // name, then optionally :port and nothing else; anything else is returned whole (so never loopback).
@@ -29,37 +28,70 @@ function isSameOrigin(origin: string, host: string): boolean {
   }
 }
 
-export const localOnly: onRequestHookHandler = (request, reply, done) => {
-  reply.header('x-content-type-options', 'nosniff');
-  const host = request.headers.host;
-  if (!isLoopbackHost(host)) {
-    reply
-      .code(403)
-      .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
-    return;
-  }
-  // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
-  const path = request.routeOptions.url ?? request.url;
-  if (SAFE_METHODS.has(request.method) || !path.startsWith('/sandbox')) {
-    done();
-    return;
-  }
-  const origin = request.headers.origin;
-  if (origin !== undefined && !isSameOrigin(origin, host!)) {
-    reply.code(403).send({ error: `Forbidden origin: ${origin} may not change the sandbox` });
-    return;
-  }
-  if (request.headers['sec-fetch-site'] === 'cross-site') {
-    reply.code(403).send({ error: 'Forbidden: cross-site requests may not change the sandbox' });
-    return;
-  }
-  done();
-};
+/** A TCP peer on this machine: 127.0.0.0/8, ::1, or either mapped into IPv6. */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
 
-/** Registers `localOnly` on every route of the app (host allow-list, foreign-origin refusal). */
-export const localOnlyPlugin = fp(
-  async (app) => {
-    app.addHook('onRequest', localOnly);
+export interface LocalOnlyOptions {
+  /**
+   * Serve the control API to peers on other machines too (`--allow-remote-control`): anyone who
+   * can reach the port can then drive the sandbox without a key. Off by default.
+   */
+  allowRemoteControl?: boolean | undefined;
+}
+
+/**
+ * Host allow-list on every route; on the control API also the peer address (loopback only unless
+ * opted out), the Origin (same-origin only, on every method) and Sec-Fetch-Site (never cross-site).
+ */
+export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {}): onRequestHookHandler {
+  return (request, reply, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    const host = request.headers.host;
+    if (host === undefined) {
+      reply.code(400).send({ error: 'Missing Host header: HTTP/1.1 requests must name the host' });
+      return;
+    }
+    if (!isLoopbackHost(host)) {
+      reply
+        .code(403)
+        .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+      return;
+    }
+    // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
+    const path = request.routeOptions.url ?? request.url;
+    if (!path.startsWith('/sandbox')) {
+      done();
+      return;
+    }
+    if (!allowRemoteControl && !isLoopbackPeer(request.socket.remoteAddress)) {
+      reply.code(403).send({
+        error:
+          'Forbidden: the control API answers clients on this machine only (start with --allow-remote-control to change that)',
+      });
+      return;
+    }
+    // Reads too: a foreign page must not read merchants and keys either (no CORS, and no answer).
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isSameOrigin(origin, host!)) {
+      reply.code(403).send({ error: `Forbidden origin: ${origin} may not use the control API` });
+      return;
+    }
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      reply.code(403).send({ error: 'Forbidden: cross-site requests may not use the control API' });
+      return;
+    }
+    done();
+  };
+}
+
+/** Registers `localOnly` on every route of the app (host allow-list, control-API exposure rules). */
+export const localOnlyPlugin = fp<LocalOnlyOptions>(
+  async (app, options) => {
+    app.addHook('onRequest', localOnly(options));
   },
   { name: 'local-only' },
 );

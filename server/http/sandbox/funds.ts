@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
+import { type Env, EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
   AddressDepositBody,
   Balance,
@@ -14,6 +14,7 @@ import {
 import type { FundsService } from '../../domain/funds/service.js';
 import type { Ledger } from '../../domain/ledger/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
+import { ValidationError } from '../../errors.js';
 import type { ChainSimulator } from '../../simulate/chain.js';
 import type { PayoutRail } from '../../simulate/payouts.js';
 
@@ -38,8 +39,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
 ) => {
   app.post(
     '/deposits',
-    { schema: { tags, body: DepositBody, response: { 200: Deposit, ...errors } } },
-    async (request) => chain.deposit({ ...request.body, env: request.body.env ?? 'test' }),
+    { schema: { tags, querystring: EnvQuery, body: DepositBody, response: { 200: Deposit, ...errors } } },
+    async (request) => chain.deposit({ ...request.body, env: envOf(request.query, request.body) }),
   );
 
   app.post(
@@ -57,11 +58,11 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
 
   app.post(
     '/payouts',
-    { schema: { tags, body: PayoutBody, response: { 200: Payout, ...errors } } },
+    { schema: { tags, querystring: EnvQuery, body: PayoutBody, response: { 200: Payout, ...errors } } },
     async (request) =>
       payouts.payout({
         ...request.body,
-        env: request.body.env ?? 'test',
+        env: envOf(request.query, request.body),
         outcome: request.body.outcome ?? 'completed',
       }),
   );
@@ -127,12 +128,28 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
   app.post(
     '/merchants/:id/credit',
     {
-      schema: { tags, params: IdParams, body: CreditBody, response: { 200: Type.Array(Balance), ...errors } },
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        body: CreditBody,
+        response: { 200: Type.Array(Balance), ...errors },
+      },
     },
     async (request) => {
-      const env = request.body.env ?? 'test';
+      const env = envOf(request.query, request.body);
       funds.credit(request.params.id, env, request.body.currency, request.body.amount, request.body.memo);
       return ledger.merchantBalances(env, request.params.id);
     },
   );
 };
+
+/**
+ * The environment a call acts in: `?env=` like every other control call; a body `env` (the older
+ * form) still works; both, and different, is a 422 rather than a guess.
+ */
+function envOf(query: { env?: Env | undefined }, body: { env?: Env | undefined }): Env {
+  if (query.env !== undefined && body.env !== undefined && query.env !== body.env)
+    throw new ValidationError('env', `?env=${query.env} and the body's env ${body.env} disagree`);
+  return query.env ?? body.env ?? 'test';
+}

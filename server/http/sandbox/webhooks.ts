@@ -101,7 +101,10 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
 
   app.post(
     '/deliveries/:id/retry',
-    { schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } } },
+    {
+      config: { groupCommit: false },
+      schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } },
+    },
     async (request) => webhooks.retry(request.params.id),
   );
 

@@ -53,17 +53,25 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
   app.get('/clock', { schema: { tags, response: { 200: ClockState } } }, async () => clockState());
   app.post(
     '/clock/advance',
-    { schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } } },
+    {
+      // Each job commits on its own, so the webhook sends it starts leave inside the jump.
+      config: { groupCommit: false },
+      schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } },
+    },
     async (request) => clockState(await scheduler.advance(request.body.seconds * 1000)),
   );
   app.post('/clock/freeze', { schema: { tags, response: { 200: ClockState } } }, async () => {
     clock.freeze();
     return clockState();
   });
-  app.post('/clock/resume', { schema: { tags, response: { 200: ClockState } } }, async () => {
-    clock.resume();
-    return clockState(await scheduler.settle());
-  });
+  app.post(
+    '/clock/resume',
+    { config: { groupCommit: false }, schema: { tags, response: { 200: ClockState } } },
+    async () => {
+      clock.resume();
+      return clockState(await scheduler.settle());
+    },
+  );
 
   app.get('/settings', { schema: { tags: ['sandbox: settings'], response: { 200: Settings } } }, async () =>
     settings.get(),
