@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../server/sandbox.js';
+import { CHROMIUM_ARGS, findChromium } from './browser.js';
 
 // The dashboard in real Chromium against a real sandbox, as dashboard.test.ts sets it up: one
 // browser per file; per test its own data dir, free ports and browser context.
@@ -12,7 +13,6 @@ import { createSandbox, type Sandbox } from '../../server/sandbox.js';
 export const root = resolve(import.meta.dirname, '../..');
 export const resultsDir = join(root, 'test-results');
 const dashboardDir = join(root, 'out/renderer');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Harness {
   page: Page;
@@ -35,24 +35,12 @@ export function setupDashboard(): Harness {
         `${dashboardDir}/index.html is missing: build the dashboard first (npm run build, or npx electron-vite build)`,
       );
     }
-    if (!existsSync(chromiumPath)) {
-      throw new Error(
-        `Chromium not found at ${chromiumPath}: apt-get install -y chromium, or set CHROMIUM_PATH`,
-      );
-    }
     mkdirSync(resultsDir, { recursive: true });
+    const binary = await findChromium();
     browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: binary.executablePath,
+      ...(binary.env ? { env: binary.env } : {}),
+      args: CHROMIUM_ARGS,
     });
   });
 
