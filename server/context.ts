@@ -14,8 +14,11 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
+import { createResellersRepo } from './db/resellers.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
+import { createUsersRepo } from './db/users.js';
 import { createWebhooksRepo } from './db/webhooks.js';
+import { MerchantAccess } from './domain/access.js';
 import { CardSecrets } from './domain/cards/secrets.js';
 import { CardService } from './domain/cards/service.js';
 import { registerCheckoutJobs } from './domain/checkouts/jobs.js';
@@ -29,6 +32,7 @@ import { Ledger } from './domain/ledger/service.js';
 import { MerchantService } from './domain/merchants/service.js';
 import { MerchantViews } from './domain/merchants/views.js';
 import { RefundService } from './domain/refunds/service.js';
+import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Ids } from './ids.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
@@ -78,6 +82,8 @@ export function createContext(options: ContextOptions) {
     refunds: createRefundsRepo(db),
     cards: createCardsRepo(db),
     invoices: createInvoicesRepo(db),
+    resellers: createResellersRepo(db),
+    users: createUsersRepo(db),
   };
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
@@ -97,7 +103,9 @@ export function createContext(options: ContextOptions) {
     settings,
     transaction,
   });
-  const customers = new CustomerService({ customers: repos.customers, clock, ids });
+  // Who may act for whom: a reseller's active connection lets it create for the target merchant.
+  const access = new MerchantAccess(repos.resellers);
+  const customers = new CustomerService({ customers: repos.customers, access, clock, ids });
   const lifecycle = new CheckoutLifecycle({
     checkouts: repos.checkouts,
     merchants: repos.merchants,
@@ -114,6 +122,7 @@ export function createContext(options: ContextOptions) {
     refunds: repos.refunds,
     lifecycle,
     customers,
+    access,
     clock,
     ids,
     settings,
@@ -126,6 +135,7 @@ export function createContext(options: ContextOptions) {
     customers,
     checkouts,
     lifecycle,
+    access,
     clock,
     ids,
     events,
@@ -140,6 +150,17 @@ export function createContext(options: ContextOptions) {
     clock,
     ids,
     settings,
+  });
+  const resellers = new ResellerService({
+    connections: repos.resellers,
+    users: repos.users,
+    merchants: repos.merchants,
+    merchantService: merchants,
+    checkouts: repos.checkouts,
+    ledger,
+    clock,
+    ids,
+    transaction,
   });
   const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, events });
   const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
@@ -193,6 +214,7 @@ export function createContext(options: ContextOptions) {
     checkouts,
     invoices,
     refunds,
+    resellers,
     funds,
     cards,
     secrets,

@@ -20,6 +20,7 @@ import type {
   CreateApiKeyInput,
   CreateCardholderBody,
   CreateCheckoutInput,
+  CreateConnectionBody,
   CreatedMerchant,
   CreateEndpointBody,
   CreateMerchantInput,
@@ -41,13 +42,19 @@ import type {
   PaymentResult,
   Payout,
   PayoutInput,
+  ProvisionBody,
+  ProvisionResult,
   PublicKey,
   RefundInput,
   RefundResult,
+  ResellerConnection,
+  ResellerConnections,
+  ResellerIncome,
   ReviewBody,
   Settings,
   SimulatePaymentInput,
   StaticAddress,
+  UpdateConnectionBody,
   WebhookEndpoint,
 } from './types';
 
@@ -195,3 +202,32 @@ export const moveCardFunds = (
 ) => request<CardTransaction>('POST', `/sandbox/cards/${id(cardId)}/${kind}`, input);
 export const getPublicKey = (env: Env) => request<PublicKey>('GET', `/sandbox/keys${query({ env })}`);
 export const getCardCatalogue = () => request<CardProduct[]>('GET', '/sandbox/card-catalogue');
+
+// ---- Resellers: as the owner of the merchant concerned (the reseller, or the target for revoke) ----
+
+/** The merchant's connections in one environment: outgoing (it resells), incoming (it is resold). */
+export const listResellerConnections = (merchantId: string, env: Env) =>
+  request<ResellerConnections>(
+    'GET',
+    `/sandbox/merchants/${id(merchantId)}/reseller-connections${query({ env })}`,
+  );
+/** Creates a connection, or updates and reactivates the one of the same pair. */
+export const createResellerConnection = (merchantId: string, env: Env, input: CreateConnectionBody) =>
+  request<ResellerConnection>(
+    'POST',
+    `/sandbox/merchants/${id(merchantId)}/reseller-connections${query({ env })}`,
+    input,
+  );
+export const updateResellerConnection = (connectionId: string, input: UpdateConnectionBody) =>
+  request<ResellerConnection>('PUT', `/sandbox/reseller-connections/${id(connectionId)}`, input);
+/** As the target merchant: active → revoked, the record kept. */
+export const revokeResellerConnection = (connectionId: string) =>
+  request<ResellerConnection>('POST', `/sandbox/reseller-connections/${id(connectionId)}/revoke`);
+/** As the reseller: the record removed, whatever its status. */
+export const deleteResellerConnection = (connectionId: string) =>
+  request<void>('DELETE', `/sandbox/reseller-connections/${id(connectionId)}`);
+/** A new merchant, its user and an active connection to it; production only. */
+export const provisionMerchant = (merchantId: string, env: Env, input: ProvisionBody) =>
+  request<ProvisionResult>('POST', `/sandbox/merchants/${id(merchantId)}/provision${query({ env })}`, input);
+export const getResellerIncome = (merchantId: string, env: Env) =>
+  request<ResellerIncome[]>('GET', `/sandbox/merchants/${id(merchantId)}/reseller-income${query({ env })}`);

@@ -65,6 +65,17 @@ export type {
   RefundRecord,
   RefundResult,
 } from '../../server/contract/refunds.js';
+export type {
+  CreateConnectionBody,
+  ProvisionBody,
+  ProvisionedMerchant,
+  ProvisionResult,
+  ResellerConnection,
+  ResellerConnectionStatus,
+  ResellerConnections,
+  ResellerIncome,
+  UpdateConnectionBody,
+} from '../../server/contract/resellers.js';
 export type { CardProduct, ChainConfig, ChainToken, Settings } from '../../server/contract/settings.js';
 export type { StaticAddress } from '../../server/contract/static-addresses.js';
 export type {

@@ -102,6 +102,16 @@ export const CardsIcon = () => (
   </Icon>
 );
 
+export const ResellersIcon = () => (
+  <Icon>
+    <circle cx="6" cy="12" r="2.5" />
+    <circle cx="18" cy="6" r="2.5" />
+    <circle cx="18" cy="18" r="2.5" />
+    <path d="M8.3 10.9l7.4-3.8" />
+    <path d="M8.3 13.1l7.4 3.8" />
+  </Icon>
+);
+
 export const InboxIcon = () => (
   <Icon>
     <path d="M4 13l2.5-7h11L20 13v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1v-5z" />

@@ -6,6 +6,7 @@ import {
   MerchantsIcon,
   MoneyIcon,
   OverviewIcon,
+  ResellersIcon,
   WebhooksIcon,
 } from '../components/icons';
 import { CardsPage } from './Cards/CardsPage';
@@ -14,6 +15,7 @@ import { ClockPage } from './Clock/ClockPage';
 import { MerchantsPage } from './Merchants/MerchantsPage';
 import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
+import { ResellersPage } from './Resellers/ResellersPage';
 import { WebhooksPage } from './Webhooks/WebhooksPage';
 
 export interface PageDef {
@@ -76,6 +78,15 @@ export const pages: PageDef[] = [
     description: 'Cardholders, identity checks, cards, and the card network’s authorizations.',
     Icon: CardsIcon,
     Component: CardsPage,
+    scoped: true,
+  },
+  {
+    id: 'resellers',
+    label: 'Resellers',
+    description:
+      'Act for other merchants: connections and their rates, checkouts on their behalf, fee income.',
+    Icon: ResellersIcon,
+    Component: ResellersPage,
     scoped: true,
   },
   {

@@ -6,6 +6,7 @@ import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
 import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
+import { createResellersSlice } from './resellers';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
@@ -24,6 +25,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createWebhooksSlice(...a),
   ...createMoneySlice(...a),
   ...createCardsSlice(...a),
+  ...createResellersSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

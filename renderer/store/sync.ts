@@ -3,7 +3,7 @@ import { currentScope } from './scope';
 import type { Slice } from './types';
 
 /** The pages whose data follows the live stream (ids as in pages/index.ts). */
-type LivePage = 'checkouts' | 'webhooks' | 'money' | 'cards';
+type LivePage = 'checkouts' | 'webhooks' | 'money' | 'cards' | 'resellers';
 
 export interface SyncSlice {
   /** The page on screen: live events re-read only its data. */
@@ -37,6 +37,7 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
     if (page === 'webhooks') return state.loadWebhooks();
     if (page === 'money') return state.loadMoney();
     if (page === 'cards') return state.loadCards();
+    if (page === 'resellers') return state.loadResellers();
     return Promise.resolve();
   };
 
@@ -48,8 +49,18 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
     onLiveEvent: (event) => {
       const state = get();
       const scope = currentScope(state);
-      if (!scope || event.merchant_id !== scope.merchantId || event.env !== scope.env) return;
+      if (!scope || event.env !== scope.env) return;
       const page = state.openPage as LivePage | null;
+      if (page === 'resellers') {
+        // Fees come from the checkouts of the merchants this one resells (and on-behalf checkouts
+        // are theirs): one of their checkout events can move the income or the shown checkout.
+        const resold =
+          event.merchant_id === scope.merchantId ||
+          state.outgoing.some((connection) => connection.merchant_id === event.merchant_id);
+        if (resold && event.type.startsWith('checkout.')) void reload(page);
+        return;
+      }
+      if (event.merchant_id !== scope.merchantId) return;
       if (page === 'webhooks') {
         // An event fans out into deliveries (pending until their first attempt).
         void state.loadDeliveries();

@@ -6,6 +6,7 @@ import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
+import type { ResellersSlice } from './resellers';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
@@ -20,7 +21,8 @@ export type Store = WorkspaceSlice &
   CheckoutsSlice &
   WebhooksSlice &
   MoneySlice &
-  CardsSlice;
+  CardsSlice &
+  ResellersSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

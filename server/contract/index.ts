@@ -11,6 +11,7 @@ import * as funds from './funds.js';
 import * as invoices from './invoices.js';
 import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
+import * as resellers from './resellers.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
 import * as webhooks from './webhooks.js';
@@ -41,6 +42,15 @@ export const namedSchemas = {
   CardTransaction: cards.CardTransaction,
   CardTransactionItem: cards.CardTransactionItem,
   EncryptedData: cards.EncryptedData,
+  ResellerConnection: resellers.ResellerConnection,
+  ResellerConnectionStatus: resellers.ResellerConnectionStatus,
+  CreateConnectionBody: resellers.CreateConnectionBody,
+  UpdateConnectionBody: resellers.UpdateConnectionBody,
+  ProvisionBody: resellers.ProvisionBody,
+  ProvisionResult: resellers.ProvisionResult,
+  ProvisionedMerchant: resellers.ProvisionedMerchant,
+  ResellerConnections: resellers.ResellerConnections,
+  ResellerIncome: resellers.ResellerIncome,
   Merchant: merchants.Merchant,
   ApiKey: merchants.ApiKey,
   WebhookEndpoint: webhooks.WebhookEndpoint,

@@ -6,6 +6,10 @@ export type Role = Static<typeof Role>;
 
 export const KybStatus = StringEnum(['draft', 'pending', 'approved', 'rejected']);
 
+/** spec: Provisioned merchant, btype company or individual. */
+export const BusinessType = StringEnum(['company', 'individual']);
+export type BusinessType = Static<typeof BusinessType>;
+
 export const Merchant = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -14,6 +18,9 @@ export const Merchant = Type.Object({
   kyb_status: KybStatus,
   /** per-merchant override of settings.platform_rate; null = use the setting */
   platform_rate: Nullable(Type.Integer()),
+  /** company or individual; set by provisioning (default company), null for other merchants */
+  btype: Nullable(BusinessType),
+  website: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -36,6 +43,8 @@ export const CreateMerchantBody = Type.Object({
   legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
   kyb_status: Type.Optional(KybStatus),
+  btype: Type.Optional(BusinessType),
+  website: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
 export type CreateMerchantBody = Static<typeof CreateMerchantBody>;
 

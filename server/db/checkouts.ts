@@ -114,6 +114,12 @@ export function createCheckoutsRepo(db: Db) {
     'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',
   );
   const list = createScopedLister<CheckoutRow>(db, 'checkouts');
+  // A reseller's fees still in the 7-day hold: settled, not yet released (checkouts_reseller index).
+  const heldResellerFees = db.prepare<[string, string], { currency: string; total: number }>(
+    `SELECT currency, SUM(reseller_fee) AS total FROM checkouts
+     WHERE reseller_id = ? AND env = ? AND settled_at IS NOT NULL AND fees_released_at IS NULL
+     GROUP BY currency ORDER BY currency`,
+  );
 
   /**
    * Rows by id, for the hottest read (integrations poll GET /v1/checkouts/{id}). Only reads outside
@@ -150,6 +156,7 @@ export function createCheckoutsRepo(db: Db) {
     list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
     insertPayment: (row: CheckoutPaymentRow) => void insertPayment.run(row),
     payments: (checkoutId: string) => payments.all(checkoutId),
+    heldResellerFees: (resellerId: string, env: Env) => heldResellerFees.all(resellerId, env),
   };
 }
 export type CheckoutsRepo = ReturnType<typeof createCheckoutsRepo>;

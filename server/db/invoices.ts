@@ -26,6 +26,8 @@ export interface InvoiceRow {
   paid_amount: number | null;
   created_at: string;
   updated_at: string;
+  /** the reseller that created it on the merchant's behalf (not in the API object); its checkout inherits it */
+  reseller_id: string | null;
 }
 
 const COLUMNS = [
@@ -50,6 +52,7 @@ const COLUMNS = [
   'paid_amount',
   'created_at',
   'updated_at',
+  'reseller_id',
 ] as const satisfies readonly (keyof InvoiceRow)[];
 
 /** After creation only the lifecycle moves: the money and the number are fixed. */

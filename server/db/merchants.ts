@@ -1,4 +1,4 @@
-import type { KybStatus } from '../contract/merchants.js';
+import type { BusinessType, KybStatus } from '../contract/merchants.js';
 import type { Db } from './connection.js';
 
 export interface MerchantRow {
@@ -8,6 +8,8 @@ export interface MerchantRow {
   country: string | null;
   kyb_status: KybStatus;
   platform_rate: number | null;
+  btype: BusinessType | null;
+  website: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -24,8 +26,8 @@ export interface ApiKeyRow {
 
 export function createMerchantsRepo(db: Db) {
   const insert = db.prepare<MerchantRow>(
-    `INSERT INTO merchants (id, name, legal_name, country, kyb_status, platform_rate, created_at, updated_at)
-     VALUES (@id, @name, @legal_name, @country, @kyb_status, @platform_rate, @created_at, @updated_at)`,
+    `INSERT INTO merchants (id, name, legal_name, country, kyb_status, platform_rate, btype, website, created_at, updated_at)
+     VALUES (@id, @name, @legal_name, @country, @kyb_status, @platform_rate, @btype, @website, @created_at, @updated_at)`,
   );
   const update = db.prepare<MerchantRow>(
     `UPDATE merchants SET name = @name, legal_name = @legal_name, country = @country, kyb_status = @kyb_status,

@@ -10,18 +10,19 @@ export interface Page {
 /**
  * Keyset pagination over a table scoped by (merchant_id, env), newest first. Insertion order is
  * creation order (the sandbox clock never runs backwards), so rowid is the sort key and the
- * (merchant_id, env) index, which ends in rowid, serves the whole query.
+ * (merchant_id, env) index, which ends in rowid, serves the whole query. `scope` names another
+ * owner column (a reseller's outgoing connections: reseller_id), with its own (scope, env) index.
  */
-export function createScopedLister<Row>(db: Db, table: string, where = '') {
+export function createScopedLister<Row>(db: Db, table: string, where = '', scope = 'merchant_id') {
   const extra = where ? ` AND ${where}` : '';
   const first = db.prepare<[string, string, number], Row>(
-    `SELECT * FROM ${table} WHERE merchant_id = ? AND env = ?${extra} ORDER BY rowid DESC LIMIT ?`,
+    `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} ORDER BY rowid DESC LIMIT ?`,
   );
   const cursor = db.prepare<[string, string, string], { rowid: number }>(
-    `SELECT rowid FROM ${table} WHERE merchant_id = ? AND env = ? AND id = ?`,
+    `SELECT rowid FROM ${table} WHERE ${scope} = ? AND env = ? AND id = ?`,
   );
   const after = db.prepare<[string, string, number, number], Row>(
-    `SELECT * FROM ${table} WHERE merchant_id = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
+    `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
   );
   return (merchantId: string, env: Env, page: Page): Row[] => {
     if (page.startingAfter === undefined) return first.all(merchantId, env, page.limit);

@@ -22,6 +22,8 @@ const DATA_TABLES = [
   'checkouts',
   'customers',
   'static_addresses',
+  'reseller_connections',
+  'users',
   'api_keys',
   'events',
   'jobs',

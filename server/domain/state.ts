@@ -2,6 +2,7 @@ import type { ApplicationStatus, CardStatus, CardTransactionStatus, KycStatus } 
 import type { CheckoutStatus } from '../contract/checkouts.js';
 import type { InvoiceStatus } from '../contract/invoices.js';
 import type { KybStatus } from '../contract/merchants.js';
+import type { ResellerConnectionStatus } from '../contract/resellers.js';
 import type { DeliveryStatus } from '../contract/webhooks.js';
 import { BusinessRuleError } from '../errors.js';
 
@@ -124,4 +125,17 @@ export const kybStates = new StateMachine<KybStatus>('KYB review', {
   pending: ['draft', 'pending', 'approved', 'rejected'],
   approved: ['draft', 'pending', 'approved', 'rejected'],
   rejected: ['draft', 'pending', 'approved', 'rejected'],
+});
+
+/**
+ * spec: States and transitions, Reseller connection. A new connection is created active (a new
+ * row, no move). active → active: the terms are updated (PUT, or POST for the same merchant);
+ * active → revoked: the target merchant revokes it; revoked → active: the reseller re-creates it
+ * (POST for the same merchant). PUT is the spec's active → active row only, so a revoked connection
+ * is re-created, never updated (ResellerService.update refuses it with a TransitionError). The
+ * reseller's DELETE removes the record whatever its status: that is no status move.
+ */
+export const resellerConnectionStates = new StateMachine<ResellerConnectionStatus>('reseller connection', {
+  active: ['active', 'revoked'],
+  revoked: ['active'],
 });

@@ -227,6 +227,16 @@ interface World {
   inboxUrl: string;
   /** an expiry far enough ahead for every checkout made here */
   expires: string;
+  /** reseller connections: the world's merchant as reseller (outgoing) and as target (incoming) */
+  reseller: {
+    target: string;
+    connection: string;
+    connectionControl: string;
+    toDelete: string;
+    toDeleteControl: string;
+    toRevokeControl: string;
+    incoming: string;
+  };
 }
 
 async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Promise<World> {
@@ -364,6 +374,7 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
     query: { env: 'production' },
     body: { title: 'Live order', amount: 1_000_000, expires_at: expires },
   });
+  const reseller = await buildResellerWorld(api, merchant, expires);
 
   const invoiceBody = {
     title: 'January services',
@@ -581,8 +592,89 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
     inbox,
     inboxUrl,
     expires,
+    reseller,
   };
 }
+
+/**
+ * The world's merchant as a reseller: connections to other merchants, one for each operation that
+ * changes one, a checkout on behalf of a target (paid and settled, so checkout.completed carries a
+ * reseller_id and a reseller_fee) and an invoice and a customer on its behalf; and one incoming
+ * connection from another reseller, for the merchant-side revoke.
+ */
+async function buildResellerWorld(
+  api: Recorder,
+  merchant: string,
+  expires: string,
+): Promise<World['reseller']> {
+  const newMerchant = async (name: string) =>
+    idOf(
+      obj(await api.ok({ method: 'POST', path: '/sandbox/merchants', body: { name } }), 'merchant').merchant,
+      'merchant',
+    );
+  const connectTo = async (target: string, body: Json = {}) =>
+    idOf(
+      await api.ok({
+        method: 'POST',
+        path: '/v1/reseller/connections',
+        body: { merchant_id: target, rate: 500, ...body },
+      }),
+      'connection',
+    );
+  const target = await newMerchant('Target Co');
+  const connection = await connectTo(target, { min_fee: 100_000, max_fee: 10_000_000 });
+  const connectionControl = await connectTo(await newMerchant('Target Control'));
+  const toDelete = await connectTo(await newMerchant('Target Delete'));
+  const toDeleteControl = await connectTo(await newMerchant('Target Delete Control'));
+  const toRevokeControl = await connectTo(await newMerchant('Target Revoke Control'));
+  const other = await newMerchant('Other Reseller');
+  const incoming = idOf(
+    await api.ok({
+      method: 'POST',
+      path: '/sandbox/merchants/{id}/reseller-connections',
+      params: { id: other },
+      query: { env: 'test' },
+      body: { merchant_id: merchant, rate: 100 },
+    }),
+    'incoming connection',
+  );
+  const onBehalf = idOf(
+    await api.ok({
+      method: 'POST',
+      path: '/v1/checkouts',
+      body: { title: 'On behalf', amount: 20_000_000, expires_at: expires, merchant_id: target },
+    }),
+    'on-behalf checkout',
+  );
+  await api.ok({
+    method: 'POST',
+    path: '/sandbox/checkouts/{id}/payments',
+    params: { id: onBehalf },
+    body: {},
+  });
+  await api.ok({ method: 'POST', path: '/sandbox/checkouts/{id}/complete', params: { id: onBehalf } });
+  await api.ok({
+    method: 'POST',
+    path: '/v1/invoices',
+    body: { title: 'On behalf', customer_name: 'Ada', amount: 1_000_000, merchant_id: target },
+  });
+  await api.ok({ method: 'POST', path: '/v1/customers', body: { name: 'On behalf', merchant_id: target } });
+  return { target, connection, connectionControl, toDelete, toDeleteControl, toRevokeControl, incoming };
+}
+
+const provisionBody = (email: string) => ({
+  email,
+  password: 'secret-password',
+  full_name: 'Sub Owner',
+  merchant_name: 'Sub Co',
+  legal_name: 'Sub Co SARL',
+  country: 'FR',
+  btype: 'company',
+  website: 'https://sub.example',
+  rate: 300,
+  min_fee: 10_000,
+  max_fee: 1_000_000,
+});
 
 /** Deliveries are sent in the background: wait (bounded) until one has been attempted. */
 async function firstDelivery(api: Recorder, merchant: string): Promise<string> {
@@ -773,6 +865,39 @@ const STEPS: Record<string, Step> = {
     body: () => ({ status: 'locked' }),
   },
   'POST /sandbox/reset': {},
+  'POST /v1/reseller/connections': { body: (w) => ({ merchant_id: w.reseller.target, rate: 450 }) },
+  'PUT /v1/reseller/connections/{connection_id}': {
+    params: (w) => ({ connection_id: w.reseller.connection }),
+    body: () => ({ rate: 600, min_fee: null }),
+  },
+  'GET /v1/reseller/connections': { query: listQuery },
+  'DELETE /v1/reseller/connections/{connection_id}': {
+    params: (w) => ({ connection_id: w.reseller.toDelete }),
+  },
+  'GET /v1/merchants/{id}/reseller-connections/incoming': {
+    params: (w) => ({ id: w.merchant }),
+    query: listQuery,
+  },
+  'DELETE /v1/merchants/{id}/reseller-connections/{connection_id}': {
+    params: (w) => ({ id: w.merchant, connection_id: w.reseller.incoming }),
+  },
+  'POST /v1/reseller/provision': { app: 'production', body: () => provisionBody('sweep@sub.example') },
+  'GET /sandbox/merchants/{id}/reseller-connections': { query: () => ({ env: 'test' }) },
+  'POST /sandbox/merchants/{id}/reseller-connections': {
+    query: () => ({ env: 'test' }),
+    body: (w) => ({ merchant_id: w.reseller.target, rate: 500, min_fee: 100_000 }),
+  },
+  'PUT /sandbox/reseller-connections/{id}': {
+    params: (w) => ({ id: w.reseller.connectionControl }),
+    body: () => ({ rate: 250, max_fee: 2_000_000 }),
+  },
+  'POST /sandbox/reseller-connections/{id}/revoke': { params: (w) => ({ id: w.reseller.toRevokeControl }) },
+  'DELETE /sandbox/reseller-connections/{id}': { params: (w) => ({ id: w.reseller.toDeleteControl }) },
+  'POST /sandbox/merchants/{id}/provision': {
+    query: () => ({ env: 'production' }),
+    body: () => provisionBody('control@sub.example'),
+  },
+  'GET /sandbox/merchants/{id}/reseller-income': { query: () => ({ env: 'test' }) },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */
@@ -784,6 +909,7 @@ const REPEATS = [
   'POST /sandbox/cards/{id}/activate',
   'POST /sandbox/card-transactions/{id}/settle',
   'POST /sandbox/card-applications/{id}',
+  'POST /sandbox/reseller-connections/{id}/revoke',
 ];
 
 /** Whether every path parameter of `op` has a fixture. */

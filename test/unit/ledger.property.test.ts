@@ -11,7 +11,10 @@ import { ManualTime } from '../helpers/sandbox.js';
 const DAY = 86_400_000;
 
 type Op =
-  | { op: 'create'; amount: number; chain: string }
+  | { op: 'create'; amount: number; chain: string; onBehalf: boolean }
+  | { op: 'connect'; rate: number; min: number | null; max: number | null }
+  | { op: 'revoke' }
+  | { op: 'disconnect' }
   | { op: 'pay'; at: number; kind: 'full' | 'partial' | 'over'; part: number }
   | { op: 'settle' }
   | { op: 'expire'; at: number }
@@ -21,43 +24,113 @@ type Op =
   | { op: 'payout'; amount: number }
   | { op: 'rate'; bps: number };
 
+const connectArb = fc.record({
+  op: fc.constant('connect' as const),
+  rate: fc.oneof(fc.constantFrom(0, 10_000), fc.integer({ min: 0, max: 10_000 })),
+  min: fc.option(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 60_000_000 }))),
+  max: fc.option(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 60_000_000 }))),
+});
+/** A connection made before the sequence starts, most of the time. */
+const connectedArb = fc.option(connectArb, { freq: 5 });
+
+// Weighted so that on-behalf checkouts (which need an active connection earlier in the sequence)
+// and every money path still happen hundreds of times.
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({
-    op: fc.constant('create' as const),
-    amount: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 50_000_000 })),
-    chain: fc.constantFrom('polygon', 'tron', 'bsc', 'ethereum'),
-  }),
-  fc.record({
-    op: fc.constant('pay' as const),
-    at: fc.nat(),
-    kind: fc.constantFrom('full' as const, 'partial' as const, 'over' as const),
-    part: fc.integer({ min: 1, max: 99 }),
-  }),
-  fc.constant({ op: 'settle' as const }),
-  fc.record({ op: fc.constant('expire' as const), at: fc.nat() }),
-  fc.record({
-    op: fc.constant('refund' as const),
-    at: fc.nat(),
-    part: fc.option(fc.integer({ min: 1, max: 100 })),
-    merchantPaysGas: fc.boolean(),
-  }),
-  fc.record({ op: fc.constant('days' as const), days: fc.integer({ min: 1, max: 9 }) }),
-  fc.record({ op: fc.constant('deposit' as const), amount: fc.integer({ min: 1, max: 20_000_000 }) }),
-  fc.record({ op: fc.constant('payout' as const), amount: fc.integer({ min: 1, max: 30_000_000 }) }),
-  fc.record({ op: fc.constant('rate' as const), bps: fc.integer({ min: 0, max: 2_000 }) }),
+  {
+    weight: 7,
+    arbitrary: fc.record({
+      op: fc.constant('create' as const),
+      amount: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 50_000_000 })),
+      chain: fc.constantFrom('polygon', 'tron', 'bsc', 'ethereum'),
+      onBehalf: fc.boolean(),
+    }),
+  },
+  // The reseller's connection to the merchant: created, re-created with new terms, revoked, removed.
+  { weight: 2, arbitrary: connectArb },
+  { weight: 1, arbitrary: fc.constant({ op: 'revoke' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'disconnect' as const }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('pay' as const),
+      at: fc.nat(),
+      kind: fc.constantFrom('full' as const, 'partial' as const, 'over' as const),
+      part: fc.integer({ min: 1, max: 99 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ op: 'settle' as const }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('expire' as const), at: fc.nat() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('refund' as const),
+      at: fc.nat(),
+      part: fc.option(fc.integer({ min: 1, max: 100 })),
+      merchantPaysGas: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('days' as const), days: fc.integer({ min: 1, max: 9 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('deposit' as const),
+      amount: fc.integer({ min: 1, max: 20_000_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('payout' as const),
+      amount: fc.integer({ min: 1, max: 30_000_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('rate' as const), bps: fc.integer({ min: 0, max: 2_000 }) }),
+  },
 );
 
-async function apply(ctx: SandboxContext, principal: Principal, ids: string[], op: Op): Promise<void> {
+async function apply(
+  ctx: SandboxContext,
+  principal: Principal,
+  reseller: Principal,
+  ids: string[],
+  op: Op,
+): Promise<void> {
   const pick = (at: number) => ids[at % ids.length];
+  const connection = () => ctx.repos.resellers.findPair(reseller.merchantId, principal.merchantId, 'test');
   switch (op.op) {
     case 'create': {
-      const checkout = ctx.checkouts.create(principal, {
+      // On behalf: the reseller creates it for the merchant (refused, 403, without an active connection).
+      const checkout = ctx.checkouts.create(op.onBehalf ? reseller : principal, {
         title: 'p',
         amount: op.amount,
         expires_at: new Date(ctx.clock.now() + 3600_000).toISOString(),
         chains: [op.chain],
+        ...(op.onBehalf ? { merchant_id: principal.merchantId } : {}),
       });
       ids.push(checkout.id);
+      return;
+    }
+    case 'connect':
+      ctx.resellers.create(reseller, {
+        merchant_id: principal.merchantId,
+        rate: op.rate,
+        min_fee: op.min,
+        max_fee: op.max,
+      });
+      return;
+    case 'revoke': {
+      const row = connection();
+      if (row) ctx.resellers.revoke(principal, principal.merchantId, row.id);
+      return;
+    }
+    case 'disconnect': {
+      const row = connection();
+      if (row) ctx.resellers.remove(reseller, row.id);
       return;
     }
     case 'pay': {
@@ -121,7 +194,12 @@ async function apply(ctx: SandboxContext, principal: Principal, ids: string[], o
   }
 }
 
-function checkInvariants(ctx: SandboxContext, principal: Principal, ids: string[]): void {
+function checkInvariants(
+  ctx: SandboxContext,
+  principal: Principal,
+  reseller: Principal,
+  ids: string[],
+): void {
   // Every ledger transaction sums to zero per currency.
   expect(ctx.repos.ledger.unbalanced()).toEqual([]);
   // No merchant-side account is ever negative.
@@ -142,6 +220,42 @@ function checkInvariants(ctx: SandboxContext, principal: Principal, ids: string[
     )
     .get(Accounts.available(principal.merchantId))?.total;
   expect(reported?.available ?? 0).toBe(sum ?? 0);
+  // Every unit of fee is where the checkouts say: held until released, then the platform's and the
+  // reseller's (a refund inside the hold having taken its share back out of both).
+  let held = 0;
+  let platformReleased = 0;
+  let resellerReleased = 0;
+  for (const id of ids) {
+    const row = ctx.lifecycle.find(id);
+    if (row.settled_at !== null && row.fees_released_at === null) held += row.platform_fee + row.reseller_fee;
+    if (row.fees_released_at !== null) {
+      platformReleased += row.platform_fee;
+      resellerReleased += row.reseller_fee;
+    }
+    // A reseller fee only on a checkout made through a connection, whose terms it carries.
+    if (row.reseller_id === null) expect(row.reseller_fee).toBe(0);
+    else {
+      expect(row.reseller_id).toBe(reseller.merchantId);
+      expect(row.reseller_rate).not.toBeNull();
+    }
+    if (row.settled_at !== null && row.reseller_rate !== null && row.refunded_amount === 0) {
+      // Fee rules 1–4 as stored: gross = clamp(paid × rate / 10000, min, max), at most what was paid,
+      // the reseller takes gross − platform_fee and never less than 0.
+      const paid = row.paid_amount ?? 0;
+      let gross = Math.floor((paid * row.reseller_rate) / 10_000);
+      if (row.reseller_min_fee !== null) gross = Math.max(gross, row.reseller_min_fee);
+      if (row.reseller_max_fee !== null) gross = Math.min(gross, row.reseller_max_fee);
+      gross = Math.min(gross, paid);
+      expect(row.reseller_fee).toBe(Math.max(0, gross - row.platform_fee));
+    }
+  }
+  expect(ctx.ledger.balance('test', Accounts.feesHeld(principal.merchantId), 'USDC')).toBe(held);
+  expect(ctx.ledger.balance('test', Accounts.platformFees, 'USDC')).toBe(platformReleased);
+  expect(ctx.ledger.balance('test', Accounts.resellerFees(reseller.merchantId), 'USDC')).toBe(
+    resellerReleased,
+  );
+  // The reseller's own merchant accounts never see the target's money.
+  expect(ctx.ledger.merchantBalances('test', reseller.merchantId)).toEqual([]);
   for (const id of ids) {
     const row = ctx.lifecycle.find(id);
     expect(row.refunded_amount).toBeLessThanOrEqual(row.paid_amount ?? 0);
@@ -159,7 +273,7 @@ describe('money invariants (property-based)', () => {
   const done: Record<string, number> = {};
   it('every ledger transaction balances, no balance goes negative, refunds never exceed payments', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
+      fc.asyncProperty(connectedArb, fc.array(opArb, { minLength: 1, maxLength: 25 }), async (start, ops) => {
         const db = openDatabase(':memory:');
         const time = new ManualTime();
         const ctx = createContext({
@@ -178,16 +292,26 @@ describe('money invariants (property-based)', () => {
             apiKeyId: api_key.id,
             role: 'owner',
           };
+          const res = ctx.merchants.create({ name: 'Reseller' });
+          const reseller: Principal = {
+            env: 'test',
+            merchantId: res.merchant.id,
+            apiKeyId: res.api_key.id,
+            role: 'owner',
+          };
           const ids: string[] = [];
-          for (const op of ops) {
+          // Most sequences start with the reseller connected (its terms random), so on-behalf
+          // checkouts run through every later step; the ops may still revoke or remove it.
+          for (const op of start === null ? ops : [start, ...ops]) {
             try {
-              await apply(ctx, principal, ids, op);
-              done[op.op] = (done[op.op] ?? 0) + 1;
+              await apply(ctx, principal, reseller, ids, op);
+              const key = op.op === 'create' && op.onBehalf ? 'create on behalf' : op.op;
+              done[key] = (done[key] ?? 0) + 1;
             } catch (error) {
               // Business-rule refusals (4xx) are part of the game; anything else is a bug.
               if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
             }
-            checkInvariants(ctx, principal, ids);
+            checkInvariants(ctx, principal, reseller, ids);
           }
         } finally {
           await ctx.scheduler.stop();
@@ -197,9 +321,13 @@ describe('money invariants (property-based)', () => {
       }),
       { numRuns: 1000 },
     );
+    console.log(`ledger property: ${JSON.stringify(done)}`);
     // The generator must really exercise the money paths, not just refuse them.
-    for (const op of ['create', 'pay', 'expire', 'refund', 'deposit', 'payout'] as const) {
+    for (const op of ['create', 'pay', 'expire', 'refund', 'deposit', 'payout', 'connect'] as const) {
       expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(300);
+    }
+    for (const op of ['create on behalf', 'revoke', 'disconnect'] as const) {
+      expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(100);
     }
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import {
 import { CheckoutStatus } from '../../server/contract/checkouts.js';
 import { InvoiceStatus } from '../../server/contract/invoices.js';
 import { KybStatus } from '../../server/contract/merchants.js';
+import { ResellerConnectionStatus } from '../../server/contract/resellers.js';
 import { DeliveryStatus } from '../../server/contract/webhooks.js';
 import {
   applicationStates,
@@ -18,6 +19,7 @@ import {
   invoiceStates,
   kybStates,
   kycStates,
+  resellerConnectionStates,
   StateMachine,
   TransitionError,
 } from '../../server/domain/state.js';
@@ -65,6 +67,13 @@ const TABLES: Table[] = [
   { name: 'webhook delivery', machine: deliveryStates, contract: DeliveryStatus, terminal: [] },
   // KYB: the sandbox plays the reviewer and may set any status.
   { name: 'KYB review', machine: kybStates, contract: KybStatus, terminal: [] },
+  // Reseller connection: a revoked one is re-created (POST for the same merchant); nothing is final.
+  {
+    name: 'reseller connection',
+    machine: resellerConnectionStates,
+    contract: ResellerConnectionStatus,
+    terminal: [],
+  },
 ];
 
 /** The `enum` array of a contract status schema. */

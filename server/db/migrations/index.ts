@@ -5,6 +5,7 @@ import { money } from './003-money.js';
 import { cards } from './004-cards.js';
 import { leanWrites } from './005-lean-writes.js';
 import { emailNocase } from './006-email-nocase.js';
+import { resellers } from './007-resellers.js';
 import { ledgerBalances } from './008-ledger-balances.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -15,5 +16,6 @@ export const migrations: readonly Migration[] = [
   cards,
   leanWrites,
   emailNocase,
+  resellers,
   ledgerBalances,
 ];

@@ -14,7 +14,7 @@ import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } fro
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
 import { generateAddress } from '../../simulate/addresses.js';
-import { targetMerchant } from '../access.js';
+import type { MerchantAccess } from '../access.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
@@ -30,6 +30,7 @@ export interface CheckoutDeps {
   refunds: Pick<RefundsRepo, 'ofCheckout'>;
   lifecycle: CheckoutLifecycle;
   customers: CustomerService;
+  access: Pick<MerchantAccess, 'targetMerchant' | 'activeTerms'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -42,9 +43,20 @@ export interface CheckoutDeps {
 export class CheckoutService {
   constructor(private readonly deps: CheckoutDeps) {}
 
-  create(principal: Principal, body: CreateCheckoutBody, link: { invoiceId?: string } = {}): Checkout {
+  /**
+   * With `merchant_id` (a reseller acting for a connected merchant) the checkout is the target
+   * merchant's and snapshots the connection's rate and caps (spec fee rule 5: later changes do not
+   * touch it). An invoice's checkout inherits the invoice's reseller (`link.resellerId`) with the
+   * connection's terms at activation, while that connection is still active.
+   */
+  create(
+    principal: Principal,
+    body: CreateCheckoutBody,
+    link: { invoiceId?: string; resellerId?: string | null } = {},
+  ): Checkout {
     const { clock, ids } = this.deps;
-    const merchantId = targetMerchant(principal, body.merchant_id);
+    const acting = this.deps.access.targetMerchant(principal, body.merchant_id);
+    const merchantId = acting.merchantId;
     const currency = checkoutCurrency(body.currency);
     const method = body.method ?? 'crypto';
     if (method !== 'crypto' && !FIAT_CURRENCIES.has(currency)) {
@@ -88,6 +100,9 @@ export class CheckoutService {
 
     return this.deps.events.transaction(() => {
       const customerId = this.resolveCustomer(principal.env, merchantId, body);
+      const reseller =
+        acting.reseller ??
+        (link.resellerId ? this.deps.access.activeTerms(link.resellerId, merchantId, principal.env) : null);
       const created = clock.nowIso();
       const row: CheckoutRow = {
         id: ids.uuid(),
@@ -109,7 +124,7 @@ export class CheckoutService {
         paid_token: null,
         refunded_amount: 0,
         refund_status: null,
-        reseller_id: null,
+        reseller_id: reseller?.reseller_id ?? null,
         reseller_fee: 0,
         platform_fee: 0,
         platform_gas_fee: 0,
@@ -122,9 +137,9 @@ export class CheckoutService {
         invoice_id: link.invoiceId ?? null,
         settled_at: null,
         fees_released_at: null,
-        reseller_rate: null,
-        reseller_min_fee: null,
-        reseller_max_fee: null,
+        reseller_rate: reseller?.rate ?? null,
+        reseller_min_fee: reseller?.min_fee ?? null,
+        reseller_max_fee: reseller?.max_fee ?? null,
       };
       this.deps.checkouts.insert(row);
       this.deps.scheduler.schedule(JOB_EXPIRE, row.id, expiresAt);

@@ -4,11 +4,13 @@ import type { CustomerRow, CustomersRepo } from '../../db/customers.js';
 import type { Page } from '../../db/pagination.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
+import type { MerchantAccess } from '../access.js';
 import { isAlpha3Country } from '../countries.js';
 import type { Env, Principal } from '../types.js';
 
 export interface CustomerDeps {
   customers: CustomersRepo;
+  access: Pick<MerchantAccess, 'targetMerchant'>;
   clock: Clock;
   ids: Ids;
 }
@@ -32,7 +34,9 @@ export function checkCountry(field: string, country: string | null | undefined):
 export class CustomerService {
   constructor(private readonly deps: CustomerDeps) {}
 
-  create(principal: Principal, merchantId: string, body: CreateCustomerBody): Customer {
+  /** With `merchant_id` (a reseller with an active connection) the customer is that merchant's. */
+  create(principal: Principal, body: CreateCustomerBody): Customer {
+    const { merchantId } = this.deps.access.targetMerchant(principal, body.merchant_id);
     return toCustomer(this.insert(principal.env, merchantId, body));
   }
 

@@ -13,7 +13,7 @@ import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
 import type { Page } from '../../db/pagination.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import { targetMerchant } from '../access.js';
+import type { MerchantAccess } from '../access.js';
 import { checkoutCurrency } from '../checkouts/chains.js';
 import type { CheckoutLifecycle } from '../checkouts/lifecycle.js';
 import type { CheckoutService } from '../checkouts/service.js';
@@ -29,6 +29,7 @@ export interface InvoiceDeps {
   customers: Pick<CustomerService, 'ownedBy' | 'findByEmail' | 'insert'>;
   checkouts: Pick<CheckoutService, 'create'>;
   lifecycle: Pick<CheckoutLifecycle, 'find' | 'cancel'>;
+  access: Pick<MerchantAccess, 'targetMerchant'>;
   clock: Clock;
   ids: Ids;
   events: EventRecorder;
@@ -64,7 +65,9 @@ export class InvoiceService {
 
   create(principal: Principal, body: CreateInvoiceBody): Invoice {
     const { clock, ids, invoices } = this.deps;
-    const merchantId = targetMerchant(principal, body.merchant_id);
+    // On behalf of a connected merchant: the invoice is the merchant's and remembers the reseller.
+    const acting = this.deps.access.targetMerchant(principal, body.merchant_id);
+    const merchantId = acting.merchantId;
     const currency = checkoutCurrency(body.currency);
     if (body.due_date !== undefined && !isCalendarDate(body.due_date)) {
       throw new ValidationError('due_date', 'must be a real calendar date, YYYY-MM-DD');
@@ -105,6 +108,7 @@ export class InvoiceService {
         paid_amount: null,
         created_at: now,
         updated_at: now,
+        reseller_id: acting.reseller?.reseller_id ?? null,
       };
       invoices.insert(row);
       return toInvoice(row);
@@ -142,6 +146,7 @@ export class InvoiceService {
       if (body.cancel_url !== undefined) checkoutBody.cancel_url = body.cancel_url;
       const checkout = checkouts.create({ ...principal, merchantId: row.merchant_id }, checkoutBody, {
         invoiceId: row.id,
+        resellerId: row.reseller_id,
       });
       const invoice = toInvoice(this.transition(row, 'sent', { checkout_id: checkout.id }));
       events.record(row.env, row.merchant_id, 'invoice.sent', invoice);

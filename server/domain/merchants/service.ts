@@ -42,7 +42,10 @@ export class MerchantService {
 
   constructor(private readonly deps: MerchantDeps) {}
 
-  /** A merchant comes with an owner key and its static addresses in both environments. */
+  /**
+   * A merchant comes with an owner key and its static addresses in both environments. Provisioning
+   * (ResellerService.provision) makes its merchants here too, inside its own transaction.
+   */
   create(body: CreateMerchantBody): { merchant: Merchant; api_key: ApiKey } {
     if (body.country !== undefined && !isAlpha2Country(body.country)) {
       throw new ValidationError('country', `not an ISO 3166-1 alpha-2 code: ${body.country}`);
@@ -58,6 +61,8 @@ export class MerchantService {
         // The sandbox's merchants are ready to trade unless a test asks otherwise.
         kyb_status: body.kyb_status ?? 'approved',
         platform_rate: null,
+        btype: body.btype ?? null,
+        website: body.website ?? null,
         created_at: now,
         updated_at: now,
       };

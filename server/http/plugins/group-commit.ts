@@ -56,7 +56,8 @@ export const groupCommit = fp<GroupCommitOptions>(
           // The commit failed: whatever the handler answered did not happen. Answer that instead,
           // as `{error}` (507 when the disk is full), the way the error handler would.
           const storage = storageProblem(error);
-          if (!storage) console.error(`svc-sandbox: commit failed on ${request.method} ${request.url}:`, error);
+          if (!storage)
+            console.error(`svc-sandbox: commit failed on ${request.method} ${request.url}:`, error);
           reply.code(storage?.status ?? 500).type('application/json; charset=utf-8');
           done(null, JSON.stringify({ error: storage?.message ?? 'Internal server error' }));
         },

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
-import { targetMerchant } from '../../domain/access.js';
 import type { CustomerService } from '../../domain/customers/service.js';
 import { principalOf } from '../types.js';
 
@@ -16,10 +15,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
   app.post(
     '/customers',
     { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
-    async (request) => {
-      const principal = principalOf(request);
-      return customers.create(principal, targetMerchant(principal, request.body.merchant_id), request.body);
-    },
+    async (request) => customers.create(principalOf(request), request.body),
   );
 
   app.get(
