@@ -5,8 +5,8 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
-import { namedSchemas } from './contract/index.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
+import { documentRoutes, swaggerOptions } from './http/openapi.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -21,6 +21,7 @@ import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { resellerControlRoutes } from './http/sandbox/resellers.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
@@ -30,6 +31,7 @@ import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
 import { customerRoutes } from './http/v1/customers.js';
 import { invoiceRoutes } from './http/v1/invoices.js';
+import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
 
@@ -100,20 +102,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(groupCommit, { batcher: ctx.batcher });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'svc-sandbox',
-        version: options.workspace.version,
-        description: 'The /v1 API and the sandbox control API (/sandbox).',
-      },
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svcb_... API key' } },
-        // The contract's named shapes, for client generators (server/contract/index.ts).
-        schemas: namedSchemas as unknown as Record<string, Record<string, unknown>>,
-      },
-    },
-  });
+  // The document: operationIds, summaries and security on each route (before any route is added),
+  // then servers, tags and webhooks around them (server/http/openapi.ts).
+  app.addHook('onRoute', documentRoutes());
+  await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
 
   const limiter = options.limiter ?? new KeyLimiter();
   await app.register(
@@ -124,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });
       await v1.register(addressRoutes, { settings: ctx.settings, views: ctx.views });
       await v1.register(cardholderRoutes, { cards: ctx.cards, secrets: ctx.secrets });
+      await v1.register(resellerRoutes, { resellers: ctx.resellers });
     },
     { prefix: '/v1' },
   );
@@ -172,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         merchants: ctx.merchants,
         refunds: ctx.refunds,
       });
+      await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

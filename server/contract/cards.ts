@@ -124,6 +124,32 @@ export const EncryptedData = Type.Object({
   data: Type.String({ minLength: 1, maxLength: 4096 }),
 });
 export const SessionBody = Type.Object({ session: Type.String({ minLength: 1, maxLength: 4096 }) });
+/**
+ * The card-secret reads also take `session` outside the body, for clients that cannot send a GET
+ * body (fetch): the `X-SVC-Session` header or the `session` query parameter. One source is enough;
+ * several must agree.
+ */
+const SessionString = Type.String({ minLength: 1, maxLength: 4096 });
+export const SessionQuery = Type.Object({
+  session: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'The wrapped session key, instead of `session` in the body.',
+    }),
+  ),
+});
+export const SessionHeaders = Type.Object({
+  'x-svc-session': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'The wrapped session key, instead of `session` in the body.',
+    }),
+  ),
+});
+/** The secrets read's body: `session` may come from the header or the query instead. */
+export const SecretsBody = Type.Object({ session: Type.Optional(SessionString) });
 export const SetPinBody = Type.Object({
   session: Type.String({ minLength: 1, maxLength: 4096 }),
   encrypted_data: EncryptedData,

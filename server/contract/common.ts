@@ -13,10 +13,15 @@ const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'object'])
  * and OpenAPI, and far cheaper for the response serializer, which tries anyOf branches one by one.
  */
 export const Nullable = <T extends TSchema>(schema: T) => {
-  const type = (schema as { type?: unknown }).type;
-  return typeof type === 'string' && PRIMITIVES.has(type)
-    ? Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
-    : Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown[] };
+  if (typeof type !== 'string' || !PRIMITIVES.has(type))
+    return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+  // An enum lists its values: null has to be one of them too, or `type` alone would not admit it.
+  return Type.Unsafe<Static<T> | null>({
+    ...schema,
+    type: [type, 'null'],
+    ...(values ? { enum: [...values, null] } : {}),
+  });
 };
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error' });

@@ -15,8 +15,10 @@ import {
   LimitsBody,
   PatchCardBody,
   PinResult,
+  SecretsBody,
   SecretsResult,
-  SessionBody,
+  SessionHeaders,
+  SessionQuery,
   SetPinBody,
 } from '../../contract/cards.js';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
@@ -27,7 +29,28 @@ import { readJsonBody } from '../raw-json.js';
 import { principalOf } from '../types.js';
 
 const tags = ['cardholders and cards'];
-const sessionBody = Compile(SessionBody);
+const secretsBody = Compile(SecretsBody);
+
+/**
+ * The card-secret reads' `session`: from the JSON body (the spec), the `X-SVC-Session` header or the
+ * `session` query parameter (for clients that cannot send a GET body). Exactly one value: given in
+ * several places it must be the same everywhere.
+ */
+function sessionOf(body: unknown, header: string | undefined, query: string | undefined): string {
+  if (!secretsBody.Check(body)) throw new ValidationError('session', 'must be a string');
+  const given = [body.session, header, query].filter((v): v is string => v !== undefined);
+  const [session] = given;
+  if (session === undefined) {
+    throw new ValidationError(
+      'session',
+      'is required (a string in the body, the X-SVC-Session header or the session query parameter)',
+    );
+  }
+  if (given.some((v) => v !== session)) {
+    throw new ValidationError('session', 'was given more than once with different values');
+  }
+  return session;
+}
 
 export interface CardholderRoutesDeps {
   cards: Pick<
@@ -154,7 +177,9 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       schema: {
         tags,
         params: CardParams,
-        body: SessionBody,
+        querystring: SessionQuery,
+        headers: SessionHeaders,
+        body: SecretsBody,
         response: { 200: SecretsResult, ...errorResponses },
       },
     },
@@ -163,19 +188,31 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
-        request.body.session,
+        sessionOf(request.body, request.headers['x-svc-session'], request.query.session),
       ),
   );
 
-  // A GET with a JSON body, as the spec has it: Fastify does not parse GET bodies, so we do.
+  // A GET with a JSON body, as the spec has it: Fastify does not parse GET bodies, so we do. The
+  // session may come in the X-SVC-Session header or the session query parameter instead.
   app.get(
     '/cardholders/:ch_id/cards/:card_id/pin',
-    { schema: { tags, params: CardParams, response: { 200: PinResult, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        params: CardParams,
+        querystring: SessionQuery,
+        headers: SessionHeaders,
+        response: { 200: PinResult, ...errorResponses },
+      },
+    },
     async (request) => {
       const principal = principalOf(request);
-      const body = await readJsonBody(request.raw);
-      if (!sessionBody.Check(body)) throw new ValidationError('session', 'is required (a string)');
-      return secrets.getPin(principal, request.params.ch_id, request.params.card_id, body.session);
+      const session = sessionOf(
+        await readJsonBody(request.raw),
+        request.headers['x-svc-session'],
+        request.query.session,
+      );
+      return secrets.getPin(principal, request.params.ch_id, request.params.card_id, session);
     },
   );
 
