@@ -28,6 +28,7 @@ async function start(): Promise<void> {
   const userData = app.getPath('userData');
   const nativeBinding = await ensureNativeBinding({
     userData,
+    packaged: app.isPackaged,
     log: (line) => console.log(`svc-sandbox: ${line}`),
   });
   try {

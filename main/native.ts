@@ -148,6 +148,8 @@ export function isBindingLoadError(error: unknown): boolean {
 }
 
 export interface EnsureNativeBindingOptions {
+  /** app.isPackaged: electron-builder rebuilt the module at package time; nothing to build. */
+  packaged?: boolean | undefined;
   userData: string;
   /** Defaults to process.versions: `electron` is absent under plain Node. */
   versions?: { electron?: string | undefined; modules: string };
@@ -171,6 +173,8 @@ export function betterSqlitePackageDir(): string {
 export async function ensureNativeBinding(options: EnsureNativeBindingOptions): Promise<string | undefined> {
   const versions = options.versions ?? process.versions;
   if (!versions.electron) return undefined;
+  // A packaged app (npm run dist) ships better-sqlite3 already rebuilt for its Electron.
+  if (options.packaged) return undefined;
   const target = nativeBindingPath(options.userData, versions.modules);
   if (existsSync(target)) return target;
 

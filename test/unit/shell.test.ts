@@ -223,6 +223,14 @@ describe('native binding', () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it('builds nothing in a packaged app (electron-builder rebuilt the module at package time)', async () => {
+    const run = vi.fn();
+    const userData = tempDir();
+    const result = await ensureNativeBinding({ userData, versions: electronVersions, packaged: true, run });
+    expect(result).toBeUndefined();
+    expect(run).not.toHaveBeenCalled();
+  });
+
   it('reuses a cached binary without building', async () => {
     const userData = tempDir();
     const cached = nativeBindingPath(userData, '143');
