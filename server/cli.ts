@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { CliFailure, UsageError } from './cli/common.js';
 import type { Sandbox, Urls } from './sandbox.js';
+
+export { UsageError };
 
 export const USAGE = `Usage: svc-sandbox serve [options]
 
@@ -27,8 +30,6 @@ export interface ServeOptions {
   seed: string | undefined;
   allowRemoteControl: boolean;
 }
-
-export class UsageError extends Error {}
 
 function port(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -74,17 +75,117 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+export const HELP = `Usage: svc-sandbox <command> [options]
+
+Commands:
+  serve                     run the sandbox (the /v1 API, the control API, the dashboard)
+  listen --forward-to <url> forward the sandbox's webhooks to your app, signatures intact
+  logs tail                 stream events, webhook delivery attempts and requests as they happen
+  merchants create <name>   create a merchant and print its owner API key
+  merchants list            list the merchants
+  clock [advance <d>|freeze|resume]
+                            show or move the sandbox clock
+  reset --yes               erase everything in the running sandbox
+
+Every command but serve talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+http://127.0.0.1:4010). Run \`svc-sandbox <command> --help\` for a command's options.
+Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
+
+${USAGE}`;
+
+type Command = (argv: string[]) => Promise<number | 'help'>;
+
+/** The client commands, each loaded only when run (serve never loads them, nor they the server). */
+const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> = {
+  listen: async () => {
+    const m = await import('./cli/listen.js');
+    return { run: m.listen, usage: m.LISTEN_USAGE };
+  },
+  logs: async () => {
+    const m = await import('./cli/logs.js');
+    return { run: m.logs, usage: m.LOGS_USAGE };
+  },
+  merchants: async () => {
+    const m = await import('./cli/merchants.js');
+    return { run: m.merchants, usage: m.MERCHANTS_USAGE };
+  },
+  clock: async () => {
+    const m = await import('./cli/clock.js');
+    return { run: m.clock, usage: m.CLOCK_USAGE };
+  },
+  reset: async () => {
+    const m = await import('./cli/reset.js');
+    return { run: m.reset, usage: m.RESET_USAGE };
+  },
+};
+
+/** Flags that take a value as the next argument: what follows them is not the command. */
+const VALUE_FLAGS = new Set([
+  '--port',
+  '--prod-port',
+  '--host',
+  '--db',
+  '--seed',
+  '--url',
+  '--forward-to',
+  '--events',
+  '--merchant',
+  '--env',
+]);
+
+function commandOf(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return argv[i + 1];
+    if (arg.startsWith('-')) {
+      if (VALUE_FLAGS.has(arg)) i++;
+      continue;
+    }
+    return arg;
+  }
+  return undefined;
+}
+
+/** Exits once stdout has flushed (a pipe may still hold the last lines). */
+function exit(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+async function runClient(name: string, argv: string[]): Promise<void> {
+  const { run, usage } = await COMMANDS[name]!();
+  try {
+    const result = await run(argv);
+    if (result === 'help') {
+      process.stdout.write(usage);
+      exit(0);
+    } else exit(result);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`svc-sandbox: ${error.message}\n\n${usage}`);
+      exit(2);
+    } else if (error instanceof CliFailure) {
+      process.stderr.write(`svc-sandbox: ${error.message}\n`);
+      exit(1);
+    } else {
+      process.stderr.write(`svc-sandbox: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+      exit(1);
+    }
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
+  const command = commandOf(argv);
+  if (command !== undefined && command in COMMANDS) return runClient(command, argv);
   let options: ServeOptions | 'help';
   try {
     options = parseServeArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`svc-sandbox: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`svc-sandbox: ${error.message}\n\n${command === 'serve' ? USAGE : HELP}`);
     process.exit(2);
   }
   if (options === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(command === 'serve' ? USAGE : HELP);
     return;
   }
   // Signals are handled from the start: one during start-up still shuts down cleanly.

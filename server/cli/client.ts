@@ -1,0 +1,146 @@
+import { CliFailure } from './common.js';
+
+/** The control API of a running sandbox, over fetch. Every failure becomes a CliFailure. */
+export class SandboxClient {
+  constructor(readonly baseUrl: string) {}
+
+  notRunning(): CliFailure {
+    return new CliFailure(`no sandbox answering at ${this.baseUrl} (start one with: svc-sandbox serve)`);
+  }
+
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError')
+        throw new CliFailure(`${method} ${path}: no answer from ${this.baseUrl} within 30 s`);
+      throw this.notRunning();
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text;
+      try {
+        const parsed = JSON.parse(text) as { error?: unknown };
+        if (typeof parsed.error === 'string') message = parsed.error;
+      } catch {}
+      throw new CliFailure(`${method} ${path} failed: ${response.status} ${message}`.trim());
+    }
+    if (response.status === 204 || text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new CliFailure(`${method} ${path}: ${this.baseUrl} did not answer JSON (is it a sandbox?)`);
+    }
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>('GET', path);
+  }
+
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.request<T>('POST', path, body);
+  }
+
+  delete(path: string): Promise<void> {
+    return this.request<void>('DELETE', path);
+  }
+
+  /**
+   * Opens a server-sent-events stream and calls `onMessage` for each message until `signal`
+   * aborts (resolves) or the server ends the stream (rejects with a CliFailure).
+   * `onOpen` runs once the response headers are in.
+   */
+  async stream(
+    path: string,
+    onMessage: (message: SseMessage) => void,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        headers: { accept: 'text/event-stream' },
+        signal,
+      });
+    } catch {
+      if (signal.aborted) return;
+      throw this.notRunning();
+    }
+    if (!response.ok || !response.body) {
+      const text = await response.text().catch(() => '');
+      throw new CliFailure(`GET ${path} failed: ${response.status} ${text}`.trim());
+    }
+    onOpen?.();
+    const parser = new SseParser(onMessage);
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        parser.push(decoder.decode(chunk, { stream: true }));
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      throw new CliFailure(`the event stream from ${this.baseUrl} broke: ${(error as Error).message}`);
+    }
+    if (signal.aborted) return;
+    throw new CliFailure(`the sandbox at ${this.baseUrl} closed the event stream (did it stop?)`);
+  }
+}
+
+export interface SseMessage {
+  event: string;
+  id: string | undefined;
+  data: string;
+}
+
+/** The text/event-stream format: fields per line, a blank line ends a message, `:` lines are comments. */
+export class SseParser {
+  private buffer = '';
+  private event = '';
+  private id: string | undefined;
+  private data: string[] = [];
+
+  constructor(private readonly onMessage: (message: SseMessage) => void) {}
+
+  push(text: string): void {
+    this.buffer += text;
+    for (;;) {
+      const match = /\r\n|\r|\n/.exec(this.buffer);
+      if (!match) return;
+      // A lone \r at the very end may be the first half of \r\n: wait for more.
+      if (match[0] === '\r' && match.index === this.buffer.length - 1) return;
+      const line = this.buffer.slice(0, match.index);
+      this.buffer = this.buffer.slice(match.index + match[0].length);
+      this.line(line);
+    }
+  }
+
+  private line(line: string): void {
+    if (line === '') {
+      if (this.data.length > 0 || this.event !== '') {
+        this.onMessage({ event: this.event || 'message', id: this.id, data: this.data.join('\n') });
+      }
+      this.event = '';
+      this.data = [];
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') this.event = value;
+    else if (field === 'data') this.data.push(value);
+    else if (field === 'id') this.id = value;
+  }
+}

@@ -1,0 +1,86 @@
+import { SandboxClient } from './client.js';
+import { baseUrl, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+
+export const CLOCK_USAGE = `Usage: svc-sandbox clock [advance <duration> | freeze | resume] [options]
+
+  clock                     print the sandbox time: now, offset from real time, frozen or not
+  clock advance <duration>  move the clock forward, running every job that falls due (90s, 15m, 1h,
+                            2d, or plain seconds)
+  clock freeze              stop the clock
+  clock resume              let it run again (from where it stands)
+
+Options:
+${COMMON_HELP}
+Example:
+  svc-sandbox clock advance 1h
+`;
+
+interface ClockState {
+  now: string;
+  offset_ms: number;
+  frozen: boolean;
+  ran?: number;
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** `90s`, `15m`, `1h`, `2d`, `1h30m` or plain seconds → whole seconds. */
+export function parseDuration(text: string): number {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed)
+    throw new UsageError(`not a duration: ${text} (use e.g. 90s, 15m, 1h, 2d or seconds)`);
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
+}
+
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? '-' : '+';
+  let rest = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest}s`);
+  return `${sign}${parts.join('')}`;
+}
+
+export async function clock(argv: string[]): Promise<number | 'help'> {
+  const { values, positionals } = parse(argv, {});
+  if (values.help) return 'help';
+  const action = positionals[1];
+  let state: ClockState;
+  let client: SandboxClient;
+  if (action === undefined) {
+    client = new SandboxClient(baseUrl(values));
+    state = await client.get<ClockState>('/sandbox/clock');
+  } else if (action === 'advance') {
+    const duration = positionals[2];
+    if (duration === undefined) throw new UsageError('clock advance needs a duration (e.g. 1h)');
+    noExtra(positionals, 3);
+    const seconds = parseDuration(duration);
+    if (seconds > 10 * 365 * 86400) throw new UsageError('clock advance: at most 10 years at once');
+    client = new SandboxClient(baseUrl(values));
+    state = await client.post<ClockState>('/sandbox/clock/advance', { seconds });
+  } else if (action === 'freeze' || action === 'resume') {
+    noExtra(positionals, 2);
+    client = new SandboxClient(baseUrl(values));
+    state = await client.post<ClockState>(`/sandbox/clock/${action}`);
+  } else {
+    throw new UsageError(`unknown subcommand: clock ${action}`);
+  }
+  if (values.json) {
+    json(state);
+    return 0;
+  }
+  const ran = state.ran === undefined ? '' : `  ran=${state.ran} job(s)`;
+  out(`now=${state.now}  offset=${formatOffset(state.offset_ms)}  frozen=${state.frozen}${ran}`);
+  return 0;
+}

@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+
+/** A bad command line: the caller prints the message and the command's usage, and exits 2. */
+export class UsageError extends Error {}
+
+/** A command that could not do its work (no sandbox, an API error): message on stderr, exit 1. */
+export class CliFailure extends Error {}
+
+export const DEFAULT_URL = 'http://127.0.0.1:4010';
+
+/** Flags every client command takes. */
+export const COMMON_OPTIONS = {
+  url: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const COMMON_HELP = `  --url <url>       the running sandbox (default $SVC_SANDBOX_URL or ${DEFAULT_URL})
+  --json            machine-readable output (JSON; one object per line for streams)
+  -h, --help        show this help
+`;
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** util.parseArgs in strict mode, its errors turned into usage errors. */
+export function parse(argv: string[], options: OptionSpec): Parsed {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...COMMON_OPTIONS, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Parsed['values'], positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function baseUrl(values: Parsed['values']): string {
+  const raw = (values.url as string | undefined) ?? process.env.SVC_SANDBOX_URL ?? DEFAULT_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL, got ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url must be an http(s) URL, got ${raw}`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function envOption(value: string | boolean | undefined): 'test' | 'production' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'test' && value !== 'production')
+    throw new UsageError(`--env must be test or production, got ${String(value)}`);
+  return value;
+}
+
+export function noExtra(positionals: string[], expected: number): void {
+  if (positionals.length > expected)
+    throw new UsageError(`unexpected argument: ${positionals.slice(expected).join(' ')}`);
+}
+
+export function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+export function json(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** A local wall-clock time for stream lines: HH:MM:SS.mmm. */
+export function clockTime(date = new Date()): string {
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
