@@ -15,12 +15,14 @@ import { groupCommit } from './http/plugins/group-commit.js';
 import { jsonBodies } from './http/plugins/json-bodies.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
+import { requestLog } from './http/plugins/request-log.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
@@ -111,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(
     async (v1) => {
       await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      await v1.register(requestLog, { requests: ctx.requests, env });
       await v1.register(customerRoutes, { customers: ctx.customers });
       await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });
@@ -144,7 +147,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         merchants: ctx.merchants,
         payouts: ctx.payouts,
       });
-      await control.register(streamControlRoutes, { dispatcher: ctx.dispatcher, events: ctx.events });
+      await control.register(requestLogControlRoutes, { requests: ctx.requests });
+      await control.register(streamControlRoutes, {
+        dispatcher: ctx.dispatcher,
+        events: ctx.events,
+        requests: ctx.requests,
+      });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
         identity: ctx.identity,

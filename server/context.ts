@@ -14,6 +14,7 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
+import { createRequestLogRepo } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createUsersRepo } from './db/users.js';
@@ -32,6 +33,7 @@ import { Ledger } from './domain/ledger/service.js';
 import { MerchantService } from './domain/merchants/service.js';
 import { MerchantViews } from './domain/merchants/views.js';
 import { RefundService } from './domain/refunds/service.js';
+import { RequestLogService } from './domain/requests/service.js';
 import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Ids } from './ids.js';
@@ -51,6 +53,8 @@ export interface ContextOptions {
   realNow?: (() => number) | undefined;
   baseUrl: (env: Env) => string;
   log: SchedulerLogger;
+  /** request log rows kept (default 10,000) */
+  requestLogLimit?: number | undefined;
 }
 
 /**
@@ -84,7 +88,21 @@ export function createContext(options: ContextOptions) {
     invoices: createInvoicesRepo(db),
     resellers: createResellersRepo(db),
     users: createUsersRepo(db),
+    requestLog: createRequestLogRepo(db, {
+      limit: options.requestLogLimit,
+      // Diagnostics only: a failed log write (a full disk) drops its entries and is reported once
+      // per run of failures; requests never see it.
+      onError: (error, dropped) => {
+        if (requestLogFailing) return;
+        requestLogFailing = true;
+        options.log.error({ err: error, dropped }, 'request log write failed; entries dropped');
+      },
+    }),
   };
+  let requestLogFailing = false;
+  repos.requestLog.onWritten(() => {
+    requestLogFailing = false;
+  });
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);
@@ -165,6 +183,7 @@ export function createContext(options: ContextOptions) {
   const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, events });
   const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
+  const requests = new RequestLogService({ repo: repos.requestLog, clock });
   const views = new MerchantViews({ addresses: repos.addresses, events: repos.events, merchants });
 
   // ---- the outside world (simulate) -------------------------------------------------------------
@@ -219,6 +238,7 @@ export function createContext(options: ContextOptions) {
     cards,
     secrets,
     views,
+    requests,
     chain,
     payouts,
     network,

@@ -35,6 +35,8 @@ export interface SandboxOptions {
   allowRemoteControl?: boolean;
   /** Header, request and keep-alive timeouts (defaults: 10 s, 30 s, 5 s). */
   timeouts?: Partial<Timeouts>;
+  /** Request log rows kept, newest first (default 10,000). */
+  requestLogLimit?: number;
 }
 
 export interface Urls {
@@ -87,12 +89,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     realNow: options.realNow,
     baseUrl: (env) => base[env],
     log,
+    requestLogLimit: options.requestLogLimit,
   });
   const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
   const workspace = {
     version: VERSION,
     urls,
     reset: () => {
+      ctx.repos.requestLog.clearQueue();
       wipeData(db);
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
@@ -135,6 +139,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
       ctx.batcher.commit();
+      ctx.repos.requestLog.flush();
       db.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { DeliveryNotice, SandboxEvent } from './types';
+import type { DeliveryNotice, RequestLogEntry, SandboxEvent } from './types';
 
 export interface StreamHandlers {
   onOpen: () => void;
@@ -7,6 +7,8 @@ export interface StreamHandlers {
   onEvent: (event: SandboxEvent) => void;
   /** A webhook delivery attempt: the delivery plus the attempt just made. */
   onDelivery?: (delivery: DeliveryNotice) => void;
+  /** A /v1 request the request log recorded. */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** Subscribes to the server's live stream (GET /sandbox/events, server-sent events). Returns an unsubscribe. */
@@ -28,6 +30,10 @@ export function subscribeToEvents(handlers: StreamHandlers): () => void {
   source.addEventListener('delivery', (message) => {
     const delivery = parse(message);
     if (delivery) handlers.onDelivery?.(delivery as DeliveryNotice);
+  });
+  source.addEventListener('request', (message) => {
+    const entry = parse(message);
+    if (entry) handlers.onRequest?.(entry as RequestLogEntry);
   });
   return () => source.close();
 }

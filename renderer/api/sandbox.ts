@@ -47,6 +47,7 @@ import type {
   PublicKey,
   RefundInput,
   RefundResult,
+  RequestLogEntry,
   ResellerConnection,
   ResellerConnections,
   ResellerIncome,
@@ -231,3 +232,14 @@ export const provisionMerchant = (merchantId: string, env: Env, input: Provision
   request<ProvisionResult>('POST', `/sandbox/merchants/${id(merchantId)}/provision${query({ env })}`, input);
 export const getResellerIncome = (merchantId: string, env: Env) =>
   request<ResellerIncome[]>('GET', `/sandbox/merchants/${id(merchantId)}/reseller-income${query({ env })}`);
+
+// ---- the request log ----
+/** Status filter: a class (`4xx`) or none. */
+export type RequestStatusClass = '2xx' | '4xx' | '5xx';
+export const listRequestLog = (merchantId: string, env: Env, status?: RequestStatusClass) =>
+  request<RequestLogEntry[]>(
+    'GET',
+    `/sandbox/request-log${query({ merchant_id: merchantId, env, status, limit: '200' })}`,
+  );
+export const getRequestLogEntry = (entryId: string) =>
+  request<RequestLogEntry>('GET', `/sandbox/request-log/${id(entryId)}`);

@@ -65,6 +65,7 @@ export type {
   RefundRecord,
   RefundResult,
 } from '../../server/contract/refunds.js';
+export type { RequestLogEntry } from '../../server/contract/requests.js';
 export type {
   CreateConnectionBody,
   ProvisionBody,

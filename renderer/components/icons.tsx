@@ -125,3 +125,12 @@ export const LockIcon = () => (
     <path d="M8 11V8a4 4 0 0 1 8 0v3" />
   </Icon>
 );
+
+export const RequestsIcon = () => (
+  <Icon>
+    <path d="M4 7h11" />
+    <path d="M12 4l3 3-3 3" />
+    <path d="M20 17H9" />
+    <path d="M12 14l-3 3 3 3" />
+  </Icon>
+);

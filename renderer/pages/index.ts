@@ -6,6 +6,7 @@ import {
   MerchantsIcon,
   MoneyIcon,
   OverviewIcon,
+  RequestsIcon,
   ResellersIcon,
   WebhooksIcon,
 } from '../components/icons';
@@ -15,6 +16,7 @@ import { ClockPage } from './Clock/ClockPage';
 import { MerchantsPage } from './Merchants/MerchantsPage';
 import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
+import { RequestsPage } from './Requests/RequestsPage';
 import { ResellersPage } from './Resellers/ResellersPage';
 import { WebhooksPage } from './Webhooks/WebhooksPage';
 
@@ -87,6 +89,14 @@ export const pages: PageDef[] = [
       'Act for other merchants: connections and their rates, checkouts on their behalf, fee income.',
     Icon: ResellersIcon,
     Component: ResellersPage,
+    scoped: true,
+  },
+  {
+    id: 'requests',
+    label: 'Requests',
+    description: 'The request log: every /v1 call, live, with its status, timing and bodies.',
+    Icon: RequestsIcon,
+    Component: RequestsPage,
     scoped: true,
   },
   {

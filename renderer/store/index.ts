@@ -6,6 +6,7 @@ import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
 import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
+import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
@@ -26,6 +27,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createMoneySlice(...a),
   ...createCardsSlice(...a),
   ...createResellersSlice(...a),
+  ...createRequestsSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

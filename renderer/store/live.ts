@@ -32,5 +32,6 @@ export const createLiveSlice: Slice<LiveSlice> = (set, get) => ({
         get().onLiveEvent(event);
       },
       onDelivery: (delivery) => get().onLiveDelivery(delivery),
+      onRequest: (entry) => get().onLiveRequest(entry),
     }),
 });

@@ -38,6 +38,7 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
     if (page === 'money') return state.loadMoney();
     if (page === 'cards') return state.loadCards();
     if (page === 'resellers') return state.loadResellers();
+    if (page === 'requests') return state.loadRequests();
     return Promise.resolve();
   };
 

@@ -6,6 +6,7 @@ import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
+import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
@@ -22,7 +23,8 @@ export type Store = WorkspaceSlice &
   WebhooksSlice &
   MoneySlice &
   CardsSlice &
-  ResellersSlice;
+  ResellersSlice &
+  RequestsSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

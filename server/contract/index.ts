@@ -11,6 +11,7 @@ import * as funds from './funds.js';
 import * as invoices from './invoices.js';
 import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
+import * as requests from './requests.js';
 import * as resellers from './resellers.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
@@ -65,6 +66,7 @@ export const namedSchemas = {
   ClockState: workspace.ClockState,
   Health: workspace.Health,
   SandboxEvent: workspace.SandboxEvent,
+  RequestLogEntry: requests.RequestLogEntry,
   CheckoutCreatedData: events.CheckoutCreatedData,
   CheckoutPaidData: events.CheckoutPaidData,
   CheckoutCompletedData: events.CheckoutCompletedData,

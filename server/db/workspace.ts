@@ -26,6 +26,7 @@ const DATA_TABLES = [
   'users',
   'api_keys',
   'events',
+  'request_log',
   'jobs',
   'merchants',
 ];

@@ -225,6 +225,8 @@ interface World {
   delivery: string;
   inbox: string;
   inboxUrl: string;
+  /** an entry of the request log */
+  requestLogEntry: string;
   /** an expiry far enough ahead for every checkout made here */
   expires: string;
   /** reseller connections: the world's merchant as reseller (outgoing) and as target (incoming) */
@@ -561,7 +563,18 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
   });
 
   const delivery = await firstDelivery(api, merchant);
+  // Every /v1 call above is in the request log (written on the turn after its response).
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const requestLog = list(
+    await api.ok({
+      method: 'GET',
+      path: '/sandbox/request-log',
+      query: { merchant_id: merchant, limit: '1' },
+    }),
+    'request log',
+  );
   return {
+    requestLogEntry: idOf(requestLog[0], 'request log entry'),
     merchant,
     key,
     extraKey,
@@ -898,6 +911,10 @@ const STEPS: Record<string, Step> = {
     body: () => provisionBody('control@sub.example'),
   },
   'GET /sandbox/merchants/{id}/reseller-income': { query: () => ({ env: 'test' }) },
+  'GET /sandbox/request-log': {
+    query: (w) => ({ merchant_id: w.merchant, env: 'test', status: '2xx', limit: '50' }),
+  },
+  'GET /sandbox/request-log/{id}': { params: (w) => ({ id: w.requestLogEntry }) },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */

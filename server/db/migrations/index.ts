@@ -7,6 +7,7 @@ import { leanWrites } from './005-lean-writes.js';
 import { emailNocase } from './006-email-nocase.js';
 import { resellers } from './007-resellers.js';
 import { ledgerBalances } from './008-ledger-balances.js';
+import { requestLog } from './009-request-log.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   emailNocase,
   resellers,
   ledgerBalances,
+  requestLog,
 ];

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
+import type { RequestLogService } from '../../domain/requests/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
@@ -9,16 +10,18 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
- * delivery attempt (`event: delivery`) as it happens, optionally filtered by env and merchant.
+ * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
+ * the entry) as it happens, optionally filtered by env and merchant.
  */
 export interface StreamControlRoutesDeps {
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
+  requests: Pick<RequestLogService, 'on'>;
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { dispatcher, events },
+  { dispatcher, events, requests },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -35,7 +38,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
     },
     (request, reply) => {
       const { env, merchant_id: merchantId } = request.query;
-      const wanted = (e: { env: string; merchant_id: string }) =>
+      const wanted = (e: { env: string; merchant_id: string | null }) =>
         (env === undefined || e.env === env) && (merchantId === undefined || e.merchant_id === merchantId);
       reply.hijack();
       const raw = reply.raw;
@@ -62,12 +65,16 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
           },
         });
       });
+      const offRequests = requests.on((entry) => {
+        if (wanted(entry)) send('request', entry.id, entry);
+      });
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
         clearInterval(heartbeat);
         offEvents();
         offAttempts();
+        offRequests();
         streams.delete(raw);
       });
     },

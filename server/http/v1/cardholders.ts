@@ -174,6 +174,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
   app.post(
     '/cardholders/:ch_id/cards/:card_id/secrets',
     {
+      config: { redact: 'body' },
       schema: {
         tags,
         params: CardParams,
@@ -197,6 +198,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
   app.get(
     '/cardholders/:ch_id/cards/:card_id/pin',
     {
+      config: { redact: 'body' },
       schema: {
         tags,
         params: CardParams,
@@ -219,6 +221,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
   app.put(
     '/cardholders/:ch_id/cards/:card_id/pin',
     {
+      config: { redact: 'body' },
       schema: {
         tags,
         params: CardParams,

@@ -119,6 +119,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
   app.post(
     '/reseller/provision',
     {
+      config: { redact: ['password'] },
       attachValidation: true,
       schema: { tags, body: ProvisionBody, response: { 200: ProvisionResult, ...provisionErrors } },
     },

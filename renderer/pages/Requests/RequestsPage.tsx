@@ -1,0 +1,163 @@
+import type { RequestLogEntry } from '../../api/types';
+import { Card } from '../../components/Card';
+import { formatTimestamp } from '../../components/format';
+import { ScopeGate } from '../../components/ScopeGate';
+import { StatusBadge, type Tone } from '../../components/StatusBadge';
+import { useScopedLoad } from '../../components/useScopedLoad';
+import { useStore } from '../../store';
+import type { RequestFilter } from '../../store/requests';
+import { scopeKey } from '../../store/scope';
+import { prettyBody } from '../Webhooks/events';
+
+const FILTERS: RequestFilter[] = ['all', '2xx', '4xx', '5xx'];
+
+const tone = (status: number): Tone => (status < 300 ? 'success' : status < 500 ? 'warning' : 'danger');
+
+function Detail({ entry }: { entry: RequestLogEntry }) {
+  const selectRequest = useStore((s) => s.selectRequest);
+  return (
+    <Card
+      title={`${entry.method} ${entry.route ?? entry.path}`}
+      subtitle={`${formatTimestamp(entry.created_at)} · ${entry.duration_ms} ms · key ${entry.api_key ?? '—'}`}
+      actions={
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={() => selectRequest(null)}
+          data-testid="request-detail-close"
+        >
+          Close
+        </button>
+      }
+      testId="request-detail"
+    >
+      <p className="muted small mono" data-testid="request-detail-path">
+        {entry.path}
+      </p>
+      <p className="muted small mono">request id {entry.id}</p>
+      <div className="attempt-grid">
+        <div>
+          <h4 className="attempt-label">Request body</h4>
+          <pre className="code-block code-block-light" data-testid="request-detail-request-body">
+            {entry.request_body === null ? '(no body)' : prettyBody(entry.request_body)}
+          </pre>
+        </div>
+        <div>
+          <h4 className="attempt-label">Response (HTTP {entry.status})</h4>
+          <pre className="code-block code-block-light" data-testid="request-detail-response-body">
+            {entry.response_body === null ? '(no body)' : prettyBody(entry.response_body)}
+          </pre>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/** Every /v1 request of the merchant in this environment, live (the request log). */
+export function RequestsPage() {
+  const loadRequests = useStore((s) => s.loadRequests);
+  useScopedLoad(loadRequests);
+  const filter = useStore((s) => s.requestFilter);
+  const loaded = useStore((s) => s.requestsFor === `${scopeKey(s)}/${s.requestFilter}`);
+  const requests = useStore((s) => s.requests);
+  const setFilter = useStore((s) => s.setRequestFilter);
+  const selectedId = useStore((s) => s.selectedRequestId);
+  const selectRequest = useStore((s) => s.selectRequest);
+  const selected = loaded ? requests.find((e) => e.id === selectedId) : undefined;
+  return (
+    <ScopeGate>
+      <div className="stack">
+        <Card
+          title="Requests"
+          subtitle="Every /v1 call of this merchant in this environment, newest first, as it happens. Keys are masked; card secrets, PINs and passwords are never kept."
+          actions={
+            <fieldset className="segmented segmented-sm" aria-label="Filter by status">
+              {FILTERS.map((f) => (
+                <button
+                  key={f}
+                  type="button"
+                  className={`segmented-item ${filter === f ? 'active' : ''}`}
+                  aria-pressed={filter === f}
+                  onClick={() => void setFilter(f)}
+                  data-testid={`request-filter-${f}`}
+                >
+                  {f === 'all' ? 'All' : f}
+                </button>
+              ))}
+            </fieldset>
+          }
+          testId="requests"
+        >
+          {!loaded ? (
+            <p className="empty empty-inline">Loading…</p>
+          ) : requests.length === 0 ? (
+            <p className="empty empty-inline" data-testid="requests-empty">
+              {filter === 'all'
+                ? 'No requests yet. Call the API with one of this merchant’s keys.'
+                : `No ${filter} requests.`}
+            </p>
+          ) : (
+            <div className="table-wrap">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>Method</th>
+                    <th>Path</th>
+                    <th>Status</th>
+                    <th className="num">Duration</th>
+                    <th>Time</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {requests.map((entry) => (
+                    <tr
+                      key={entry.id}
+                      className={entry.id === selectedId ? 'row-open' : ''}
+                      data-testid="request-row"
+                      data-request-id={entry.id}
+                      data-status={entry.status}
+                    >
+                      <td>
+                        <code className="mono strong" data-testid="request-method">
+                          {entry.method}
+                        </code>
+                      </td>
+                      <td className="mono" title={entry.route ?? ''} data-testid="request-path">
+                        {entry.path}
+                      </td>
+                      <td>
+                        <StatusBadge
+                          status={String(entry.status)}
+                          label={String(entry.status)}
+                          tone={tone(entry.status)}
+                          testId="request-status"
+                        />
+                      </td>
+                      <td className="num nowrap" data-testid="request-duration">
+                        {entry.duration_ms.toFixed(1)} ms
+                      </td>
+                      <td className="nowrap muted">{formatTimestamp(entry.created_at)}</td>
+                      <td className="actions">
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          aria-expanded={entry.id === selectedId}
+                          onClick={() => selectRequest(entry.id === selectedId ? null : entry.id)}
+                          data-testid="request-open"
+                        >
+                          {entry.id === selectedId ? 'Hide' : 'Details'}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+        {selected && <Detail entry={selected} />}
+      </div>
+    </ScopeGate>
+  );
+}

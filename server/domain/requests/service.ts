@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Clock } from '../../clock.js';
+import type { Env } from '../../contract/common.js';
+import type { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
+import type { RequestLogRepo, RequestLogRow } from '../../db/request-log.js';
+import { NotFoundError } from '../../errors.js';
+import { API_KEY_PREFIX } from '../merchants/service.js';
+
+/** Each body is kept up to this many bytes (UTF-8); longer ones are cut and end in a marker. */
+export const BODY_CAP_BYTES = 16 * 1024;
+export const REDACTED = '[redacted]';
+
+/** What a route asks the log to hide (its `config.redact`): both bodies, or these request fields. */
+export type Redaction = 'body' | readonly string[];
+
+/** One finished /v1 request, as the HTTP edge saw it (before masking, redaction and caps). */
+export interface FinishedRequest {
+  env: Env;
+  merchantId: string | null;
+  apiKeyId: string | null;
+  /** the bearer token sent, if any: it is masked here and never stored */
+  token: string | null;
+  method: string;
+  route: string | null;
+  url: string;
+  status: number;
+  durationMs: number;
+  /** the parsed request body (undefined: none was read) */
+  requestBody: unknown;
+  /** the response text as sent */
+  responseBody: string | null;
+  redact?: Redaction | undefined;
+}
+
+export interface RequestLogDeps {
+  repo: RequestLogRepo;
+  clock: Pick<Clock, 'nowIso'>;
+}
+
+/** `svcb_…` and the last 4 characters; nothing of a token too short to hide anything. */
+export function maskKey(token: string): string {
+  const prefix = token.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : '';
+  const rest = token.slice(prefix.length);
+  return rest.length >= 12 ? `${prefix}…${rest.slice(-4)}` : `${prefix}…`;
+}
+
+/** At most BODY_CAP_BYTES of UTF-8, then `…[truncated N bytes]` naming the bytes left out. */
+export function capBody(text: string): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= BODY_CAP_BYTES) return text;
+  const kept = Buffer.from(text)
+    .subarray(0, BODY_CAP_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  return `${kept}…[truncated ${bytes - Buffer.byteLength(kept)} bytes]`;
+}
+
+function requestText(body: unknown, redact: Redaction | undefined): string | null {
+  if (redact === 'body') return REDACTED;
+  if (body === undefined || body === null) return null;
+  let value = body;
+  if (redact && typeof body === 'object' && !Array.isArray(body)) {
+    const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    for (const field of redact) if (field in copy) copy[field] = REDACTED;
+    value = copy;
+  }
+  return capBody(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** The path, without its query on a redacted route (the card session may travel there). */
+function pathText(url: string, redact: Redaction | undefined): string {
+  if (redact !== 'body') return url;
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?${REDACTED}`;
+}
+
+/** The status filter: `404` exactly, or `4xx` for the class. */
+export function statusRange(filter: string | undefined): { min: number; max: number } | undefined {
+  if (filter === undefined) return undefined;
+  if (filter.endsWith('xx')) {
+    const base = Number(filter[0]) * 100;
+    return { min: base, max: base + 99 };
+  }
+  return { min: Number(filter), max: Number(filter) };
+}
+
+/**
+ * The request log: every /v1 request, with its key masked, its bodies capped and, on the routes
+ * that carry secrets, redacted. Recording never throws into the request (the repository writes
+ * later, outside the request's transaction, and reports its own failures).
+ */
+export class RequestLogService {
+  private readonly bus = new EventEmitter();
+
+  constructor(private readonly deps: RequestLogDeps) {
+    this.bus.setMaxListeners(0);
+    deps.repo.onWritten((rows) => {
+      for (const row of rows) this.bus.emit('request', row);
+    });
+  }
+
+  record(request: FinishedRequest): RequestLogEntry {
+    const entry: RequestLogRow = {
+      id: randomUUID(),
+      created_at: this.deps.clock.nowIso(),
+      env: request.env,
+      merchant_id: request.merchantId,
+      api_key_id: request.apiKeyId,
+      api_key: request.token === null ? null : maskKey(request.token),
+      method: request.method,
+      route: request.route,
+      path: pathText(request.url, request.redact),
+      status: request.status,
+      duration_ms: Math.round(request.durationMs * 1000) / 1000,
+      request_body: requestText(request.requestBody, request.redact),
+      response_body:
+        request.redact === 'body'
+          ? REDACTED
+          : request.responseBody === null
+            ? null
+            : capBody(request.responseBody),
+    };
+    this.deps.repo.append(entry);
+    return entry;
+  }
+
+  list(query: RequestLogQuery): RequestLogEntry[] {
+    this.deps.repo.flush();
+    return this.deps.repo.list({
+      merchantId: query.merchant_id,
+      env: query.env,
+      status: statusRange(query.status),
+      limit: query.limit ?? 100,
+      startingAfter: query.starting_after,
+    });
+  }
+
+  get(id: string): RequestLogEntry {
+    this.deps.repo.flush();
+    const row = this.deps.repo.get(id);
+    if (!row) throw new NotFoundError('Request log entry', id);
+    return row;
+  }
+
+  /** Each entry once it is written (the live stream's `event: request`). */
+  on(listener: (entry: RequestLogEntry) => void): () => void {
+    this.bus.on('request', listener);
+    return () => this.bus.off('request', listener);
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorBody, IdParams } from '../../contract/common.js';
+import { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
+import type { RequestLogService } from '../../domain/requests/service.js';
+
+/** The request log: every /v1 request, newest first (live: `event: request` on GET /sandbox/events). */
+export interface RequestLogControlRoutesDeps {
+  requests: Pick<RequestLogService, 'get' | 'list'>;
+}
+
+export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogControlRoutesDeps> = async (
+  app,
+  { requests },
+) => {
+  const tags = ['sandbox: events'];
+  app.get(
+    '/request-log',
+    {
+      schema: {
+        tags,
+        operationId: 'sandboxListRequestLog',
+        summary: 'List the request log (every /v1 request, newest first)',
+        querystring: RequestLogQuery,
+        response: { 200: Type.Array(RequestLogEntry), 422: ErrorBody },
+      },
+    },
+    async (request) => requests.list(request.query),
+  );
+  app.get(
+    '/request-log/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'sandboxGetRequestLogEntry',
+        summary: 'Get a request log entry',
+        params: IdParams,
+        response: { 200: RequestLogEntry, 404: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request) => requests.get(request.params.id),
+  );
+};
