@@ -78,23 +78,40 @@ export const Checkout = Type.Object({
 });
 export type Checkout = Static<typeof Checkout>;
 
-export const CreateCheckoutBody = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
-  amount: Type.Optional(PositiveAmount),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
-  method: Type.Optional(Method),
-  chains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20 })),
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  success_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-  cancel_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-  expires_at: Type.String({ format: 'date-time' }),
-  customer_id: Type.Optional(Uuid),
-  customer_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  customer_email: Type.Optional(Email),
-  customer_country: Type.Optional(Alpha3Country),
-  merchant_id: Type.Optional(Uuid),
-});
+export const CreateCheckoutBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    amount: Type.Optional(PositiveAmount),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
+    method: Type.Optional(Method),
+    chains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20 })),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    success_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+    cancel_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+    expires_at: Type.String({ format: 'date-time' }),
+    customer_id: Type.Optional(Uuid),
+    customer_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    customer_email: Type.Optional(Email),
+    customer_country: Type.Optional(Alpha3Country),
+    merchant_id: Type.Optional(Uuid),
+  },
+  {
+    examples: [
+      {
+        title: 'Order #1042',
+        description: 'Two annual seats',
+        amount: 25_000_000,
+        currency: 'USDC',
+        reference: 'order-1042',
+        expires_at: '2026-12-01T12:00:00Z',
+        customer_name: 'Ada Lovelace',
+        customer_email: 'ada@example.com',
+        customer_country: 'GBR',
+      },
+    ],
+  },
+);
 export type CreateCheckoutBody = Static<typeof CreateCheckoutBody>;
 
 /** Control API: an on-chain transfer (or a fiat payment) detected for a checkout. */

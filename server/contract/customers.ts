@@ -25,10 +25,13 @@ const customerFields = {
   notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
 };
 
-export const CreateCustomerBody = Type.Object({
-  ...customerFields,
-  merchant_id: Type.Optional(Uuid),
-});
+export const CreateCustomerBody = Type.Object(
+  {
+    ...customerFields,
+    merchant_id: Type.Optional(Uuid),
+  },
+  { examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', country: 'GBR' }] },
+);
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
 
 export const UpdateCustomerBody = Type.Object(customerFields);

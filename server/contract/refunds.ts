@@ -1,14 +1,19 @@
 import { type Static, Type } from 'typebox';
 import { EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 
-export const RefundBody = Type.Object({
-  /** any integer: zero, negative or too large is the spec's 400 "Invalid refund amount", not a 422 */
-  amount: Type.Optional(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
-  receiver: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  /** 'merchant' makes the merchant absorb the gas; any other value deducts it from the refund */
-  gas_fee_payer: Type.Optional(Type.String({ maxLength: 32 })),
-});
+export const RefundBody = Type.Object(
+  {
+    /** any integer: zero, negative or too large is the spec's 400 "Invalid refund amount", not a 422 */
+    amount: Type.Optional(
+      Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+    ),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+    receiver: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    /** 'merchant' makes the merchant absorb the gas; any other value deducts it from the refund */
+    gas_fee_payer: Type.Optional(Type.String({ maxLength: 32 })),
+  },
+  { examples: [{ amount: 10_000_000, reason: 'One seat returned', gas_fee_payer: 'merchant' }] },
+);
 export type RefundBody = Static<typeof RefundBody>;
 
 /** A checkout's refund progress (null before the first refund). */

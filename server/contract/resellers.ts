@@ -30,12 +30,19 @@ export type ResellerConnection = Static<typeof ResellerConnection>;
  * POST /v1/reseller/connections. The body is the connection's whole terms: a cap left out is no
  * cap, whether the connection is new or re-created (so the same body always gives the same terms).
  */
-export const CreateConnectionBody = Type.Object({
-  merchant_id: Uuid,
-  rate: Bps,
-  min_fee: Type.Optional(FeeCap),
-  max_fee: Type.Optional(FeeCap),
-});
+export const CreateConnectionBody = Type.Object(
+  {
+    merchant_id: Uuid,
+    rate: Bps,
+    min_fee: Type.Optional(FeeCap),
+    max_fee: Type.Optional(FeeCap),
+  },
+  {
+    examples: [
+      { merchant_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', rate: 200, min_fee: 500_000, max_fee: null },
+    ],
+  },
+);
 export type CreateConnectionBody = Static<typeof CreateConnectionBody>;
 
 /** PUT /v1/reseller/connections/{id}: rate required; a cap left out stays, null removes it. */
