@@ -8,7 +8,7 @@ import type {
   StaticAddress,
 } from '../api/types';
 import { formatAmount } from '../components/format';
-import { attempt } from './notices';
+import { attempt, scopedChange } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
@@ -47,15 +47,7 @@ export const createMoneySlice: Slice<MoneySlice> = (set, get) => {
   });
 
   /** Runs a change in the current scope, says so, then reads everything again. */
-  const change = (action: (scope: NonNullable<ReturnType<typeof currentScope>>) => Promise<string>) =>
-    attempt(get, async () => {
-      const scope = currentScope(get());
-      if (!scope) throw new Error('Select a merchant first.');
-      get().notify('success', await action(scope));
-    }).then(async (ok) => {
-      await load();
-      return ok;
-    });
+  const change = scopedChange(get, load);
 
   return {
     balances: [],

@@ -1,4 +1,5 @@
 import { ApiError } from '../api/client';
+import { currentScope, type Scope } from './scope';
 import type { Slice, Store } from './types';
 
 export interface Notice {
@@ -41,4 +42,20 @@ export async function attempt(get: () => Store, action: () => Promise<void>): Pr
     get().notify('error', message);
     return false;
   }
+}
+
+/**
+ * A slice's change in the current merchant and environment: runs `action`, shows its message as a
+ * success notice (an error as an error notice), then reads the slice again with `reload`.
+ */
+export function scopedChange(get: () => Store, reload: () => Promise<void>) {
+  return (action: (scope: Scope) => Promise<string>): Promise<boolean> =>
+    attempt(get, async () => {
+      const scope = currentScope(get());
+      if (!scope) throw new Error('Select a merchant first.');
+      get().notify('success', await action(scope));
+    }).then(async (ok) => {
+      await reload();
+      return ok;
+    });
 }

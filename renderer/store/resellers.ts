@@ -10,7 +10,7 @@ import type {
 } from '../api/types';
 import { formatAmount } from '../components/format';
 import { sandboxNow } from './clock';
-import { attempt } from './notices';
+import { attempt, scopedChange } from './notices';
 import { currentScope, type Scope, serialized, stillCurrent } from './scope';
 import type { Slice, Store } from './types';
 
@@ -109,15 +109,7 @@ export const createResellersSlice: Slice<ResellersSlice> = (set, get) => {
   });
 
   /** Runs a change in the current scope, says so, then reads everything again. */
-  const change = (action: (scope: Scope) => Promise<string>) =>
-    attempt(get, async () => {
-      const scope = currentScope(get());
-      if (!scope) throw new Error('Select a merchant first.');
-      get().notify('success', await action(scope));
-    }).then(async (ok) => {
-      await load();
-      return ok;
-    });
+  const change = scopedChange(get, load);
 
   return {
     outgoing: [],

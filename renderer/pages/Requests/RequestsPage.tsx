@@ -1,5 +1,6 @@
 import type { RequestLogEntry } from '../../api/types';
 import { Card } from '../../components/Card';
+import { FilterTabs } from '../../components/FilterTabs';
 import { formatTimestamp } from '../../components/format';
 import { ScopeGate } from '../../components/ScopeGate';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
@@ -71,20 +72,13 @@ export function RequestsPage() {
           title="Requests"
           subtitle="Every /v1 call of this merchant in this environment, newest first, as it happens. Keys are masked; card secrets, PINs and passwords are never kept."
           actions={
-            <fieldset className="segmented segmented-sm" aria-label="Filter by status">
-              {FILTERS.map((f) => (
-                <button
-                  key={f}
-                  type="button"
-                  className={`segmented-item ${filter === f ? 'active' : ''}`}
-                  aria-pressed={filter === f}
-                  onClick={() => void setFilter(f)}
-                  data-testid={`request-filter-${f}`}
-                >
-                  {f === 'all' ? 'All' : f}
-                </button>
-              ))}
-            </fieldset>
+            <FilterTabs
+              options={FILTERS}
+              value={filter}
+              onChange={(f) => void setFilter(f)}
+              testIdPrefix="request-filter"
+              label={(f) => (f === 'all' ? 'All' : f)}
+            />
           }
           testId="requests"
         >

@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../api/types';
 import { Card } from '../../components/Card';
+import { FilterTabs } from '../../components/FilterTabs';
 import { formatTimestamp, shorten } from '../../components/format';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
@@ -155,20 +156,13 @@ export function Deliveries() {
       title="Deliveries"
       subtitle="Every event sent to an endpoint: same delivery id across retries (5 min, 30 min, 2 h, 5 h on the sandbox clock)."
       actions={
-        <fieldset className="segmented segmented-sm" aria-label="Filter by status">
-          {FILTERS.map((f) => (
-            <button
-              key={f}
-              type="button"
-              className={`segmented-item ${filter === f ? 'active' : ''}`}
-              aria-pressed={filter === f}
-              onClick={() => void setFilter(f)}
-              data-testid={`delivery-filter-${f}`}
-            >
-              {f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1)}
-            </button>
-          ))}
-        </fieldset>
+        <FilterTabs
+          options={FILTERS}
+          value={filter}
+          onChange={(f) => void setFilter(f)}
+          testIdPrefix="delivery-filter"
+          label={(f) => (f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1))}
+        />
       }
       testId="deliveries"
     >
