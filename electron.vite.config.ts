@@ -1,8 +1,12 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { precompress } from './scripts/precompress.js';
 
 const root = import.meta.dirname;
+
+/** React and its DOM renderer change far less often than the app: their own long-cached chunk. */
+const VENDOR = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
 
 /**
  * Three builds, one per Electron process:
@@ -10,7 +14,8 @@ const root = import.meta.dirname;
  *   (better-sqlite3, fastify, ...) stay external, so the native module loads from node_modules.
  * - preload: a sandboxed preload must be CommonJS, whatever package.json's "type" says.
  * - renderer: the React dashboard. Fastify serves out/renderer at `/`, so the base stays relative
- *   and the same files work in the Electron window and in any browser.
+ *   and the same files work in the Electron window and in any browser. Minified, React in a vendor
+ *   chunk of its own, and every text file precompressed (.br, .gz) for the server to send as is.
  */
 export default defineConfig({
   main: {
@@ -29,10 +34,17 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'renderer'),
     base: './',
-    plugins: [react()],
+    plugins: [react(), precompress()],
     build: {
       outDir: resolve(root, 'out/renderer'),
-      rolldownOptions: { input: resolve(root, 'renderer/index.html') },
+      minify: true,
+      cssMinify: true,
+      rolldownOptions: {
+        input: resolve(root, 'renderer/index.html'),
+        output: {
+          codeSplitting: { groups: [{ name: 'react-vendor', test: VENDOR }] },
+        },
+      },
     },
   },
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -182,8 +183,28 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(hostedPageRoutes, { clock: ctx.clock, checkouts: ctx.checkouts, env });
   await app.register(kycPageRoutes, { identity: ctx.identity });
 
-  if (options.dashboardDir && existsSync(options.dashboardDir)) {
-    await app.register(fastifyStatic, { root: options.dashboardDir, prefix: '/', index: 'index.html' });
+  const dashboardDir = options.dashboardDir;
+  if (dashboardDir && existsSync(dashboardDir)) {
+    // The build writes .br and .gz beside every text file (electron.vite.config.ts): sent as they
+    // are to clients that accept them, nothing compressed per request. Hashed assets never change
+    // under their name; index.html (which names them) is revalidated every time.
+    await app.register(fastifyStatic, {
+      root: dashboardDir,
+      prefix: '/',
+      // (an array: with preCompressed, a plain string never finds /index.html.br for `/`)
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('vary', 'accept-encoding');
+        res.setHeader(
+          'cache-control',
+          relative(dashboardDir, path).startsWith(`assets${sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
   } else {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply
