@@ -180,8 +180,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     { prefix: '/sandbox' },
   );
 
-  await app.register(hostedPageRoutes, { clock: ctx.clock, checkouts: ctx.checkouts, env });
-  await app.register(kycPageRoutes, { identity: ctx.identity });
+  await app.register(hostedPageRoutes, {
+    clock: ctx.clock,
+    checkouts: ctx.checkouts,
+    merchants: ctx.merchants,
+    env,
+  });
+  await app.register(kycPageRoutes, { identity: ctx.identity, env });
 
   const dashboardDir = options.dashboardDir;
   if (dashboardDir && existsSync(dashboardDir)) {

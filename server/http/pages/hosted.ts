@@ -1,147 +1,216 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { SandboxClock } from '../../clock.js';
-import type { Checkout } from '../../contract/checkouts.js';
+import type { Checkout, CheckoutInspection } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
-import { IdParams } from '../../contract/common.js';
+import { IdParams, Nullable, Timestamp } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
-import { escapeHtml } from './html.js';
+import type { MerchantService } from '../../domain/merchants/service.js';
+import { NotFoundError } from '../../errors.js';
+import { HOSTED_CSS, HOSTED_SCRIPT } from './hosted-client.js';
+import { chainName, escapeHtml, formatMinor, pageDocument, scriptJson } from './html.js';
 
-const formatAmount = (amount: number | null, currency: string): string =>
-  amount === null
-    ? `Any amount of ${currency}`
-    : `${(amount / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`;
-
-const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1d2433}
-main{max-width:560px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0001}
-h1{font-size:22px;margin:0 0 4px}.amount{font-size:30px;font-weight:700;margin:12px 0}
-.status{display:inline-block;padding:2px 10px;border-radius:999px;background:#e8edff;color:#2446c7;font-size:13px}
-.chain{border:1px solid #e3e6ec;border-radius:8px;padding:12px;margin:10px 0;display:flex;gap:14px;align-items:center}.qr{flex:none;width:112px;height:112px}
-code{word-break:break-all;font-size:13px}.muted{color:#6b7385;font-size:13px}
-button{padding:10px 18px;border-radius:8px;border:0;background:#2446c7;color:#fff;font-size:15px;cursor:pointer}
-button.secondary{background:#e3e6ec;color:#1d2433}`;
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
-}
-
-const CHAIN_NAMES: Record<string, string> = {
-  ethereum: 'Ethereum',
-  tron: 'Tron',
-  bitcoin: 'Bitcoin',
-  polygon: 'Polygon',
-  bsc: 'BNB Smart Chain',
-};
-
-/** A scannable QR code (inline SVG) for a deposit address, as a wallet app would read it. */
-const qr = (address: string): Promise<string> =>
-  QRCode.toString(address, { type: 'svg', margin: 1, width: 112, errorCorrectionLevel: 'M' });
-
-/** `now` is the sandbox clock's time: the countdown runs on sandbox time, not the browser's. */
-async function checkoutPage(checkout: Checkout, now: string): Promise<string> {
-  const codes = await Promise.all(checkout.crypto_chains.map((c) => qr(c.address)));
-  const chains = checkout.crypto_chains
-    .map(
-      (
-        c,
-        i,
-      ) => `<div class="chain" data-testid="chain-${escapeHtml(c.chain)}"><div class="qr" data-testid="qr-${escapeHtml(c.chain)}">${codes[i]}</div>
-        <div><b>${escapeHtml(CHAIN_NAMES[c.chain] ?? c.chain)}</b> <span class="muted">${c.tokens.map((t) => escapeHtml(t.name)).join(' · ')}</span><br><code>${escapeHtml(c.address)}</code></div></div>`,
-    )
-    .join('');
-  const fiat = checkout.fiat
-    ? `<p><a href="${escapeHtml(checkout.fiat.session_url)}">Pay by card</a></p>`
-    : '';
-  return page(
-    checkout.title,
-    `<h1 data-testid="title">${escapeHtml(checkout.title)}</h1>
-    ${checkout.description ? `<p class="muted">${escapeHtml(checkout.description)}</p>` : ''}
-    <div class="amount" data-testid="amount">${escapeHtml(formatAmount(checkout.amount, checkout.currency))}</div>
-    <p>Status: <span class="status" data-testid="status">${escapeHtml(checkout.status)}</span>
-      <span class="muted" data-testid="countdown" data-expires="${escapeHtml(checkout.expires_at)}"></span></p>
-    ${chains}${fiat}
-    <p class="muted">svc-sandbox hosted checkout · test funds only</p>
-    <script>
-      const el = document.querySelector('[data-testid=countdown]');
-      const end = Date.parse(el.dataset.expires);
-      const skew = Date.parse(${JSON.stringify(now)}) - Date.now();
-      const tick = () => {
-        const left = Math.max(0, end - (Date.now() + skew));
-        const s = Math.floor(left / 1000);
-        el.textContent = left > 0 ? 'expires in ' + Math.floor(s / 3600) + 'h ' + Math.floor(s % 3600 / 60) + 'm ' + (s % 60) + 's' : '';
-      };
-      tick(); setInterval(tick, 1000);
-      setInterval(async () => {
-        const r = await fetch(location.pathname + '/status');
-        if (r.ok) { const j = await r.json(); document.querySelector('[data-testid=status]').textContent = j.status; }
-      }, 2000);
-    </script>`,
-  );
-}
-
-function fiatPage(checkout: Checkout): string {
-  return page(
-    `Pay ${checkout.title}`,
-    `<h1>Card payment</h1><p class="muted">Sandbox stand-in for the fiat payment provider.</p>
-    <div class="amount">${escapeHtml(formatAmount(checkout.amount, checkout.currency))}</div>
-    <p>Status: <span class="status" data-testid="status">${escapeHtml(checkout.status)}</span></p>
-    <p><button data-testid="pay" ${checkout.status === 'active' ? '' : 'disabled'}>Pay</button>
-       <button class="secondary" data-testid="cancel">Cancel</button></p>
-    <p class="muted" data-testid="message"></p>
-    <script>
-      const success = ${JSON.stringify(checkout.fiat?.success_url ?? null)}, cancel = ${JSON.stringify(checkout.fiat?.cancel_url ?? null)};
-      document.querySelector('[data-testid=pay]').onclick = async () => {
-        const r = await fetch('/sandbox/checkouts/${checkout.id}/payments', { method: 'POST',
-          headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
-        const j = await r.json();
-        if (!r.ok) { document.querySelector('[data-testid=message]').textContent = j.error; return; }
-        if (success) location.href = success; else document.querySelector('[data-testid=status]').textContent = j.checkout.status;
-      };
-      document.querySelector('[data-testid=cancel]').onclick = () => {
-        if (cancel) location.href = cancel; else document.querySelector('[data-testid=message]').textContent = 'Cancelled';
-      };
-    </script>`,
-  );
-}
+/**
+ * What the hosted page shows and follows live (GET /pay/{id}/status): the checkout's public state
+ * and the sandbox clock, so the page's countdown runs on sandbox time and stops when it is frozen.
+ * Hidden from the OpenAPI document like the pages themselves: it is the page's, not the API's.
+ */
+export const HostedCheckoutState = Type.Object({
+  id: Type.String(),
+  status: Type.String(),
+  amount: Nullable(Type.Integer()),
+  currency: Type.String(),
+  /** every transfer so far, also while the checkout is still active (a partial payment) */
+  received_amount: Type.Integer(),
+  paid_amount: Nullable(Type.Integer()),
+  refunded_amount: Type.Integer(),
+  expires_at: Timestamp,
+  paid_at: Nullable(Timestamp),
+  /** the sandbox clock */
+  now: Timestamp,
+  frozen: Type.Boolean(),
+});
+export type HostedCheckoutState = Static<typeof HostedCheckoutState>;
 
 /** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
 export interface HostedPageRoutesDeps {
-  clock: Pick<SandboxClock, 'nowIso'>;
-  checkouts: Pick<CheckoutService, 'hosted'>;
+  clock: Pick<SandboxClock, 'nowIso' | 'frozen'>;
+  checkouts: Pick<CheckoutService, 'inspect'>;
+  merchants: Pick<MerchantService, 'get'>;
   /** the listener's environment */
   env: Env;
 }
 
+/** A scannable QR code (inline SVG) for a deposit address, as a wallet app would read it. */
+const qr = (address: string): Promise<string> =>
+  QRCode.toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
+
+const initial = (name: string): string => (name.trim().charAt(0) || '?').toUpperCase();
+
+function topbar(merchant: string, env: Env): string {
+  return `<header class="topbar"><div class="brand"><div class="avatar" aria-hidden="true">${escapeHtml(initial(merchant))}</div>
+<div class="brand-name" data-testid="merchant">${escapeHtml(merchant)}</div></div>
+<span class="badge" data-testid="env-badge">${env === 'test' ? 'Test mode' : 'Sandbox production'}</span></header>`;
+}
+
+async function checkoutPage(
+  view: CheckoutInspection,
+  merchant: string,
+  state: HostedCheckoutState,
+  env: Env,
+): Promise<string> {
+  const { checkout } = view;
+  const open = checkout.status === 'active' && Date.parse(state.now) < Date.parse(checkout.expires_at);
+  const codes = open ? await Promise.all(checkout.crypto_chains.map((c) => qr(c.address))) : [];
+  const left = checkout.amount === null ? null : checkout.amount - view.received_amount;
+  const payAmount = left === null ? 'Any amount' : formatMinor(left, checkout.currency);
+  const tabs =
+    checkout.crypto_chains.length > 1
+      ? `<div class="tabs" role="tablist" aria-label="Network">${checkout.crypto_chains
+          .map(
+            (c, i) =>
+              `<button type="button" role="tab" class="tab" data-chain-tab="${escapeHtml(c.chain)}" data-testid="chain-tab-${escapeHtml(c.chain)}" aria-selected="${i === 0}">${escapeHtml(chainName(c.chain))}</button>`,
+          )
+          .join('')}</div>`
+      : '';
+  const panels = checkout.crypto_chains
+    .map((c, i) => {
+      const chain = escapeHtml(c.chain);
+      const name = escapeHtml(chainName(c.chain));
+      const tokens = c.tokens.map((t) => escapeHtml(t.name)).join(' or ');
+      return `<div class="chain-panel" data-chain-panel="${chain}" data-testid="chain-${chain}"${i === 0 ? '' : ' hidden'}>
+<div class="qr" data-testid="qr-${chain}" role="img" aria-label="QR code of the ${name} address">${codes[i] ?? ''}</div>
+<div class="fields">
+<div class="field"><div class="field-label">Amount to send</div><div class="field-row"><span class="field-value" data-pay-amount data-testid="pay-amount-${chain}">${escapeHtml(payAmount)}</span>${left === null ? '' : `<button type="button" class="copy" data-copy-amount data-testid="copy-amount-${chain}">Copy</button>`}</div></div>
+<div class="field"><div class="field-label">${name} address</div><div class="field-row"><code class="field-value mono" data-testid="address-${chain}">${escapeHtml(c.address)}</code><button type="button" class="copy" data-copy="${escapeHtml(c.address)}" data-testid="copy-address-${chain}">Copy</button></div></div>
+<p class="hint">Send ${tokens} on <b>${name}</b> only. Transfers on another network are lost.</p>
+</div></div>`;
+    })
+    .join('');
+  const fiat = checkout.fiat
+    ? `${panels ? '<div class="or"><span>or</span></div>' : ''}<a class="btn wide" data-testid="pay-card" href="${escapeHtml(checkout.fiat.session_url)}">Pay by card</a>`
+    : '';
+  const payment = open
+    ? `<section class="pay" data-testid="payment-options" aria-label="Payment">
+<h2 class="section-title">${panels ? 'Pay with crypto' : 'Pay'}</h2>${tabs}${panels}${fiat}</section>`
+    : '';
+  const tools = `<aside class="tools" data-testid="sandbox-tools" aria-label="Sandbox tools">
+<div class="tools-head"><b>Sandbox tools</b><span class="small muted">For demos and tests: a real customer never sees this panel.</span></div>
+<div class="small muted" data-testid="sandbox-clock"></div>
+<div class="tools-row" data-testid="simulate-controls"${open ? '' : ' hidden'}>
+${left === null ? '' : '<button type="button" class="btn" data-testid="simulate-full">Simulate full payment</button>'}
+<div class="partial"><label class="sr-only" for="simulate-amount">Amount in ${escapeHtml(checkout.currency)}</label><input id="simulate-amount" data-testid="simulate-amount" inputmode="decimal" autocomplete="off" placeholder="Amount, e.g. 4.00"><span class="unit">${escapeHtml(checkout.currency)}</span>
+<button type="button" class="btn secondary" data-testid="simulate-partial">${left === null ? 'Simulate payment' : 'Simulate partial payment'}</button></div>
+</div>
+<p class="small tools-message" data-testid="simulate-message" role="status"></p></aside>`;
+  const client = {
+    ...state,
+    merchant,
+    method: checkout.method,
+    chains: checkout.crypto_chains.map((c) => ({ chain: c.chain, name: chainName(c.chain) })),
+    success_url: checkout.fiat?.success_url ?? null,
+  };
+  return pageDocument({
+    title: `Pay ${merchant}: ${checkout.title}`,
+    css: HOSTED_CSS,
+    body: `<div class="page">${topbar(merchant, env)}
+<main class="checkout" data-testid="checkout">
+<section class="summary">
+<p class="eyebrow">Payment to ${escapeHtml(merchant)}</p>
+<h1 class="title" data-testid="title">${escapeHtml(checkout.title)}</h1>
+${checkout.description ? `<p class="desc" data-testid="description">${escapeHtml(checkout.description)}</p>` : ''}
+<div class="amount" data-testid="amount">${escapeHtml(checkout.amount === null ? `Any amount of ${checkout.currency}` : formatMinor(checkout.amount, checkout.currency))}</div>
+<div class="meta"><span class="pill" data-testid="status" data-status="${escapeHtml(checkout.status)}">${escapeHtml(checkout.status)}</span><span class="countdown" data-testid="countdown"></span></div>
+<div class="progress" data-testid="progress" hidden><div class="bar"><div class="fill" data-testid="progress-fill"></div></div>
+<div class="progress-row"><span data-testid="progress-text"></span><span class="muted" data-testid="progress-left"></span></div></div>
+${checkout.reference ? `<p class="small muted ref">Reference <span class="mono">${escapeHtml(checkout.reference)}</span></p>` : ''}
+</section>
+${payment}
+<section class="result" data-testid="result" hidden aria-live="polite"></section>
+</main>
+${tools}
+<footer class="footer">svc-sandbox hosted checkout · test funds only: nothing real moves</footer></div>
+<script type="application/json" id="checkout-state">${scriptJson(client)}</script>`,
+    script: HOSTED_SCRIPT,
+  });
+}
+
+function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
+  const payable = checkout.status === 'active';
+  return pageDocument({
+    title: `Pay ${merchant} by card`,
+    css: HOSTED_CSS,
+    body: `<div class="page narrow">${topbar(merchant, env)}
+<main class="checkout single"><section class="pay">
+<p class="eyebrow">Card payment · sandbox stand-in for the card provider</p>
+<h1 class="title">${escapeHtml(checkout.title)}</h1>
+<div class="amount">${escapeHtml(checkout.amount === null ? `Any amount of ${checkout.currency}` : formatMinor(checkout.amount, checkout.currency))}</div>
+<div class="meta"><span class="pill" data-testid="status">${escapeHtml(checkout.status)}</span></div>
+<div class="card-fake" aria-hidden="true"><span>4242 4242 4242 4242</span><span>12/34 · 123</span></div>
+<div class="actions"><button type="button" class="btn" data-testid="pay" ${payable ? '' : 'disabled'}>Pay</button>
+<button type="button" class="btn secondary" data-testid="cancel">Cancel</button></div>
+<p class="small" data-testid="message" role="status"></p></section></main>
+<footer class="footer">svc-sandbox card provider · no card is charged</footer></div>`,
+    script: `
+const success = ${scriptJson(checkout.fiat?.success_url ?? null)}, cancel = ${scriptJson(checkout.fiat?.cancel_url ?? null)};
+const message = document.querySelector('[data-testid=message]');
+document.querySelector('[data-testid=pay]').onclick = async (event) => {
+  event.currentTarget.disabled = true;
+  const r = await fetch('/sandbox/checkouts/' + ${scriptJson(checkout.id)} + '/payments', { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
+  const j = await r.json();
+  if (!r.ok) { message.textContent = j.error; return; }
+  if (success) location.href = success; else document.querySelector('[data-testid=status]').textContent = j.checkout.status;
+};
+document.querySelector('[data-testid=cancel]').onclick = () => {
+  if (cancel) location.href = cancel; else message.textContent = 'Cancelled';
+};`,
+  });
+}
+
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (
   app,
-  { clock, checkouts, env },
+  { clock, checkouts, merchants, env },
 ) => {
-  const load = (id: string): Checkout => checkouts.hosted(id, env);
+  /** A checkout as the customer-facing address of its environment sees it: another env's is unknown. */
+  const load = (id: string): CheckoutInspection => {
+    const view = checkouts.inspect(id);
+    if (view.env !== env) throw new NotFoundError('Checkout', id);
+    return view;
+  };
+  const stateOf = ({ checkout, received_amount }: CheckoutInspection): HostedCheckoutState => ({
+    id: checkout.id,
+    status: checkout.status,
+    amount: checkout.amount,
+    currency: checkout.currency,
+    received_amount,
+    paid_amount: checkout.paid_amount,
+    refunded_amount: checkout.refunded_amount,
+    expires_at: checkout.expires_at,
+    paid_at: checkout.paid_at,
+    now: clock.nowIso(),
+    frozen: clock.frozen,
+  });
   const html = (reply: FastifyReply, body: string) =>
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 
-  app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
-    html(reply, await checkoutPage(load(request.params.id), clock.nowIso())),
-  );
+  app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+    const view = load(request.params.id);
+    const merchant = merchants.get(view.checkout.merchant_id).name;
+    return html(reply, await checkoutPage(view, merchant, stateOf(view), env));
+  });
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-    return html(reply, fiatPage(load(request.params.id)));
+    const { checkout } = load(request.params.id);
+    return html(reply, fiatPage(checkout, merchants.get(checkout.merchant_id).name, env));
   });
   app.get(
     '/pay/:id/status',
-    {
-      schema: {
-        hide: true,
-        params: IdParams,
-        response: {
-          200: Type.Object({ status: Type.String(), paid_amount: Type.Union([Type.Integer(), Type.Null()]) }),
-        },
-      },
-    },
-    async (request) => {
-      const checkout = load(request.params.id);
-      return { status: checkout.status, paid_amount: checkout.paid_amount };
+    { schema: { hide: true, params: IdParams, response: { 200: HostedCheckoutState } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return stateOf(load(request.params.id));
     },
   );
 };
