@@ -19,12 +19,17 @@ export const HOSTED_CSS = `
 .countdown{font-size:14px;color:var(--muted);font-variant-numeric:tabular-nums}
 .countdown[data-urgent=true]{color:var(--warn);font-weight:600}
 .progress{margin-top:8px}
+.summary .meta,.summary .progress{margin-bottom:6px}
 .bar{height:8px;border-radius:999px;background:#e9edf2;overflow:hidden}
 .fill{height:100%;width:0;border-radius:999px;background:var(--accent);transition:width .4s ease}
 .progress[data-tone=warn] .fill{background:#d98a1c}
 .progress-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:4px 12px;margin-top:8px;font-size:14px;font-variant-numeric:tabular-nums}
 .progress-row span:first-child{font-weight:600}
-.ref{margin-top:auto;padding-top:8px}
+.details{margin:auto 0 0;padding-top:14px;border-top:1px solid var(--line);display:grid;gap:6px}
+.details div{display:flex;justify-content:space-between;align-items:baseline;gap:16px;min-width:0}
+.details dt{color:var(--muted);flex:none}
+.details dd{margin:0;text-align:right;min-width:0;word-break:break-all}
+.details .mono{font-size:12px}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .section-title{font-size:15px;font-weight:600;margin-bottom:14px}
 .tabs{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:18px}
@@ -299,9 +304,9 @@ export const HOSTED_SCRIPT = `
     try { document.execCommand('copy'); } catch (e) { /* nothing more to try */ }
     area.remove();
   }
-  all('[data-copy]').forEach(function (button) {
+  all('[data-copy], [data-copy-amount]').forEach(function (button) {
     button.addEventListener('click', function () {
-      copyText(button.dataset.copy).then(function () {
+      copyText(button.dataset.copy || '').then(function () {
         button.textContent = 'Copied';
         button.dataset.copied = 'true';
         setTimeout(function () { button.textContent = 'Copy'; button.dataset.copied = 'false'; }, 1500);

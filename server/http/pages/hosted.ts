@@ -47,6 +47,10 @@ export interface HostedPageRoutesDeps {
 const qr = (address: string): Promise<string> =>
   QRCode.toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
 
+/** A sandbox timestamp as a customer reads it (UTC: the sandbox clock is not the viewer's). */
+const utc = (iso: string): string =>
+  `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+
 const initial = (name: string): string => (name.trim().charAt(0) || '?').toUpperCase();
 
 function topbar(merchant: string, env: Env): string {
@@ -125,7 +129,10 @@ ${checkout.description ? `<p class="desc" data-testid="description">${escapeHtml
 <div class="meta"><span class="pill" data-testid="status" data-status="${escapeHtml(checkout.status)}">${escapeHtml(checkout.status)}</span><span class="countdown" data-testid="countdown"></span></div>
 <div class="progress" data-testid="progress" hidden><div class="bar"><div class="fill" data-testid="progress-fill"></div></div>
 <div class="progress-row"><span data-testid="progress-text"></span><span class="muted" data-testid="progress-left"></span></div></div>
-${checkout.reference ? `<p class="small muted ref">Reference <span class="mono">${escapeHtml(checkout.reference)}</span></p>` : ''}
+<dl class="details small">
+<div><dt>Expires</dt><dd data-testid="expires-at">${escapeHtml(utc(checkout.expires_at))}</dd></div>
+${checkout.reference ? `<div><dt>Reference</dt><dd class="mono">${escapeHtml(checkout.reference)}</dd></div>` : ''}
+<div><dt>Checkout</dt><dd class="mono" data-testid="checkout-id">${escapeHtml(checkout.id)}</dd></div></dl>
 </section>
 ${payment}
 <section class="result" data-testid="result" hidden aria-live="polite"></section>
