@@ -132,7 +132,7 @@ describe('hosted checkout page', () => {
     // The demo button: the rest, through the control API.
     await byTestId('simulate-full').click();
     await waitForText(page, 'result-title', 'Payment received');
-    expect(await text('simulate-message')).toBe('6.00 USDC sent on ' + (await chainWord(page, chain)) + '.');
+    expect(await text('simulate-message')).toBe(`6.00 USDC sent on ${await chainWord(page, chain)}.`);
     expect(await text('status')).toBe('Paid');
     await expectNoPaymentOptions(page);
     const after = await inspect(checkout.id);
