@@ -198,6 +198,38 @@ describe('hosted checkout page', () => {
     }
   });
 
+  it('a card-only checkout: no QR, a Pay by card link to the provider page, which pays it', async () => {
+    const { page } = h;
+    const { api_key } = await call<{ api_key: { key: string } }>(h.sandbox, 'POST', '/sandbox/merchants', {
+      name: 'Card Shop',
+    });
+    const checkout = await call<Checkout>(
+      h.sandbox,
+      'POST',
+      '/v1/checkouts',
+      {
+        title: 'Gift card',
+        amount: 25_000_000,
+        currency: 'USD',
+        method: 'fiat',
+        expires_at: new Date(h.sandbox.ctx.clock.now() + HOUR).toISOString(),
+      },
+      api_key.key,
+    );
+    await page.goto(checkout.hosted_url);
+    expect(await page.locator('[data-testid^="qr-"]').count()).toBe(0);
+    expect(await text('amount')).toBe('25.00 USD');
+    await byTestId('pay-card').click();
+    await page.waitForURL(/\/fiat$/);
+    expect(await text('status')).toBe('Awaiting payment');
+    await byTestId('pay').click();
+    await waitForText(page, 'status', 'Paid');
+    expect((await inspect(checkout.id)).checkout.status).toBe('paid');
+    await page.goBack();
+    await waitForText(page, 'result-title', 'Payment received');
+    await expectNoPaymentOptions(page);
+  });
+
   it.each([
     [390, 844],
     [1024, 768],

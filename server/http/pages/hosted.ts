@@ -51,6 +51,28 @@ const qr = (address: string): Promise<string> =>
 const utc = (iso: string): string =>
   `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
 
+/** A checkout's status in words and its tone (the page script keeps the same table live). */
+const STATUS_LABELS: Record<string, [string, string]> = {
+  active: ['Awaiting payment', ''],
+  paid: ['Paid', 'ok'],
+  completed: ['Paid', 'ok'],
+  partially_refunded: ['Partially refunded', 'ok'],
+  refunded: ['Refunded', 'muted'],
+  expired: ['Expired', 'muted'],
+  partial: ['Expired, part paid', 'warn'],
+  cancelled: ['Cancelled', 'bad'],
+};
+
+function statusPill(status: string, received: number, open: boolean): string {
+  const [label, tone] =
+    status === 'active' && !open
+      ? ['Expired', 'muted']
+      : status === 'active' && received > 0
+        ? ['Partially paid', 'warn']
+        : (STATUS_LABELS[status] ?? [status, 'muted']);
+  return `<span class="pill ${tone}" data-testid="status" data-status="${escapeHtml(status)}">${escapeHtml(label)}</span>`;
+}
+
 const initial = (name: string): string => (name.trim().charAt(0) || '?').toUpperCase();
 
 function topbar(merchant: string, env: Env): string {
@@ -126,7 +148,7 @@ ${left === null ? '' : '<button type="button" class="btn" data-testid="simulate-
 <h1 class="title" data-testid="title">${escapeHtml(checkout.title)}</h1>
 ${checkout.description ? `<p class="desc" data-testid="description">${escapeHtml(checkout.description)}</p>` : ''}
 <div class="amount" data-testid="amount">${escapeHtml(checkout.amount === null ? `Any amount of ${checkout.currency}` : formatMinor(checkout.amount, checkout.currency))}</div>
-<div class="meta"><span class="pill" data-testid="status" data-status="${escapeHtml(checkout.status)}">${escapeHtml(checkout.status)}</span><span class="countdown" data-testid="countdown"></span></div>
+<div class="meta">${statusPill(checkout.status, view.received_amount, open)}<span class="countdown" data-testid="countdown"></span></div>
 <div class="progress" data-testid="progress" hidden><div class="bar"><div class="fill" data-testid="progress-fill"></div></div>
 <div class="progress-row"><span data-testid="progress-text"></span><span class="muted" data-testid="progress-left"></span></div></div>
 <dl class="details small">
@@ -154,7 +176,7 @@ function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
 <p class="eyebrow">Card payment · sandbox stand-in for the card provider</p>
 <h1 class="title">${escapeHtml(checkout.title)}</h1>
 <div class="amount">${escapeHtml(checkout.amount === null ? `Any amount of ${checkout.currency}` : formatMinor(checkout.amount, checkout.currency))}</div>
-<div class="meta"><span class="pill" data-testid="status">${escapeHtml(checkout.status)}</span></div>
+<div class="meta">${statusPill(checkout.status, 0, true)}</div>
 <div class="card-fake" aria-hidden="true"><span>4242 4242 4242 4242</span><span>12/34 · 123</span></div>
 <div class="actions"><button type="button" class="btn" data-testid="pay" ${payable ? '' : 'disabled'}>Pay</button>
 <button type="button" class="btn secondary" data-testid="cancel">Cancel</button></div>
@@ -169,7 +191,10 @@ document.querySelector('[data-testid=pay]').onclick = async (event) => {
     headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
   const j = await r.json();
   if (!r.ok) { message.textContent = j.error; return; }
-  if (success) location.href = success; else document.querySelector('[data-testid=status]').textContent = j.checkout.status;
+  if (success) { location.href = success; return; }
+  const pill = document.querySelector('[data-testid=status]');
+  pill.textContent = 'Paid'; pill.className = 'pill ok'; pill.dataset.status = j.checkout.status;
+  message.textContent = 'Payment accepted. You can close this page.';
 };
 document.querySelector('[data-testid=cancel]').onclick = () => {
   if (cancel) location.href = cancel; else message.textContent = 'Cancelled';
