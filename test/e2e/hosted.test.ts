@@ -112,6 +112,41 @@ describe('hosted checkout page', () => {
     await shot('hosted-expired');
   });
 
+  it('with the clock running a day ahead of the browser, the countdown runs from sandbox time', async () => {
+    const { page } = h;
+    await advance(86_400);
+    const { api_key } = await call<{ api_key: { key: string } }>(h.sandbox, 'POST', '/sandbox/merchants', {
+      name: 'Later Ltd',
+    });
+    const checkout = await call<Checkout>(
+      h.sandbox,
+      'POST',
+      '/v1/checkouts',
+      {
+        title: 'Tomorrow',
+        amount: 1_000_000,
+        expires_at: new Date(h.sandbox.ctx.clock.now() + HOUR).toISOString(),
+      },
+      api_key.key,
+    );
+    await page.goto(checkout.hosted_url);
+    const remaining = async () => Number(await byTestId('countdown').getAttribute('data-remaining'));
+    const first = await remaining();
+    // An hour of sandbox time (the browser's clock would say 25 hours).
+    expect(first).toBeGreaterThan(3500);
+    expect(first).toBeLessThanOrEqual(3600);
+    expect(await byTestId('countdown').getAttribute('data-frozen')).toBe('false');
+    // It runs: two seconds later (two polls and more) it shows less.
+    await page.waitForFunction(
+      (start) =>
+        Number(document.querySelector('[data-testid="countdown"]')?.getAttribute('data-remaining')) <=
+        start - 2,
+      first,
+      { timeout: 5_000 },
+    );
+    expect(await text('countdown')).toMatch(/^Expires in (?:59m|1h 00m) \d\ds$|^Expires in 59m \d\ds$/);
+  });
+
   it('a partial payment shows progress live; the simulate button pays the rest; the success screen follows', async () => {
     const { page } = h;
     const { checkout } = await frozenCheckout();
