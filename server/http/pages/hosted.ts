@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
 import { type Static, Type } from 'typebox';
 import type { SandboxClock } from '../../clock.js';
-import type { Checkout, CheckoutInspection } from '../../contract/checkouts.js';
+import { type Checkout, type CheckoutInspection, CheckoutStatus } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
 import { IdParams, Nullable, Timestamp } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
@@ -19,7 +19,7 @@ import { chainName, escapeHtml, formatMinor, pageDocument, scriptJson } from './
  */
 export const HostedCheckoutState = Type.Object({
   id: Type.String(),
-  status: Type.String(),
+  status: CheckoutStatus,
   amount: Nullable(Type.Integer()),
   currency: Type.String(),
   /** every transfer so far, also while the checkout is still active (a partial payment) */
