@@ -166,7 +166,9 @@ export const HOSTED_SCRIPT = `
       lines.push(['', 'The sandbox was reset or the link is wrong.']);
     } else {
       tone = 'muted'; title = 'This checkout has expired';
-      lines.push(['', 'It expired on ' + when(S.expires_at) + '. No payment can be made to it any more.']);
+      // Expired early through the control API, expires_at is still ahead: no date then.
+      var on = Date.parse(S.expires_at) <= sandboxNow() ? ' on ' + when(S.expires_at) : '';
+      lines.push(['', 'It expired' + on + '. No payment can be made to it any more.']);
       if (received() > 0 && S.amount !== null) lines.push(['big', number(received()) + ' of ' + money(S.amount) + ' arrived in time']);
       lines.push(['', 'Ask ' + S.merchant + ' for a new payment link.']);
     }
