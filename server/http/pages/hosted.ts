@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { SandboxClock } from '../../clock.js';
 import type { Checkout } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
 import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
+import { lazy } from '../../lazy-require.js';
 import { escapeHtml } from './html.js';
 
 const formatAmount = (amount: number | null, currency: string): string =>
@@ -36,8 +36,9 @@ const CHAIN_NAMES: Record<string, string> = {
 };
 
 /** A scannable QR code (inline SVG) for a deposit address, as a wallet app would read it. */
+const qrcode = lazy<typeof import('qrcode')>('qrcode');
 const qr = (address: string): Promise<string> =>
-  QRCode.toString(address, { type: 'svg', margin: 1, width: 112, errorCorrectionLevel: 'M' });
+  qrcode().toString(address, { type: 'svg', margin: 1, width: 112, errorCorrectionLevel: 'M' });
 
 /** `now` is the sandbox clock's time: the countdown runs on sandbox time, not the browser's. */
 async function checkoutPage(checkout: Checkout, now: string): Promise<string> {
