@@ -71,7 +71,7 @@ function parseOptions() {
       : { endpoints: 8, deposits: 1000, concurrency: 8, latencySamples: 300 },
     // The quick run shrinks the scale section; the full one grows to 100k checkouts.
     scaleLevels: quick ? [1000, 5000] : [1000, 10_000, 100_000],
-    budgetMs: quick ? 45_000 : 420_000,
+    budgetMs: quick ? 60_000 : 480_000,
     // --cpu-prof: the sandbox server of the http section writes a .cpuprofile on its clean shutdown.
     serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
   };
