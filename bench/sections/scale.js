@@ -13,7 +13,11 @@ const SAMPLES = 200;
 export default {
   name: 'scale',
   async run({ config, log }) {
-    const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-scale.db'), timeoutMs: 20_000 });
+    const sandbox = await startSandbox({
+      dbPath: join(tempDir(), 'bench-scale.db'),
+      timeoutMs: 20_000,
+      nodeArgs: process.env.BENCH_SCALE_NODE_ARGS ? process.env.BENCH_SCALE_NODE_ARGS.split(' ') : [],
+    });
     try {
       const base = sandbox.urls.test;
       await limitsOff(base);
