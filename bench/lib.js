@@ -25,7 +25,7 @@ export function killAll() {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-function track(child) {
+export function track(child) {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -224,4 +224,55 @@ export function table(header, rows) {
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Resident set size of a process in MB (from /proc), null where there is none. */
+export function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The p-th percentile (0-100) of numbers (sorted here). */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Milliseconds `fn` took, each of `count` calls in turn (one at a time). */
+export async function timeEach(count, fn) {
+  const samples = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await fn(i);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+/**
+ * A figure of the report: what was measured, its baseline from the same run and the ratio of the
+ * two, the target and whether it is met (undefined: information only). `data` keeps the raw numbers.
+ */
+export function figure({ name, measured, baseline = '', ratio = null, target = '', pass, data = {} }) {
+  return { name, measured, baseline, ratio, target, pass, data };
+}
+
+export const fmt = (n, digits = 0) =>
+  n === undefined || n === null || Number.isNaN(n)
+    ? '-'
+    : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** Turns the limits off so load measures the routes, not the rate limiter. */
+export async function limitsOff(base) {
+  const settings = await api(base, 'PATCH', '/sandbox/settings', {
+    body: { rate_limit_per_minute: 0, concurrency_limit: 0 },
+  });
+  if (settings.rate_limit_per_minute !== 0 || settings.concurrency_limit !== 0) {
+    throw new Error('PATCH /sandbox/settings did not turn the limits off');
+  }
 }

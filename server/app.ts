@@ -7,6 +7,7 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
+import { lazySerializers } from './http/lazy-compile.js';
 import { documentRoutes, swaggerOptions } from './http/openapi.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
@@ -88,6 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clientErrorHandler,
     schemaErrorFormatter: formatSchemaErrors,
     bodyLimit: 1024 * 1024,
+    // Response serializers are built on first use (start-up time; see http/lazy-compile.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     // Ids, timestamps and money are what matter; request ids make logs traceable.
     requestIdHeader: false,
     // Malformed URLs and over-long ids are refused before routing: still `{error}`, no internals.

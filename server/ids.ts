@@ -5,6 +5,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
  * sequence is deterministic, so a scenario replays with the same ids.
  */
 export interface Ids {
+  /** whether the sequence is deterministic (then nothing may draw from it ahead of time) */
+  readonly seeded: boolean;
   bytes(length: number): Buffer;
   uuid(): string;
   /** URL-safe random token of `length` base62 characters. */
@@ -44,6 +46,7 @@ export function createIds(seed?: string): Ids {
         };
 
   return {
+    seeded: seed !== undefined,
     bytes,
     uuid() {
       if (seed === undefined) return randomUUID();

@@ -1,14 +1,16 @@
-// (c) Webhook delivery: deliveries/s to a local receiver (every attempt persisted by the sandbox)
-// and latency from the simulation call to receipt. The receiver runs in this (bench) process on
-// 127.0.0.1; the sandbox is the real CLI on a file database, as in the checkouts section.
+// Webhook delivery vs a bare undici POST loop to the same receiver, interleaved (bare, sandbox,
+// bare): deliveries/s as a ratio of the loop's POSTs/s, and the latency from the simulation call
+// to receipt (p50, p99). The receiver runs in this (bench) process on 127.0.0.1; the sandbox is
+// the real CLI on a file database (every delivery and attempt persisted); the loop is its own process.
+import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { api, startSandbox, stop, tempDir } from '../lib.js';
+import { fileURLToPath } from 'node:url';
+import { api, figure, fmt, limitsOff, percentile, startSandbox, stop, tempDir, track } from '../lib.js';
 
-const ENDPOINTS = 8;
-const DEPOSITS = 1000;
-const CONCURRENCY = 8;
-const LATENCY_SAMPLES = 300;
+const BARE_LOOP = fileURLToPath(new URL('../bare-webhook-loop.js', import.meta.url));
+const TARGET_RATIO = 0.5;
+const TARGET_P50_MS = 5;
 
 function receiver() {
   const arrivals = new Map();
@@ -19,10 +21,12 @@ function receiver() {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const now = performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       count++;
       last = now;
-      if (!arrivals.has(body.data.txid)) arrivals.set(body.data.txid, now);
+      if (!req.url.includes('bare=')) {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (!arrivals.has(body.data.txid)) arrivals.set(body.data.txid, now);
+      }
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -35,6 +39,9 @@ function receiver() {
     get last() {
       return last;
     },
+    reset() {
+      count = 0;
+    },
     listen: () =>
       new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port))),
     close: () => {
@@ -44,58 +51,110 @@ function receiver() {
   };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 async function waitUntil(predicate, timeoutMs) {
   const end = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 2));
   }
   return true;
 }
 
+/** POSTs/s of the bare loop: `count` POSTs, `concurrency` in flight, a body like a delivery's. */
+function bareLoop(url, count, concurrency, body) {
+  const child = track(fork(BARE_LOOP, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('bare webhook loop did not finish in 30 s'));
+    }, 30_000);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      child.disconnect();
+      if (message.error) reject(new Error(`bare webhook loop: ${message.error}`));
+      else resolve(count / (message.ms / 1000));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bare webhook loop exited (${code}) without a result`));
+    });
+    child.send({ url, count, concurrency, body });
+  });
+}
+
 export default {
   name: 'webhooks',
-  async run() {
+  async run({ config, log }) {
+    const { endpoints, deposits, concurrency, latencySamples } = config.webhooks;
     const inbox = receiver();
     const port = await inbox.listen();
     const url = `http://127.0.0.1:${port}/hook`;
     const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-webhooks.db') });
     try {
       const base = sandbox.urls.test;
-      await api(base, 'PATCH', '/sandbox/settings', {
-        body: { rate_limit_per_minute: 0, concurrency_limit: 0 },
-      });
+      await limitsOff(base);
       const deposit = (merchant_id, txid) =>
         api(base, 'POST', '/sandbox/deposits', {
           body: { merchant_id, chain: 'tron', currency: 'USDT', amount: 1_000_000, txid },
         });
-
-      // Throughput: ENDPOINTS subscribers, DEPOSITS events, CONCURRENCY calls in flight.
       const { merchant: busy } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Busy' } });
-      for (let i = 0; i < ENDPOINTS; i++) {
+      for (let i = 0; i < endpoints; i++) {
         await api(base, 'POST', `/sandbox/merchants/${busy.id}/webhook-endpoints`, {
           body: { url: `${url}?e=${i}`, events: ['deposit.received'] },
         });
       }
-      const expected = ENDPOINTS * DEPOSITS;
-      const started = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < DEPOSITS) await deposit(busy.id, `tp-${next++}`);
-        }),
-      );
-      const complete = await waitUntil(() => inbox.count >= expected, 30_000);
-      const elapsed = (inbox.last - started) / 1000;
+      const expected = endpoints * deposits;
+      // A body the size of a deposit.received delivery.
+      const sampleBody = JSON.stringify({
+        id: '00000000-0000-4000-8000-000000000000',
+        type: 'deposit.received',
+        created_at: new Date().toISOString(),
+        data: {
+          id: '{{i}}',
+          merchant_id: busy.id,
+          chain: 'tron',
+          currency: 'USDT',
+          amount: 1_000_000,
+          txid: 'bare-{{i}}',
+        },
+      });
+      // In flight at once, as the sandbox has: every endpoint of every deposit call in flight.
+      const bareConcurrency = endpoints * concurrency;
+      const bare = async () => {
+        inbox.reset();
+        const rate = await bareLoop(url, expected, bareConcurrency, sampleBody);
+        log(`    bare undici loop ${fmt(rate)} POSTs/s`);
+        return rate;
+      };
+      const sandboxRun = async (round) => {
+        inbox.reset();
+        const started = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (next < deposits) await deposit(busy.id, `tp-${round}-${next++}`);
+          }),
+        );
+        const complete = await waitUntil(() => inbox.count >= expected, 30_000);
+        const rate = complete ? inbox.count / ((inbox.last - started) / 1000) : 0;
+        log(`    sandbox ${fmt(rate)} deliveries/s`);
+        return { rate, complete, delivered: inbox.count };
+      };
+
+      const bareRates = [await bare()];
+      const runs = [];
+      const ratios = [];
+      for (let round = 0; round < config.rounds; round++) {
+        runs.push(await sandboxRun(round));
+        bareRates.push(await bare());
+        ratios.push(runs[round].rate / ((bareRates[round] + bareRates[round + 1]) / 2));
+      }
       const failed = await api(
         base,
         'GET',
         `/sandbox/deliveries?merchant_id=${busy.id}&status=failed&limit=1`,
       );
-      const persisted = await api(base, 'GET', `/sandbox/deliveries?merchant_id=${busy.id}&limit=1000`);
-      const allAttempted = persisted.every((d) => d.status === 'delivered' && d.attempts.length === 1);
+      const clean = runs.every((r) => r.complete) && failed.length === 0;
 
       // Latency: one subscriber, one call at a time, simulation call → receipt.
       const { merchant: calm } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Calm' } });
@@ -103,31 +162,42 @@ export default {
         body: { url, events: ['deposit.received'] },
       });
       const latencies = [];
-      for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      for (let i = 0; i < latencySamples; i++) {
         const txid = `lat-${i}`;
         const sent = performance.now();
         await deposit(calm.id, txid);
         await waitUntil(() => inbox.arrivals.has(txid), 5_000);
         latencies.push(inbox.arrivals.get(txid) - sent);
       }
-      latencies.sort((a, b) => a - b);
-
-      return [
-        {
-          kind: 'webhook',
-          name: `deliveries (${ENDPOINTS} endpoints × ${DEPOSITS} events)`,
-          rate: complete ? inbox.count / elapsed : 0,
-          delivered: inbox.count,
-          expected,
-          clean: complete && failed.length === 0 && allAttempted,
-          p50_ms: percentile(latencies, 50),
-          p99_ms: percentile(latencies, 99),
-          samples: latencies.length,
-          target: { minRate: 2000, maxP50Ms: 5 },
-        },
-      ];
+      const p50 = percentile(latencies, 50);
+      const p99 = percentile(latencies, 99);
+      const ratio = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+      const rate = runs.map((r) => r.rate).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      const bareRate = bareRates.sort((a, b) => a - b)[Math.floor(bareRates.length / 2)];
+      return {
+        figures: [
+          figure({
+            name: `webhook deliveries (${endpoints} endpoints × ${deposits} events)`,
+            measured: clean
+              ? `${fmt(rate)} deliveries/s`
+              : `incomplete: ${runs.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered, ${failed.length ? 'some failed' : 'none failed'}`,
+            baseline: `bare undici POST loop: ${fmt(bareRate)} POSTs/s (${bareConcurrency} in flight)`,
+            ratio: clean ? ratio : 0,
+            target: `>= ${TARGET_RATIO.toFixed(2)}`,
+            pass: clean && ratio >= TARGET_RATIO,
+            data: { rate, bareRates, ratios, runs },
+          }),
+          figure({
+            name: 'webhook latency (call → receipt)',
+            measured: `p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms (${latencies.length} calls)`,
+            target: `p50 <= ${TARGET_P50_MS} ms`,
+            pass: p50 <= TARGET_P50_MS,
+            data: { p50_ms: p50, p99_ms: p99 },
+          }),
+        ],
+      };
     } finally {
-      await stop(sandbox.child);
+      await stop(sandbox.child, 10_000);
       await inbox.close();
     }
   },

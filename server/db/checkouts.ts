@@ -127,7 +127,8 @@ export function createCheckoutsRepo(db: Db) {
    * so a rolled-back write leaves nothing stale. Bounded, oldest entries first out.
    */
   const cache = new Map<string, CheckoutRow>();
-  const CACHE_LIMIT = 10_000;
+  // Sized for the ids being polled, not for the table: memory stays flat as checkouts accumulate.
+  const CACHE_LIMIT = 2_000;
   const findById = (id: string): CheckoutRow | undefined => {
     const cached = cache.get(id);
     if (cached) return cached;

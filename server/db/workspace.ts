@@ -31,8 +31,17 @@ const DATA_TABLES = [
   'merchants',
 ];
 
+/** Prepared once per database (a CI suite resets before every test). */
+const wipes = new WeakMap<Db, () => void>();
+
 export function wipeData(db: Db): void {
-  db.transaction(() => {
-    for (const table of DATA_TABLES) db.prepare(`DELETE FROM ${table}`).run();
-  })();
+  let wipe = wipes.get(db);
+  if (!wipe) {
+    const statements = DATA_TABLES.map((table) => db.prepare(`DELETE FROM ${table}`));
+    wipe = db.transaction(() => {
+      for (const statement of statements) statement.run();
+    });
+    wipes.set(db, wipe);
+  }
+  wipe();
 }

@@ -1,6 +1,9 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import type { Compile } from 'typebox/compile';
+import { lazy } from '../lazy-require.js';
+
+const typeboxCompile = lazy<{ Compile: typeof Compile }>('typebox/compile');
 
 type Json = Record<string, unknown>;
 
@@ -38,8 +41,11 @@ function convertScalars(schema: TSchema, value: unknown): unknown {
 
 /** TypeBox validation: bodies are checked as sent (never coerced); other parts converted exactly. */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const check = Compile(schema);
+  // Compiled on the route's first request, not at start-up (both listeners register every route).
+  let compiled: ReturnType<typeof Compile<TSchema>> | undefined;
   return (value: unknown) => {
+    compiled ??= typeboxCompile().Compile(schema);
+    const check = compiled;
     const converted = httpPart === 'body' ? value : convertScalars(schema, value);
     if (check.Check(converted)) return { value: converted };
     const errors: FastifySchemaValidationError[] = check.Errors(converted).map((e) => ({

@@ -28,12 +28,72 @@ export function isChecksumAddress(address: string): boolean {
   return /^0x[0-9a-fA-F]{40}$/.test(address) && toChecksumAddress(address.slice(2)) === address;
 }
 
+/** An EIP-55 address from 20 random bytes (one Keccak-256). */
+export const evmAddress = (body: Uint8Array): string => toChecksumAddress(Buffer.from(body).toString('hex'));
+
+/**
+ * EVM addresses derived ahead of time, off the request path: the Keccak of each one is computed in
+ * a later event-loop turn (in chunks), and a request only takes the next one. Exact: every address
+ * is `evmAddress` of the next 20 bytes drawn, in draw order (first drawn, first taken), the same
+ * sequence a derivation on demand would give. At most `capacity` addresses are held.
+ */
+export class EvmAddressPool {
+  private readonly ready: string[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly draw: () => Uint8Array,
+    readonly capacity = 128,
+    private readonly chunk = 16,
+  ) {}
+
+  get size(): number {
+    return this.ready.length;
+  }
+
+  take(): string {
+    // Empty: derive now (drawing now keeps the order, nothing drawn earlier is waiting).
+    const address = this.ready.shift() ?? evmAddress(this.draw());
+    if (this.ready.length <= this.capacity / 2) this.refillLater();
+    return address;
+  }
+
+  /** Derives up to `count` more now, never past the capacity. */
+  fill(count = this.capacity): void {
+    const n = Math.min(count, this.capacity - this.ready.length);
+    for (let i = 0; i < n; i++) this.ready.push(evmAddress(this.draw()));
+  }
+
+  private refillLater(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const turn = () => {
+      this.fill(this.chunk);
+      if (this.ready.length < this.capacity) setImmediate(turn).unref();
+      else this.scheduled = false;
+    };
+    setImmediate(turn).unref();
+  }
+}
+
+// One pool per unseeded id source. A seeded source is never drawn from ahead of time: its
+// sequence (and so every id after an address) must not depend on when a refill ran.
+const pools = new WeakMap<Ids, EvmAddressPool>();
+
 export function generateAddress(chain: string, ids: Ids): string {
+  if (chain !== 'tron' && chain !== 'bitcoin' && !ids.seeded) {
+    let pool = pools.get(ids);
+    if (!pool) {
+      pool = new EvmAddressPool(() => ids.bytes(20));
+      pools.set(ids, pool);
+    }
+    return pool.take();
+  }
   const body = ids.bytes(20);
   if (chain === 'tron') return base58check.encode(Uint8Array.from([0x41, ...body]));
   if (chain === 'bitcoin') return bech32.encode('bc', [0, ...bech32.toWords(body)]);
   // EVM layout for the EVM chains and for any chain an operator adds to the catalogue.
-  return toChecksumAddress(Buffer.from(body).toString('hex'));
+  return evmAddress(body);
 }
 
 /** Whether `address` is well formed for `chain` (used to validate payer and refund addresses). */

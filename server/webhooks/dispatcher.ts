@@ -1,11 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { Clock } from '../clock.js';
 import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
+import { lazy } from '../lazy-require.js';
 import type { Scheduler } from '../scheduler.js';
 import { sign } from './signing.js';
+
+// Loaded with the first send, not at start-up.
+const undici = lazy<typeof import('undici')>('undici');
 
 export const JOB_DELIVER = 'webhook.deliver';
 export const MAX_ATTEMPTS = 5;
@@ -41,7 +45,7 @@ export class WebhookDispatcher {
   /** the last send started per endpoint and resource: the next one of that pair waits for it */
   private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
+  private agent: Agent | undefined;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
@@ -90,7 +94,7 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     await this.idle();
-    await this.agent.close();
+    await this.agent?.close();
   }
 
   private lease(id: string): void {
@@ -133,6 +137,8 @@ export class WebhookDispatcher {
       error = 'endpoint deleted';
     } else {
       try {
+        const { Agent, request } = undici();
+        this.agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
         const response = await request(delivery.url, {
           method: 'POST',
           headers,

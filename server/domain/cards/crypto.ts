@@ -7,7 +7,10 @@ import {
   privateDecrypt,
   randomBytes,
 } from 'node:crypto';
-import forge from 'node-forge';
+import { lazy } from '../../lazy-require.js';
+
+// Loaded with the first key pair, not at start-up.
+const nodeForge = lazy<typeof import('node-forge')>('node-forge');
 
 /**
  * Card secrets and PIN encryption model (spec "Card secrets and PIN encryption model"):
@@ -53,6 +56,7 @@ const TAG_BYTES = 16;
  * pure-JS prime search would take seconds); forge only writes the PEMs. Line endings are LF.
  */
 export function generateKeyPair(): KeyPairPem {
+  const forge = nodeForge();
   const { publicKey, privateKey } = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 });
   const publicKeyPem = forge.pki.publicKeyToPem(publicKey);
   const privateKeyPem = forge.pki.privateKeyInfoToPem(

@@ -33,6 +33,9 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   kyb_status: row.kyb_status,
 });
 
+/** API keys kept resolved in memory. */
+export const KEY_CACHE_LIMIT = 1_000;
+
 export class MerchantService {
   /**
    * Keys by their text. Every key change goes through this service (and reset clears it), so the
@@ -138,7 +141,11 @@ export class MerchantService {
     let row = this.keyCache.get(key);
     if (!row && key.startsWith(API_KEY_PREFIX)) {
       row = this.deps.apiKeys.findByKey(key);
-      if (row) this.keyCache.set(key, row);
+      if (row) {
+        // Bounded (oldest first out): memory stays flat however many merchants a suite creates.
+        if (this.keyCache.size >= KEY_CACHE_LIMIT) this.keyCache.delete(this.keyCache.keys().next().value!);
+        this.keyCache.set(key, row);
+      }
     }
     if (!row) throw new UnauthorizedError('Invalid API key');
     if (row.revoked_at !== null) throw new UnauthorizedError('API key has been revoked');

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../clock.js';
 import type { Env } from '../../contract/common.js';
 import type { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
-import type { RequestLogRepo, RequestLogRow } from '../../db/request-log.js';
+import type { NewRequestLogRow, RequestLogRepo } from '../../db/request-log.js';
 import { NotFoundError } from '../../errors.js';
 import { API_KEY_PREFIX } from '../merchants/service.js';
 
@@ -100,9 +99,9 @@ export class RequestLogService {
     });
   }
 
-  record(request: FinishedRequest): RequestLogEntry {
-    const entry: RequestLogRow = {
-      id: randomUUID(),
+  /** Queues the entry; it gets its id when it is written (soon, and before any read of the log). */
+  record(request: FinishedRequest): void {
+    const entry: NewRequestLogRow = {
       created_at: this.deps.clock.nowIso(),
       env: request.env,
       merchant_id: request.merchantId,
@@ -122,7 +121,6 @@ export class RequestLogService {
             : capBody(request.responseBody),
     };
     this.deps.repo.append(entry);
-    return entry;
   }
 
   list(query: RequestLogQuery): RequestLogEntry[] {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import QRCode from 'qrcode';
 import { type Static, Type } from 'typebox';
 import type { SandboxClock } from '../../clock.js';
 import { type Checkout, type CheckoutInspection, CheckoutStatus } from '../../contract/checkouts.js';
@@ -9,6 +8,7 @@ import { IdParams, Nullable, Timestamp } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import { NotFoundError } from '../../errors.js';
+import { lazy } from '../../lazy-require.js';
 import { HOSTED_CSS, HOSTED_SCRIPT } from './hosted-client.js';
 import { chainName, escapeHtml, formatMinor, pageDocument, scriptJson } from './html.js';
 
@@ -43,9 +43,11 @@ export interface HostedPageRoutesDeps {
   env: Env;
 }
 
+const qrcode = lazy<typeof import('qrcode')>('qrcode');
+
 /** A scannable QR code (inline SVG) for a deposit address, as a wallet app would read it. */
 const qr = (address: string): Promise<string> =>
-  QRCode.toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
+  qrcode().toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
 
 /** A sandbox timestamp as a customer reads it (UTC: the sandbox clock is not the viewer's). */
 const utc = (iso: string): string =>

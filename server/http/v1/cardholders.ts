@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Compile } from 'typebox/compile';
+import type { Compile } from 'typebox/compile';
 import {
   ApplyBody,
   Card,
@@ -25,11 +25,14 @@ import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
 import { ValidationError } from '../../errors.js';
+import { lazy } from '../../lazy-require.js';
 import { readJsonBody } from '../raw-json.js';
 import { principalOf } from '../types.js';
 
 const tags = ['cardholders and cards'];
-const secretsBody = Compile(SecretsBody);
+const typeboxCompile = lazy<{ Compile: typeof Compile }>('typebox/compile');
+const secretsValidator = () => typeboxCompile().Compile(SecretsBody);
+let secretsBody: ReturnType<typeof secretsValidator> | undefined;
 
 /**
  * The card-secret reads' `session`: from the JSON body (the spec), the `X-SVC-Session` header or the
@@ -37,7 +40,9 @@ const secretsBody = Compile(SecretsBody);
  * several places it must be the same everywhere.
  */
 function sessionOf(body: unknown, header: string | undefined, query: string | undefined): string {
-  if (!secretsBody.Check(body)) throw new ValidationError('session', 'must be a string');
+  secretsBody ??= secretsValidator();
+  const check = secretsBody;
+  if (!check.Check(body)) throw new ValidationError('session', 'must be a string');
   const given = [body.session, header, query].filter((v): v is string => v !== undefined);
   const [session] = given;
   if (session === undefined) {

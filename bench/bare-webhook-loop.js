@@ -1,0 +1,34 @@
+// The webhook baseline: a bare undici POST loop (no database, no signing, no scheduling) to the
+// bench's receiver, in its own process as the sandbox is. Receives { url, count, concurrency, body }
+// over IPC, sends `count` POSTs with `concurrency` in flight, replies { ms }.
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+
+process.once('message', async ({ url, count, concurrency, body }) => {
+  try {
+    const agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) {
+          const i = next++;
+          const response = await request(`${url}?bare=${i}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: body.replace('{{i}}', String(i)),
+            dispatcher: agent,
+          });
+          await response.body.dump();
+          if (response.statusCode !== 200) throw new Error(`receiver answered ${response.statusCode}`);
+        }
+      }),
+    );
+    const ms = performance.now() - started;
+    await agent.close();
+    process.send({ ms });
+  } catch (error) {
+    process.send({ error: error instanceof Error ? error.message : String(error) });
+  }
+});
+process.once('disconnect', () => process.exit(0));

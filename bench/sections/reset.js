@@ -1,0 +1,107 @@
+// What a CI suite that isolates each test by merchant pays per test: merchants/s (each one five
+// static addresses and an API key) under load, interleaved with the bare Fastify GET / (A/B/A), and
+// the time of POST /sandbox/reset on a workspace with data, against a bare Fastify round trip.
+import { join } from 'node:path';
+import {
+  api,
+  figure,
+  fmt,
+  limitsOff,
+  load,
+  median,
+  startBaseline,
+  startSandbox,
+  stop,
+  tempDir,
+  timeEach,
+} from '../lib.js';
+
+const TARGETS = { merchants: 0.15, reset: 25 };
+
+export default {
+  name: 'reset',
+  async run({ config, log }) {
+    const bare = await startBaseline();
+    const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-reset.db') });
+    try {
+      const base = sandbox.urls.test;
+      await limitsOff(base);
+      const bareSpec = [{ url: `${bare.url}/`, ...config.load }, { serverPid: bare.child.pid }];
+      const merchantSpec = [
+        {
+          url: `${base}/sandbox/merchants`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          bodyTemplate: JSON.stringify({ name: 'CI merchant {{seq}}' }),
+          ...config.load,
+        },
+        { serverPid: sandbox.child.pid },
+      ];
+      const bareRuns = [(await load(...bareSpec)).rps];
+      const merchantRuns = [];
+      const ratios = [];
+      for (let round = 0; round < config.rounds; round++) {
+        const result = await load(...merchantSpec);
+        if (result.non2xx || result.errors)
+          throw new Error(`POST /sandbox/merchants: ${result.non2xx} non-2xx`);
+        merchantRuns.push(result);
+        bareRuns.push((await load(...bareSpec)).rps);
+        ratios.push(result.rps / ((bareRuns[round] + bareRuns[round + 1]) / 2));
+        log(`    merchants ${fmt(result.rps)}/s, bare ${fmt(bareRuns.at(-1))} req/s`);
+      }
+
+      // Reset with data: what the load above left (thousands of merchants), then a CI-sized
+      // workspace each time (10 merchants with 10 checkouts each).
+      const expires_at = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      const fill = async () => {
+        for (let m = 0; m < 10; m++) {
+          const { api_key } = await api(base, 'POST', '/sandbox/merchants', { body: { name: `R${m}` } });
+          const headers = { authorization: `Bearer ${api_key.key}` };
+          await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              api(base, 'POST', '/v1/checkouts', {
+                headers,
+                body: { title: `R${i}`, amount: 1000, expires_at },
+              }),
+            ),
+          );
+        }
+      };
+      const resets = [];
+      for (let i = 0; i < config.resets; i++) {
+        if (i > 0) await fill();
+        resets.push(...(await timeEach(1, () => api(base, 'POST', '/sandbox/reset'))));
+        await limitsOff(base);
+      }
+      const rtt = median(await timeEach(50, () => fetch(`${bare.url}/`).then((r) => r.text())));
+      const resetMs = median(resets.slice(1));
+      const ratio = median(ratios);
+      const resetRatio = resetMs / rtt;
+      return {
+        figures: [
+          figure({
+            name: 'merchants/s (POST /sandbox/merchants: 5 addresses + a key)',
+            measured: `${fmt(median(merchantRuns.map((r) => r.rps)))}/s, p99 ${fmt(median(merchantRuns.map((r) => r.latency_ms.p99)))} ms`,
+            baseline: `bare Fastify GET /: ${fmt(median(bareRuns))} req/s`,
+            ratio,
+            target: `>= ${TARGETS.merchants.toFixed(2)}`,
+            pass: ratio >= TARGETS.merchants,
+            data: { ratios, merchantRuns, bareRuns },
+          }),
+          figure({
+            name: 'POST /sandbox/reset (10 merchants × 10 checkouts)',
+            measured: `${fmt(resetMs, 2)} ms (median of ${resets.length - 1}; first, after the load: ${fmt(resets[0], 1)} ms)`,
+            baseline: `bare Fastify round trip: ${fmt(rtt, 2)} ms`,
+            ratio: resetRatio,
+            target: `<= ${TARGETS.reset.toFixed(2)}`,
+            pass: resetRatio <= TARGETS.reset,
+            data: { resets, rtt },
+          }),
+        ],
+      };
+    } finally {
+      await stop(sandbox.child, 10_000);
+      await stop(bare.child);
+    }
+  },
+};
