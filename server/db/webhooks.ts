@@ -8,6 +8,8 @@ export interface EndpointRow {
   url: string;
   events: string;
   secret: string;
+  /** 1: kept, but fanned out to no more (issue 11) */
+  disabled: 0 | 1;
   created_at: string;
 }
 
@@ -47,12 +49,17 @@ export interface DeliveryFilter {
   event?: string | undefined;
   status?: string | undefined;
   limit: number;
+  /** keyset paging: deliveries older than this one */
+  starting_after?: string | undefined;
 }
 
 export function createWebhooksRepo(db: Db) {
   const insertEndpoint = db.prepare<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, created_at)
-     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @created_at)`,
+    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, created_at)
+     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @created_at)`,
+  );
+  const updateEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+    'UPDATE webhook_endpoints SET url = @url, events = @events, disabled = @disabled WHERE id = @id',
   );
   const endpointById = db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
   const endpointsOf = db.prepare<[string, string], EndpointRow>(
@@ -92,7 +99,11 @@ export function createWebhooksRepo(db: Db) {
        AND (@endpoint_id IS NULL OR endpoint_id = @endpoint_id)
        AND (@event IS NULL OR event = @event)
        AND (@status IS NULL OR status = @status)
+       AND (@after IS NULL OR rowid < @after)
      ORDER BY rowid DESC LIMIT @limit`,
+  );
+  const deliveryRowid = db.prepare<[string], { rowid: number }>(
+    'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
   const attemptsFor = db.prepare<[string], AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))
@@ -104,6 +115,8 @@ export function createWebhooksRepo(db: Db) {
     findEndpoint: (id: string) => endpointById.get(id),
     endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),
     deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
+    updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
+      void updateEndpoint.run(row),
     insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
@@ -112,15 +125,24 @@ export function createWebhooksRepo(db: Db) {
     pendingOfEndpoint: (endpointId: string) => pendingOfEndpoint.all(endpointId),
     insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
     attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
-    listDeliveries: (filter: DeliveryFilter) =>
-      list.all({
+    /** undefined when `starting_after` names no delivery */
+    listDeliveries: (filter: DeliveryFilter) => {
+      let after: number | null = null;
+      if (filter.starting_after !== undefined) {
+        const anchor = deliveryRowid.get(filter.starting_after);
+        if (!anchor) return undefined;
+        after = anchor.rowid;
+      }
+      return list.all({
         merchant_id: filter.merchant_id ?? null,
         env: filter.env ?? null,
         endpoint_id: filter.endpoint_id ?? null,
         event: filter.event ?? null,
         status: filter.status ?? null,
+        after,
         limit: filter.limit,
-      }),
+      });
+    },
     /** Attempts of many deliveries in one query (no N+1 when listing). */
     attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
   };

@@ -8,6 +8,7 @@ import { emailNocase } from './006-email-nocase.js';
 import { resellers } from './007-resellers.js';
 import { ledgerBalances } from './008-ledger-balances.js';
 import { requestLog } from './009-request-log.js';
+import { views } from './011-views.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   resellers,
   ledgerBalances,
   requestLog,
+  views,
 ];
