@@ -87,8 +87,25 @@ export type {
   DeliveryStatus,
   Inbox,
   InboxMessage,
+  TestEventBody,
+  UpdateEndpointBody,
   WebhookEndpoint,
 } from '../../server/contract/webhooks.js';
+export type { Customer } from '../../server/contract/customers.js';
+export type { EventType } from '../../server/contract/events.js';
+export type { Invoice, InvoiceStatus, LineItem } from '../../server/contract/invoices.js';
+export type {
+  CheckoutListQuery,
+  CustomerDetail,
+  CustomerListQuery,
+  EncryptedData,
+  EventListQuery,
+  InvoiceDetail,
+  InvoiceListQuery,
+  PinResult,
+  SecretsResult,
+  SessionBody,
+} from '../../server/contract/views.js';
 export type {
   AdvanceBody,
   ClockState,

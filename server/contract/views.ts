@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import type * as cards from './cards.js';
 import { CheckoutBase, CheckoutStatus } from './checkouts.js';
 import { EnvName, Nullable, Uuid } from './common.js';
 import { Customer } from './customers.js';
@@ -66,3 +67,9 @@ export const InvoiceDetail = Type.Object({
   checkout: Nullable(CheckoutBase),
 });
 export type InvoiceDetail = Static<typeof InvoiceDetail>;
+
+/** The card secrets exchange's shapes (contract/cards.ts), named for the dashboard's reveal. */
+export type EncryptedData = Static<typeof cards.EncryptedData>;
+export type SessionBody = Static<typeof cards.SessionBody>;
+export type SecretsResult = Static<typeof cards.SecretsResult>;
+export type PinResult = Static<typeof cards.PinResult>;
