@@ -17,9 +17,12 @@ export function SearchBox({ value, onSearch, placeholder, testId, label = 'Searc
   const [text, setText] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const run = (next: string) => {
     if (timer.current) clearTimeout(timer.current);

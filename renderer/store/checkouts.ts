@@ -83,8 +83,7 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
       const { rows: checkouts, hasMore } = pageOf(answer);
       const { selectedCheckoutId: selected, checkoutOpenedIn } = get();
       const pinned = selected !== null && checkoutOpenedIn === scope.key;
-      const keep =
-        pinned || checkouts.some((c) => c.id === selected) ? selected : (checkouts[0]?.id ?? null);
+      const keep = pinned || checkouts.some((c) => c.id === selected) ? selected : (checkouts[0]?.id ?? null);
       set({
         checkouts,
         checkoutsScope: scope.key,

@@ -41,7 +41,8 @@ export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
         q: search.trim() || undefined,
       });
       const now = get();
-      if (customersKey(currentScope(now)?.key ?? null, now.customerSearch, now.customerPaging) !== key) return;
+      if (customersKey(currentScope(now)?.key ?? null, now.customerSearch, now.customerPaging) !== key)
+        return;
       const { rows, hasMore } = pageOf(answer);
       set({ customers: rows, customersFor: key, customerPaging: { ...paging, hasMore } });
       const selected = get().selectedCustomerId;

@@ -3,7 +3,15 @@ import { currentScope } from './scope';
 import type { Slice } from './types';
 
 /** The pages whose data follows the live stream (ids as in pages/index.ts). */
-type LivePage = 'checkouts' | 'webhooks' | 'money' | 'cards' | 'resellers' | 'customers' | 'invoices' | 'events';
+type LivePage =
+  | 'checkouts'
+  | 'webhooks'
+  | 'money'
+  | 'cards'
+  | 'resellers'
+  | 'customers'
+  | 'invoices'
+  | 'events';
 
 export interface SyncSlice {
   /** The page on screen: live events re-read only its data. */

@@ -16,7 +16,9 @@ import { INVOICE_TONE, openInvoice } from '../Invoices/status';
 
 function CustomerList() {
   const customers = useStore((s) => s.customers);
-  const loaded = useStore((s) => s.customersFor === customersKey(scopeKey(s), s.customerSearch, s.customerPaging));
+  const loaded = useStore(
+    (s) => s.customersFor === customersKey(scopeKey(s), s.customerSearch, s.customerPaging),
+  );
   const search = useStore((s) => s.customerSearch);
   const paging = useStore((s) => s.customerPaging);
   const selected = useStore((s) => s.selectedCustomerId);

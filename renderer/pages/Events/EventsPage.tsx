@@ -126,7 +126,9 @@ export function EventsPage() {
                         <span className="mono">{event.resource_id ?? event.id}</span>
                       </span>
                     </span>
-                    <span className="row-item-side muted small nowrap">{formatTimestamp(event.created_at)}</span>
+                    <span className="row-item-side muted small nowrap">
+                      {formatTimestamp(event.created_at)}
+                    </span>
                   </button>
                 </li>
               ))}

@@ -69,7 +69,8 @@ function InvoiceList() {
                 <span className="row-item-text">
                   <span className="row-item-title">{invoice.title}</span>
                   <span className="row-item-sub">
-                    <span className="mono">{invoice.invoice_number}</span> · {formatTimestamp(invoice.created_at)}
+                    <span className="mono">{invoice.invoice_number}</span> ·{' '}
+                    {formatTimestamp(invoice.created_at)}
                   </span>
                 </span>
                 <span className="row-item-side">
@@ -145,7 +146,9 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
           <div>
             <dt>Paid</dt>
             <dd data-testid="invoice-paid">
-              {invoice.paid_at ? `${money(invoice.paid_amount ?? 0)}, ${formatTimestamp(invoice.paid_at)}` : '—'}
+              {invoice.paid_at
+                ? `${money(invoice.paid_amount ?? 0)}, ${formatTimestamp(invoice.paid_at)}`
+                : '—'}
             </dd>
           </div>
         </dl>
