@@ -155,7 +155,7 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
         {invoice.description && <p className="muted small">{invoice.description}</p>}
       </Card>
 
-      <Card title="Line items" className="card-flush" testId="invoice-lines">
+      <Card title="Line items" testId="invoice-lines">
         <div className="table-wrap">
           <table className="table">
             <thead>

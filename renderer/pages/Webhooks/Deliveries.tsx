@@ -121,9 +121,6 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           >
             {open ? 'Hide' : 'Attempts'}
           </button>
-          {last && (
-            <CopyButton value={curlCommand(delivery, last)} label="curl" testId="delivery-copy-curl" />
-          )}
           <button
             type="button"
             className="btn btn-secondary btn-sm"
