@@ -187,7 +187,7 @@ export function createContext(options: ContextOptions) {
   const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const requests = new RequestLogService({ repo: repos.requestLog, clock });
-  const views = new MerchantViews({ addresses: repos.addresses, events: repos.events, merchants });
+  const views = new MerchantViews({ addresses: repos.addresses, merchants });
   const dashboard = new DashboardViews({ repo: repos.views, merchants, baseUrl });
 
   // ---- the outside world (simulate) -------------------------------------------------------------
