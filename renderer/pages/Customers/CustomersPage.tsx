@@ -16,6 +16,8 @@ import { INVOICE_TONE, openInvoice } from '../Invoices/status';
 
 function CustomerList() {
   const customers = useStore((s) => s.customers);
+  // Rows read for this scope stay on screen while another filter, search or page is read.
+  const current = useStore((s) => s.customersFor?.startsWith(`${scopeKey(s)}|`) ?? false);
   const loaded = useStore(
     (s) => s.customersFor === customersKey(scopeKey(s), s.customerSearch, s.customerPaging),
   );
@@ -45,7 +47,7 @@ function CustomerList() {
         </p>
       ) : (
         <ul className="row-list">
-          {(loaded ? customers : []).map((customer) => (
+          {(current ? customers : []).map((customer) => (
             <li key={customer.id}>
               <button
                 type="button"

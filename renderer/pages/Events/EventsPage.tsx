@@ -62,6 +62,8 @@ export function EventsPage() {
   const loadEventLog = useStore((s) => s.loadEventLog);
   useScopedLoad(loadEventLog);
   const events = useStore((s) => s.eventLog);
+  // Rows read for this scope stay on screen while another filter, search or page is read.
+  const current = useStore((s) => s.eventLogFor?.startsWith(`${scopeKey(s)}|`) ?? false);
   const loaded = useStore(
     (s) => s.eventLogFor === eventsKey(scopeKey(s), s.eventTypeFilter, s.eventSearch, s.eventPaging),
   );
@@ -110,7 +112,7 @@ export function EventsPage() {
             </p>
           ) : (
             <ul className="row-list">
-              {(loaded ? events : []).map((event) => (
+              {(current ? events : []).map((event) => (
                 <li key={event.id}>
                   <button
                     type="button"

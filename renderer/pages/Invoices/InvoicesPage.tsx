@@ -19,6 +19,8 @@ const label = (f: string) => (f === 'all' ? 'All' : f.charAt(0).toUpperCase() + 
 
 function InvoiceList() {
   const invoices = useStore((s) => s.invoices);
+  // Rows read for this scope stay on screen while another filter, search or page is read.
+  const current = useStore((s) => s.invoicesFor?.startsWith(`${scopeKey(s)}|`) ?? false);
   const loaded = useStore(
     (s) => s.invoicesFor === invoicesKey(scopeKey(s), s.invoiceFilter, s.invoiceSearch, s.invoicePaging),
   );
@@ -56,7 +58,7 @@ function InvoiceList() {
         </p>
       ) : (
         <ul className="row-list">
-          {(loaded ? invoices : []).map((invoice) => (
+          {(current ? invoices : []).map((invoice) => (
             <li key={invoice.id}>
               <button
                 type="button"
