@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
@@ -91,17 +92,24 @@ export function createWebhooksRepo(db: Db) {
   const attemptsOf = db.prepare<[string], AttemptRow>(
     'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number',
   );
-  // Filters are optional: `? IS NULL OR col = ?` keeps one prepared statement for every combination.
-  const list = db.prepare<Record<string, string | number | null>, DeliveryRow>(
-    `SELECT * FROM webhook_deliveries
-     WHERE (@merchant_id IS NULL OR merchant_id = @merchant_id)
-       AND (@env IS NULL OR env = @env)
-       AND (@endpoint_id IS NULL OR endpoint_id = @endpoint_id)
-       AND (@event IS NULL OR event = @event)
-       AND (@status IS NULL OR status = @status)
-       AND (@after IS NULL OR rowid < @after)
-     ORDER BY rowid DESC LIMIT @limit`,
-  );
+  // One statement per combination of the filters in use (made on first need, a handful at most):
+  // with `@x IS NULL OR col = @x` the plan could not use the (merchant_id, env[, event|status])
+  // indexes and every listing was a scan of the whole table.
+  const FILTERED = ['merchant_id', 'env', 'endpoint_id', 'event', 'status'] as const;
+  const lists = new Map<string, Statement<Record<string, string | number>, DeliveryRow>>();
+  const listFor = (columns: string[], after: boolean) => {
+    const key = `${columns.join(',')}|${after}`;
+    let statement = lists.get(key);
+    if (!statement) {
+      const where = [...columns.map((c) => `${c} = @${c}`), ...(after ? ['rowid < @after'] : [])];
+      statement = db.prepare<Record<string, string | number>, DeliveryRow>(
+        `SELECT * FROM webhook_deliveries${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY rowid DESC LIMIT @limit`,
+      );
+      lists.set(key, statement);
+    }
+    return statement;
+  };
   const deliveryRowid = db.prepare<[string], { rowid: number }>(
     'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
@@ -127,21 +135,15 @@ export function createWebhooksRepo(db: Db) {
     attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
     /** undefined when `starting_after` names no delivery */
     listDeliveries: (filter: DeliveryFilter) => {
-      let after: number | null = null;
+      const params: Record<string, string | number> = { limit: filter.limit };
+      const columns = FILTERED.filter((c) => filter[c] !== undefined);
+      for (const c of columns) params[c] = filter[c]!;
       if (filter.starting_after !== undefined) {
         const anchor = deliveryRowid.get(filter.starting_after);
         if (!anchor) return undefined;
-        after = anchor.rowid;
+        params.after = anchor.rowid;
       }
-      return list.all({
-        merchant_id: filter.merchant_id ?? null,
-        env: filter.env ?? null,
-        endpoint_id: filter.endpoint_id ?? null,
-        event: filter.event ?? null,
-        status: filter.status ?? null,
-        after,
-        limit: filter.limit,
-      });
+      return listFor(columns, filter.starting_after !== undefined).all(params);
     },
     /** Attempts of many deliveries in one query (no N+1 when listing). */
     attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
