@@ -142,7 +142,9 @@ export class WebhookService {
       event ??
       TEST_EVENT_TYPES.find((t) => subscribed.includes(t)) ??
       ('checkout.created' satisfies EventType);
-    const data = { ...sampleData(type), merchant_id: endpoint.merchant_id };
+    // The sample as the contract has it; where its shape carries the merchant, it is this one.
+    const sample = sampleData(type) ?? {};
+    const data = 'merchant_id' in sample ? { ...sample, merchant_id: endpoint.merchant_id } : sample;
     const deliveryId = this.deps.ids.uuid();
     const now = this.deps.clock.nowIso();
     const row: DeliveryRow = {
