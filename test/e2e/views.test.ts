@@ -216,7 +216,9 @@ describe('paging', () => {
     const deliveries = async () =>
       call<{ id: string; status: string }[]>(h.sandbox, 'GET', `/sandbox/deliveries?merchant_id=${m.id}`);
     await expect
-      .poll(async () => (await deliveries()).filter((d) => d.status === 'delivered').length)
+      .poll(async () => (await deliveries()).filter((d) => d.status === 'delivered').length, {
+        timeout: 20_000,
+      })
       .toBe(25);
     await byTestId('nav-webhooks').click();
     await walk(

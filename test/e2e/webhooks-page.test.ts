@@ -109,7 +109,7 @@ describe('webhooks page', () => {
     await el('[data-testid="endpoint-row"][data-disabled="false"]').waitFor();
     const second = await newCheckout(key, 'Enabled again');
     await call(h.sandbox, 'POST', `/sandbox/checkouts/${second.id}/payments`, {});
-    await other.waitFor((r) => r.length === 1);
+    await other.waitFor((r) => r.length === 1, 15_000);
     expect(other.received[0]!.body).toMatchObject({ event: 'checkout.paid', data: { id: second.id } });
     await el('[data-testid="delivery-row"][data-event="checkout.paid"][data-status="delivered"]').waitFor();
     expect(await byTestId('delivery-row').count()).toBe(2);
@@ -149,7 +149,7 @@ describe('webhooks page', () => {
     expect(receiver.received).toHaveLength(1);
 
     await run('sh', ['-c', command], { timeout: 10_000 });
-    await receiver.waitFor((r) => r.length === 2);
+    await receiver.waitFor((r) => r.length === 2, 15_000);
     const [sent, replayed] = receiver.received;
     expect(replayed!.raw.equals(sent!.raw)).toBe(true);
     expect(replayed!.raw.toString('utf8')).toBe(original.request_body);
