@@ -296,6 +296,38 @@ describe('webhook endpoints: edit, disable, test events, paged deliveries', () =
   });
 });
 
+describe('the control API’s guard on the new routes', () => {
+  it('refuses a foreign Origin or Host on every new route (no key, local clients only)', async () => {
+    const { sandbox, base } = await setup();
+    const endpoint = ok<WebhookEndpoint>(
+      await control(sandbox, 'POST', `${base}/webhook-endpoints`, { url: 'http://127.0.0.1:9/x' }),
+    );
+    const writes: [string, string, object][] = [
+      ['PATCH', `/sandbox/webhook-endpoints/${endpoint.id}`, { disabled: true }],
+      ['POST', `/sandbox/webhook-endpoints/${endpoint.id}/test`, {}],
+      ['POST', `/sandbox/cards/${UNKNOWN_ID}/secrets`, { session: 'x' }],
+      ['POST', `/sandbox/cards/${UNKNOWN_ID}/pin`, { session: 'x' }],
+    ];
+    for (const [method, url, payload] of writes) {
+      const res = await sandbox.apps.test.inject({
+        method: method as 'PATCH' | 'POST',
+        url,
+        payload,
+        headers: { origin: 'http://evil.example' },
+      });
+      expectError(res, 403);
+    }
+    for (const url of [`${base}/customers`, `${base}/invoices`, `/sandbox/customers/${UNKNOWN_ID}`]) {
+      expectError(await sandbox.apps.test.inject({ url, headers: { host: 'evil.example' } }), 403);
+    }
+    // nothing changed
+    expect(
+      ok<WebhookEndpoint>(await control(sandbox, 'GET', `/sandbox/webhook-endpoints/${endpoint.id}`))
+        .disabled,
+    ).toBe(false);
+  });
+});
+
 describe('card secrets as the merchant owner (the dashboard reveal)', () => {
   it('answers the same PAN, CVC and PIN as /v1, encrypted under the session key', async () => {
     const { sandbox, actor } = await setup();
