@@ -38,7 +38,7 @@ export interface WebhooksSlice {
   setDeliveryEventFilter: (event: DeliveryEventFilter) => Promise<void>;
   deliveriesPage: (direction: 'older' | 'newer') => Promise<void>;
   updateEndpoint: (endpoint: WebhookEndpoint, input: UpdateEndpointBody) => Promise<boolean>;
-  sendTestEvent: (endpoint: WebhookEndpoint) => Promise<boolean>;
+  sendTestEvent: (endpoint: WebhookEndpoint, event?: EventType) => Promise<boolean>;
   setInboxName: (name: string) => Promise<void>;
   createEndpoint: (input: CreateEndpointBody) => Promise<boolean>;
   deleteEndpoint: (endpoint: WebhookEndpoint) => Promise<boolean>;
@@ -135,9 +135,9 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
         await loadEndpoints();
       }),
 
-    sendTestEvent: (endpoint) =>
+    sendTestEvent: (endpoint, event) =>
       attempt(get, async () => {
-        const delivery = await api.sendTestEvent(endpoint.id);
+        const delivery = await api.sendTestEvent(endpoint.id, event === undefined ? {} : { event });
         const last = delivery.attempts[delivery.attempts.length - 1];
         get().notify(
           delivery.status === 'delivered' ? 'success' : 'error',

@@ -80,6 +80,12 @@ describe('webhooks page', () => {
       ),
     ).toBe(true);
 
+    // Another type, chosen in the row.
+    await row.getByTestId('endpoint-test-type').selectOption('card.created');
+    await row.getByTestId('endpoint-send-test').click();
+    await el('[data-testid="delivery-row"][data-event="card.created"][data-status="delivered"]').waitFor();
+    expect(receiver.received.map((r) => r.body.event)).toEqual(['checkout.created', 'card.created']);
+
     // Edit: another URL, checkout.paid only. The secret stays.
     await row.getByTestId('endpoint-edit').click();
     await byTestId('endpoint-edit-url').fill(`${other.url}/moved`);
@@ -102,7 +108,7 @@ describe('webhooks page', () => {
     expect(await byTestId('endpoint-send-test').isDisabled()).toBe(true);
     const first = await newCheckout(key, 'While disabled');
     await call(h.sandbox, 'POST', `/sandbox/checkouts/${first.id}/payments`, {});
-    expect(await deliveries(merchantId)).toHaveLength(1);
+    expect(await deliveries(merchantId)).toHaveLength(2);
 
     // Enabled again: the next payment is delivered to the new URL, and listed.
     await byTestId('endpoint-toggle').click();
@@ -112,7 +118,7 @@ describe('webhooks page', () => {
     await other.waitFor((r) => r.length === 1, 15_000);
     expect(other.received[0]!.body).toMatchObject({ event: 'checkout.paid', data: { id: second.id } });
     await el('[data-testid="delivery-row"][data-event="checkout.paid"][data-status="delivered"]').waitFor();
-    expect(await byTestId('delivery-row').count()).toBe(2);
+    expect(await byTestId('delivery-row').count()).toBe(3);
 
     // Filters: by event type, then by status.
     await byTestId('delivery-event-filter').selectOption('checkout.paid');

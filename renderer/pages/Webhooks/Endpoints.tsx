@@ -10,7 +10,7 @@ import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
-import { EVENT_TYPES } from './events';
+import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
 
 /** The events an endpoint subscribes to: all (`*`, including types added later) or a chosen set. */
 function EventPicker({
@@ -162,6 +162,7 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const sendTestEvent = useStore((s) => s.sendTestEvent);
   const [editing, setEditing] = useState(false);
   const [testing, runTest] = useBusy();
+  const [testType, setTestType] = useState<TestEventType>(() => defaultTestType(endpoint.events));
   const [toggling, runToggle] = useBusy();
   const everything = endpoint.events.includes('*');
   if (editing) {
@@ -209,16 +210,32 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         </div>
       </div>
       <div className="key-item-side button-group">
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          disabled={testing || endpoint.disabled}
-          title={endpoint.disabled ? 'Enable the endpoint to send it a test event' : undefined}
-          onClick={() => void runTest(() => sendTestEvent(endpoint))}
-          data-testid="endpoint-send-test"
-        >
-          {testing ? 'Sending…' : 'Send test event'}
-        </button>
+        <span className="test-event">
+          <select
+            className="input input-sm"
+            aria-label="Test event type"
+            value={testType}
+            disabled={endpoint.disabled}
+            onChange={(e) => setTestType(e.target.value as TestEventType)}
+            data-testid="endpoint-test-type"
+          >
+            {TEST_EVENT_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={testing || endpoint.disabled}
+            title={endpoint.disabled ? 'Enable the endpoint to send it a test event' : undefined}
+            onClick={() => void runTest(() => sendTestEvent(endpoint, testType))}
+            data-testid="endpoint-send-test"
+          >
+            {testing ? 'Sending…' : 'Send test event'}
+          </button>
+        </span>
         <button
           type="button"
           className="btn btn-ghost btn-sm"
