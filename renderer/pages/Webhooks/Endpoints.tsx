@@ -208,51 +208,53 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           </code>
           <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
         </div>
-      </div>
-      <div className="key-item-side button-group">
-        <span className="test-event">
-          <select
-            className="input input-sm"
-            aria-label="Test event type"
-            value={testType}
-            disabled={endpoint.disabled}
-            onChange={(e) => setTestType(e.target.value as TestEventType)}
-            data-testid="endpoint-test-type"
-          >
-            {TEST_EVENT_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
+        <div className="endpoint-actions">
+          <span className="test-event">
+            <select
+              className="input input-sm"
+              aria-label="Test event type"
+              value={testType}
+              disabled={endpoint.disabled}
+              onChange={(e) => setTestType(e.target.value as TestEventType)}
+              data-testid="endpoint-test-type"
+            >
+              {TEST_EVENT_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={testing || endpoint.disabled}
+              title={endpoint.disabled ? 'Enable the endpoint to send it a test event' : undefined}
+              onClick={() => void runTest(() => sendTestEvent(endpoint, testType))}
+              data-testid="endpoint-send-test"
+            >
+              {testing ? 'Sending…' : 'Send test event'}
+            </button>
+          </span>
           <button
             type="button"
-            className="btn btn-secondary btn-sm"
-            disabled={testing || endpoint.disabled}
-            title={endpoint.disabled ? 'Enable the endpoint to send it a test event' : undefined}
-            onClick={() => void runTest(() => sendTestEvent(endpoint, testType))}
-            data-testid="endpoint-send-test"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setEditing(true)}
+            data-testid="endpoint-edit"
           >
-            {testing ? 'Sending…' : 'Send test event'}
+            Edit
           </button>
-        </span>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          onClick={() => setEditing(true)}
-          data-testid="endpoint-edit"
-        >
-          Edit
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          disabled={toggling}
-          onClick={() => void runToggle(() => updateEndpoint(endpoint, { disabled: !endpoint.disabled }))}
-          data-testid="endpoint-toggle"
-        >
-          {endpoint.disabled ? 'Enable' : 'Disable'}
-        </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={toggling}
+            onClick={() => void runToggle(() => updateEndpoint(endpoint, { disabled: !endpoint.disabled }))}
+            data-testid="endpoint-toggle"
+          >
+            {endpoint.disabled ? 'Enable' : 'Disable'}
+          </button>
+        </div>
+      </div>
+      <div className="key-item-side">
         <ConfirmButton
           label="Delete"
           confirmLabel="Delete now"
