@@ -19,6 +19,7 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { requestLog } from './http/plugins/request-log.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
+import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
@@ -138,7 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(merchantControlRoutes, { merchants: ctx.merchants });
       await control.register(checkoutControlRoutes, { chain: ctx.chain, checkouts: ctx.checkouts });
-      await control.register(eventControlRoutes, { views: ctx.views });
+      await control.register(eventControlRoutes, { dashboard: ctx.dashboard });
       await control.register(webhookControlRoutes, {
         inbox: ctx.inbox,
         merchants: ctx.merchants,
@@ -166,10 +167,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(merchantViewRoutes, {
         cards: ctx.cards,
-        checkouts: ctx.checkouts,
+        dashboard: ctx.dashboard,
         merchants: ctx.merchants,
         views: ctx.views,
       });
+      await control.register(cardSecretControlRoutes, { cards: ctx.cards, secrets: ctx.secrets });
       await control.register(actingControlRoutes, {
         cards: ctx.cards,
         checkouts: ctx.checkouts,

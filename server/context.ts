@@ -18,6 +18,7 @@ import { createRequestLogRepo } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createUsersRepo } from './db/users.js';
+import { createViewsRepo } from './db/views.js';
 import { createWebhooksRepo } from './db/webhooks.js';
 import { MerchantAccess } from './domain/access.js';
 import { CardSecrets } from './domain/cards/secrets.js';
@@ -36,6 +37,7 @@ import { RefundService } from './domain/refunds/service.js';
 import { RequestLogService } from './domain/requests/service.js';
 import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
+import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
@@ -88,6 +90,7 @@ export function createContext(options: ContextOptions) {
     invoices: createInvoicesRepo(db),
     resellers: createResellersRepo(db),
     users: createUsersRepo(db),
+    views: createViewsRepo(db),
     requestLog: createRequestLogRepo(db, {
       limit: options.requestLogLimit,
       // Diagnostics only: a failed log write (a full disk) drops its entries and is reported once
@@ -184,7 +187,8 @@ export function createContext(options: ContextOptions) {
   const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const requests = new RequestLogService({ repo: repos.requestLog, clock });
-  const views = new MerchantViews({ addresses: repos.addresses, events: repos.events, merchants });
+  const views = new MerchantViews({ addresses: repos.addresses, merchants });
+  const dashboard = new DashboardViews({ repo: repos.views, merchants, baseUrl });
 
   // ---- the outside world (simulate) -------------------------------------------------------------
   const chain = new ChainSimulator({
@@ -238,6 +242,7 @@ export function createContext(options: ContextOptions) {
     cards,
     secrets,
     views,
+    dashboard,
     requests,
     chain,
     payouts,

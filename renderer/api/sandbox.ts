@@ -15,6 +15,7 @@ import type {
   Checkout,
   CheckoutDetail,
   CheckoutItem,
+  CheckoutListQuery,
   ClockState,
   ConfigureInboxBody,
   CreateApiKeyInput,
@@ -25,13 +26,20 @@ import type {
   CreateEndpointBody,
   CreateMerchantInput,
   CreditBody,
+  Customer,
+  CustomerDetail,
+  CustomerListQuery,
   Delivery,
   DeliveryStatus,
   Deposit,
   Env,
+  EventListQuery,
   FundBody,
   Health,
   Inbox,
+  Invoice,
+  InvoiceDetail,
+  InvoiceListQuery,
   IssueCardBody,
   KycResultBody,
   KycState,
@@ -42,6 +50,7 @@ import type {
   PaymentResult,
   Payout,
   PayoutInput,
+  PinResult,
   ProvisionBody,
   ProvisionResult,
   PublicKey,
@@ -52,17 +61,22 @@ import type {
   ResellerConnections,
   ResellerIncome,
   ReviewBody,
+  SandboxEvent,
+  SecretsResult,
+  SessionBody,
   Settings,
   SimulatePaymentInput,
   StaticAddress,
+  TestEventBody,
   UpdateConnectionBody,
+  UpdateEndpointBody,
   WebhookEndpoint,
 } from './types';
 
 const id = encodeURIComponent;
-const query = (params: Record<string, string | undefined>) => {
+const query = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, value);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 };
@@ -89,8 +103,12 @@ export const getSettings = () => request<Settings>('GET', '/sandbox/settings');
 
 // ---- Checkouts: the merchant's list, and the blockchain and settlement engine played by hand ----
 
-export const listCheckouts = (merchantId: string, env: Env) =>
-  request<CheckoutItem[]>('GET', `/sandbox/merchants/${id(merchantId)}/checkouts${query({ env })}`);
+/** A page of the merchant's checkouts: `status` and `q` (id, title or reference) filter it. */
+export const listCheckouts = (merchantId: string, env: Env, filter: CheckoutListQuery = {}) =>
+  request<CheckoutItem[]>(
+    'GET',
+    `/sandbox/merchants/${id(merchantId)}/checkouts${query({ ...filter, env })}`,
+  );
 /** As the merchant's owner (the body and answer of POST /v1/checkouts), in either environment. */
 export const createCheckout = (merchantId: string, env: Env, input: CreateCheckoutInput) =>
   request<Checkout>('POST', `/sandbox/merchants/${id(merchantId)}/checkouts${query({ env })}`, input);
@@ -123,8 +141,20 @@ export const createEndpoint = (merchantId: string, env: Env, input: CreateEndpoi
   );
 export const deleteEndpoint = (endpointId: string) =>
   request<void>('DELETE', `/sandbox/webhook-endpoints/${id(endpointId)}`);
-export const listDeliveries = (merchantId: string, env: Env, status?: DeliveryStatus) =>
-  request<Delivery[]>('GET', `/sandbox/deliveries${query({ merchant_id: merchantId, env, status })}`);
+export interface DeliveryListFilter {
+  status?: DeliveryStatus | undefined;
+  event?: string | undefined;
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+}
+export const listDeliveries = (merchantId: string, env: Env, filter: DeliveryListFilter = {}) =>
+  request<Delivery[]>('GET', `/sandbox/deliveries${query({ ...filter, merchant_id: merchantId, env })}`);
+/** Changes an endpoint's URL, events or disabled flag (the secret stays). */
+export const updateEndpoint = (endpointId: string, input: UpdateEndpointBody) =>
+  request<WebhookEndpoint>('PATCH', `/sandbox/webhook-endpoints/${id(endpointId)}`, input);
+/** A signed sample event to this endpoint alone; answers the delivery after its first attempt. */
+export const sendTestEvent = (endpointId: string, input: TestEventBody = {}) =>
+  request<Delivery>('POST', `/sandbox/webhook-endpoints/${id(endpointId)}/test`, input);
 export const retryDelivery = (deliveryId: string) =>
   request<Delivery>('POST', `/sandbox/deliveries/${id(deliveryId)}/retry`);
 export const getInbox = (name: string) => request<Inbox>('GET', `/sandbox/inboxes/${id(name)}`);
@@ -201,6 +231,12 @@ export const moveCardFunds = (
   kind: 'refunds' | 'deposits' | 'withdrawals',
   input: CardMoveBody,
 ) => request<CardTransaction>('POST', `/sandbox/cards/${id(cardId)}/${kind}`, input);
+/** The card secrets exchange, as the card's merchant's owner: PAN and CVC under the session's key. */
+export const readCardSecrets = (cardId: string, session: string) =>
+  request<SecretsResult>('POST', `/sandbox/cards/${id(cardId)}/secrets`, { session } satisfies SessionBody);
+/** The PIN block, under the session's key. */
+export const readCardPin = (cardId: string, session: string) =>
+  request<PinResult>('POST', `/sandbox/cards/${id(cardId)}/pin`, { session } satisfies SessionBody);
 export const getPublicKey = (env: Env) => request<PublicKey>('GET', `/sandbox/keys${query({ env })}`);
 export const getCardCatalogue = () => request<CardProduct[]>('GET', '/sandbox/card-catalogue');
 
@@ -243,3 +279,16 @@ export const listRequestLog = (merchantId: string, env: Env, status?: RequestSta
   );
 export const getRequestLogEntry = (entryId: string) =>
   request<RequestLogEntry>('GET', `/sandbox/request-log/${id(entryId)}`);
+
+// ---- Customers, invoices and the event log (read-only views) ----
+
+export const listCustomers = (merchantId: string, env: Env, filter: CustomerListQuery = {}) =>
+  request<Customer[]>('GET', `/sandbox/merchants/${id(merchantId)}/customers${query({ ...filter, env })}`);
+export const getCustomer = (customerId: string) =>
+  request<CustomerDetail>('GET', `/sandbox/customers/${id(customerId)}`);
+export const listInvoices = (merchantId: string, env: Env, filter: InvoiceListQuery = {}) =>
+  request<Invoice[]>('GET', `/sandbox/merchants/${id(merchantId)}/invoices${query({ ...filter, env })}`);
+export const getInvoice = (invoiceId: string) =>
+  request<InvoiceDetail>('GET', `/sandbox/invoices/${id(invoiceId)}`);
+export const listEvents = (merchantId: string, env: Env, filter: EventListQuery = {}) =>
+  request<SandboxEvent[]>('GET', `/sandbox/merchants/${id(merchantId)}/events${query({ ...filter, env })}`);

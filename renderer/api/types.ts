@@ -41,6 +41,8 @@ export type {
   SimulatePaymentBody as SimulatePaymentInput,
 } from '../../server/contract/checkouts.js';
 export type { Env } from '../../server/contract/common.js';
+export type { Customer } from '../../server/contract/customers.js';
+export type { EventType } from '../../server/contract/events.js';
 export type {
   AddressDepositBody,
   Balance,
@@ -51,6 +53,7 @@ export type {
   PayoutBody as PayoutInput,
   PayoutStatus,
 } from '../../server/contract/funds.js';
+export type { Invoice, InvoiceStatus, LineItem } from '../../server/contract/invoices.js';
 export type {
   ApiKey,
   CreateApiKeyBody as CreateApiKeyInput,
@@ -80,6 +83,18 @@ export type {
 export type { CardProduct, ChainConfig, ChainToken, Settings } from '../../server/contract/settings.js';
 export type { StaticAddress } from '../../server/contract/static-addresses.js';
 export type {
+  CheckoutListQuery,
+  CustomerDetail,
+  CustomerListQuery,
+  EncryptedData,
+  EventListQuery,
+  InvoiceDetail,
+  InvoiceListQuery,
+  PinResult,
+  SecretsResult,
+  SessionBody,
+} from '../../server/contract/views.js';
+export type {
   ConfigureInboxBody,
   CreateEndpointBody,
   Delivery,
@@ -87,6 +102,8 @@ export type {
   DeliveryStatus,
   Inbox,
   InboxMessage,
+  TestEventBody,
+  UpdateEndpointBody,
   WebhookEndpoint,
 } from '../../server/contract/webhooks.js';
 export type {

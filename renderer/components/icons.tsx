@@ -1,7 +1,7 @@
 // Small stroke icons (24×24 grid, currentColor) so the dashboard needs no icon library.
 import type { ReactNode } from 'react';
 
-function Icon({ children }: { children: ReactNode }) {
+export function Icon({ children }: { children: ReactNode }) {
   return (
     <svg
       className="icon"

@@ -10,9 +10,13 @@ import {
   ResellersIcon,
   WebhooksIcon,
 } from '../components/icons';
+import { CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
 import { CardsPage } from './Cards/CardsPage';
 import { CheckoutsPage } from './Checkouts/CheckoutsPage';
 import { ClockPage } from './Clock/ClockPage';
+import { CustomersPage } from './Customers/CustomersPage';
+import { EventsPage } from './Events/EventsPage';
+import { InvoicesPage } from './Invoices/InvoicesPage';
 import { MerchantsPage } from './Merchants/MerchantsPage';
 import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
@@ -56,6 +60,30 @@ export const pages: PageDef[] = [
     description: 'Payment requests: play the payer and the chain, settle, expire, refund.',
     Icon: CheckoutsIcon,
     Component: CheckoutsPage,
+    scoped: true,
+  },
+  {
+    id: 'customers',
+    label: 'Customers',
+    description: 'The merchant’s customers, with the invoices and checkouts made for them.',
+    Icon: CustomersIcon,
+    Component: CustomersPage,
+    scoped: true,
+  },
+  {
+    id: 'invoices',
+    label: 'Invoices',
+    description: 'Invoices: line items, tax and totals, and the checkout that collects each.',
+    Icon: InvoicesIcon,
+    Component: InvoicesPage,
+    scoped: true,
+  },
+  {
+    id: 'events',
+    label: 'Events',
+    description: 'The event log: every event of the merchant, filter by type, find by id, read the payload.',
+    Icon: EventsIcon,
+    Component: EventsPage,
     scoped: true,
   },
   {

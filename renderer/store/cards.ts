@@ -1,3 +1,4 @@
+import { type CardSecrets, revealCardSecrets } from '../api/card-secrets';
 import * as api from '../api/sandbox';
 import type {
   AuthorizationInput,
@@ -46,6 +47,11 @@ export interface CardsSlice {
   authorizeCard: (cardId: string, input: AuthorizationInput) => Promise<boolean>;
   decideTransaction: (tx: CardTransaction, action: TransactionAction) => Promise<boolean>;
   moveCardFunds: (cardId: string, kind: CardMove, amount: number) => Promise<boolean>;
+  /**
+   * The card secrets exchange (api/card-secrets.ts): PAN, CVC and PIN decrypted in the page. They are
+   * returned, not stored: the component that asked shows them and forgets them.
+   */
+  revealCard: (card: PaymentCard) => Promise<CardSecrets | null>;
 }
 
 const MOVE_DONE: Record<CardMove, string> = {
@@ -138,6 +144,15 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
     publicKey: null,
 
     loadCards: load,
+
+    revealCard: async (card) => {
+      let secrets: CardSecrets | null = null;
+      const env = get().cardholderDetail?.cardholder.env ?? get().env;
+      await attempt(get, async () => {
+        secrets = await revealCardSecrets(card.id, env);
+      });
+      return secrets;
+    },
 
     selectCardholder: async (id) => {
       set({ selectedCardholderId: id, cardholderDetail: null, selectedCardId: null, cardTransactions: [] });

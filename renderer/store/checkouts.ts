@@ -1,8 +1,15 @@
 import * as api from '../api/sandbox';
-import type { CheckoutDetail, CheckoutItem, RefundInput, SimulatePaymentInput } from '../api/types';
+import type {
+  CheckoutDetail,
+  CheckoutItem,
+  CheckoutStatus,
+  RefundInput,
+  SimulatePaymentInput,
+} from '../api/types';
 import { formatAmount } from '../components/format';
 import { sandboxNow } from './clock';
 import { attempt } from './notices';
+import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
@@ -16,15 +23,26 @@ export interface NewCheckout {
   hours: number;
 }
 
+export type CheckoutFilter = CheckoutStatus | 'all';
+
 export interface CheckoutsSlice {
-  /** The selected merchant's checkouts in the selected environment, newest first. */
+  /** One page of the selected merchant's checkouts in the selected environment, newest first. */
   checkouts: CheckoutItem[];
   /** The scope (`merchant/env`) `checkouts` was read for; null before the first read. */
   checkoutsScope: string | null;
+  /** The list's status filter, search (id, title or reference) and page. */
+  checkoutFilter: CheckoutFilter;
+  checkoutSearch: string;
+  checkoutPaging: Paging;
   selectedCheckoutId: string | null;
+  /** The scope a checkout was explicitly opened in (it stays open off the page shown). */
+  checkoutOpenedIn: string | null;
   checkoutDetail: CheckoutDetail | null;
   loadCheckouts: () => Promise<void>;
   selectCheckout: (id: string) => Promise<void>;
+  setCheckoutFilter: (filter: CheckoutFilter) => Promise<void>;
+  searchCheckouts: (text: string) => Promise<void>;
+  checkoutsPage: (direction: 'older' | 'newer') => Promise<void>;
   createCheckout: (input: NewCheckout) => Promise<boolean>;
   payCheckout: (id: string, input: SimulatePaymentInput) => Promise<boolean>;
   checkoutAction: (id: string, action: CheckoutAction) => Promise<boolean>;
@@ -43,18 +61,33 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
     if (get().selectedCheckoutId === id) set({ checkoutDetail: detail });
   };
 
-  // The list, then the selected checkout (the newest when none is selected yet).
+  const listKey = () => {
+    const s = get();
+    return `${s.checkoutFilter}|${s.checkoutSearch}|${s.checkoutPaging.cursors.join(',')}`;
+  };
+
+  // The list, then the selected checkout (the newest when none is selected yet; one opened on
+  // purpose stays open even when the filter or page does not show it).
   const load = serialized(async () => {
     const scope = currentScope(get());
     if (!scope) return;
+    const key = listKey();
+    const { checkoutFilter: filter, checkoutSearch: search, checkoutPaging: paging } = get();
     await attempt(get, async () => {
-      const checkouts = await api.listCheckouts(scope.merchantId, scope.env);
-      if (!stillCurrent(get, scope)) return;
-      const selected = get().selectedCheckoutId;
-      const keep = checkouts.some((c) => c.id === selected) ? selected : (checkouts[0]?.id ?? null);
+      const answer = await api.listCheckouts(scope.merchantId, scope.env, {
+        ...pageQuery(paging),
+        status: filter === 'all' ? undefined : filter,
+        q: search.trim() || undefined,
+      });
+      if (!stillCurrent(get, scope) || listKey() !== key) return;
+      const { rows: checkouts, hasMore } = pageOf(answer);
+      const { selectedCheckoutId: selected, checkoutOpenedIn } = get();
+      const pinned = selected !== null && checkoutOpenedIn === scope.key;
+      const keep = pinned || checkouts.some((c) => c.id === selected) ? selected : (checkouts[0]?.id ?? null);
       set({
         checkouts,
         checkoutsScope: scope.key,
+        checkoutPaging: { ...paging, hasMore },
         selectedCheckoutId: keep,
         ...(keep === selected ? {} : { checkoutDetail: null }),
       });
@@ -75,14 +108,37 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
   return {
     checkouts: [],
     checkoutsScope: null,
+    checkoutFilter: 'all',
+    checkoutSearch: '',
+    checkoutPaging: FIRST_PAGE,
     selectedCheckoutId: null,
+    checkoutOpenedIn: null,
     checkoutDetail: null,
 
     loadCheckouts: load,
 
     selectCheckout: async (id) => {
-      set({ selectedCheckoutId: id, checkoutDetail: null });
+      const scope = currentScope(get());
+      set({ selectedCheckoutId: id, checkoutOpenedIn: scope?.key ?? null, checkoutDetail: null });
       await attempt(get, () => readDetail(id));
+    },
+
+    setCheckoutFilter: async (filter) => {
+      set({ checkoutFilter: filter, checkoutPaging: FIRST_PAGE });
+      await load();
+    },
+
+    searchCheckouts: async (text) => {
+      set({ checkoutSearch: text, checkoutPaging: FIRST_PAGE });
+      await load();
+    },
+
+    checkoutsPage: async (direction) => {
+      const { checkouts, checkoutPaging: paging } = get();
+      const last = checkouts[checkouts.length - 1];
+      if (direction === 'older' && !last) return;
+      set({ checkoutPaging: direction === 'older' && last ? older(paging, last.id) : newer(paging) });
+      await load();
     },
 
     createCheckout: (input) =>
@@ -95,7 +151,7 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
           amount: input.amount,
           expires_at: new Date(expires).toISOString(),
         });
-        set({ selectedCheckoutId: checkout.id, checkoutDetail: null });
+        set({ selectedCheckoutId: checkout.id, checkoutOpenedIn: scope.key, checkoutDetail: null });
         get().notify('success', `Checkout “${checkout.title}” created.`);
         await load();
       }),

@@ -2,6 +2,9 @@ import { create } from 'zustand';
 import { createCardsSlice } from './cards';
 import { createCheckoutsSlice } from './checkouts';
 import { createClockSlice } from './clock';
+import { createCustomersSlice } from './customers';
+import { createEventsSlice } from './events';
+import { createInvoicesSlice } from './invoices';
 import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
 import { createMoneySlice } from './money';
@@ -28,6 +31,9 @@ export const useStore = create<Store>()((...a) => ({
   ...createCardsSlice(...a),
   ...createResellersSlice(...a),
   ...createRequestsSlice(...a),
+  ...createCustomersSlice(...a),
+  ...createInvoicesSlice(...a),
+  ...createEventsSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -3,7 +3,15 @@ import { currentScope } from './scope';
 import type { Slice } from './types';
 
 /** The pages whose data follows the live stream (ids as in pages/index.ts). */
-type LivePage = 'checkouts' | 'webhooks' | 'money' | 'cards' | 'resellers';
+type LivePage =
+  | 'checkouts'
+  | 'webhooks'
+  | 'money'
+  | 'cards'
+  | 'resellers'
+  | 'customers'
+  | 'invoices'
+  | 'events';
 
 export interface SyncSlice {
   /** The page on screen: live events re-read only its data. */
@@ -19,8 +27,8 @@ export interface SyncSlice {
 
 /** Which pages show what an event type changes (by its prefix: checkout.paid → checkout). */
 const AFFECTS: Record<string, LivePage[]> = {
-  checkout: ['checkouts', 'money'],
-  invoice: ['checkouts'],
+  checkout: ['checkouts', 'money', 'customers', 'invoices'],
+  invoice: ['checkouts', 'invoices', 'customers'],
   deposit: ['money'],
   payout: ['money'],
   card: ['cards'],
@@ -39,6 +47,9 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
     if (page === 'cards') return state.loadCards();
     if (page === 'resellers') return state.loadResellers();
     if (page === 'requests') return state.loadRequests();
+    if (page === 'customers') return state.loadCustomers();
+    if (page === 'invoices') return state.loadInvoices();
+    if (page === 'events') return state.loadEventLog();
     return Promise.resolve();
   };
 
@@ -62,6 +73,11 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
         return;
       }
       if (event.merchant_id !== scope.merchantId) return;
+      // Every event of the scope is a new row of the event log.
+      if (page === 'events') {
+        void reload(page);
+        return;
+      }
       if (page === 'webhooks') {
         // An event fans out into deliveries (pending until their first attempt).
         void state.loadDeliveries();

@@ -2,6 +2,9 @@ import type { StateCreator } from 'zustand';
 import type { CardsSlice } from './cards';
 import type { CheckoutsSlice } from './checkouts';
 import type { ClockSlice } from './clock';
+import type { CustomersSlice } from './customers';
+import type { EventsSlice } from './events';
+import type { InvoicesSlice } from './invoices';
 import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { MoneySlice } from './money';
@@ -24,7 +27,10 @@ export type Store = WorkspaceSlice &
   MoneySlice &
   CardsSlice &
   ResellersSlice &
-  RequestsSlice;
+  RequestsSlice &
+  CustomersSlice &
+  InvoicesSlice &
+  EventsSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

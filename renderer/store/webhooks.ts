@@ -1,10 +1,20 @@
 import * as api from '../api/sandbox';
-import type { CreateEndpointBody, Delivery, DeliveryStatus, Inbox, WebhookEndpoint } from '../api/types';
+import type {
+  CreateEndpointBody,
+  Delivery,
+  DeliveryStatus,
+  EventType,
+  Inbox,
+  UpdateEndpointBody,
+  WebhookEndpoint,
+} from '../api/types';
 import { attempt } from './notices';
+import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type DeliveryFilter = DeliveryStatus | 'all';
+export type DeliveryEventFilter = EventType | 'all';
 
 /** The built-in receiver the dashboard offers by default (`/sandbox/inbox/demo`). */
 export const DEFAULT_INBOX = 'demo';
@@ -12,17 +22,23 @@ export const DEFAULT_INBOX = 'demo';
 export interface WebhooksSlice {
   endpoints: WebhookEndpoint[];
   deliveries: Delivery[];
-  /** The scope and filter (`merchant/env/status`) the deliveries were read for. */
+  /** The scope, filters and page (`deliveriesKey`) the deliveries were read for. */
   deliveriesFor: string | null;
   /** The scope endpoints and deliveries were read for. */
   webhooksScope: string | null;
   deliveryFilter: DeliveryFilter;
+  deliveryEventFilter: DeliveryEventFilter;
+  deliveryPaging: Paging;
   inboxName: string;
   inbox: Inbox | null;
   loadWebhooks: () => Promise<void>;
   loadDeliveries: () => Promise<void>;
   loadInbox: () => Promise<void>;
   setDeliveryFilter: (filter: DeliveryFilter) => Promise<void>;
+  setDeliveryEventFilter: (event: DeliveryEventFilter) => Promise<void>;
+  deliveriesPage: (direction: 'older' | 'newer') => Promise<void>;
+  updateEndpoint: (endpoint: WebhookEndpoint, input: UpdateEndpointBody) => Promise<boolean>;
+  sendTestEvent: (endpoint: WebhookEndpoint, event?: EventType) => Promise<boolean>;
   setInboxName: (name: string) => Promise<void>;
   createEndpoint: (input: CreateEndpointBody) => Promise<boolean>;
   deleteEndpoint: (endpoint: WebhookEndpoint) => Promise<boolean>;
@@ -30,19 +46,27 @@ export interface WebhooksSlice {
   setInboxResponse: (status: number) => Promise<boolean>;
 }
 
+/** What a read of the deliveries is for: an answer for anything else is dropped. */
+export const deliveriesKey = (
+  scopeKey: string | null,
+  s: Pick<WebhooksSlice, 'deliveryFilter' | 'deliveryEventFilter' | 'deliveryPaging'>,
+) => `${scopeKey}/${s.deliveryFilter}/${s.deliveryEventFilter}/${s.deliveryPaging.cursors.join(',')}`;
+
 export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
   const loadDeliveries = serialized(async () => {
     const scope = currentScope(get());
     if (!scope) return;
-    const filter = get().deliveryFilter;
+    const { deliveryFilter: status, deliveryEventFilter: event, deliveryPaging: paging } = get();
+    const key = deliveriesKey(scope.key, get());
     await attempt(get, async () => {
-      const deliveries = await api.listDeliveries(
-        scope.merchantId,
-        scope.env,
-        filter === 'all' ? undefined : filter,
-      );
-      if (stillCurrent(get, scope) && get().deliveryFilter === filter) {
-        set({ deliveries, deliveriesFor: `${scope.key}/${filter}` });
+      const answer = await api.listDeliveries(scope.merchantId, scope.env, {
+        ...pageQuery(paging),
+        status: status === 'all' ? undefined : status,
+        event: event === 'all' ? undefined : event,
+      });
+      if (stillCurrent(get, scope) && deliveriesKey(scope.key, get()) === key) {
+        const { rows, hasMore } = pageOf(answer);
+        set({ deliveries: rows, deliveriesFor: key, deliveryPaging: { ...paging, hasMore } });
       }
     });
   });
@@ -70,6 +94,8 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
     deliveriesFor: null,
     webhooksScope: null,
     deliveryFilter: 'all',
+    deliveryEventFilter: 'all',
+    deliveryPaging: FIRST_PAGE,
     inboxName: DEFAULT_INBOX,
     inbox: null,
 
@@ -80,9 +106,47 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
     loadInbox,
 
     setDeliveryFilter: async (filter) => {
-      set({ deliveryFilter: filter });
+      set({ deliveryFilter: filter, deliveryPaging: FIRST_PAGE });
       await loadDeliveries();
     },
+
+    setDeliveryEventFilter: async (event) => {
+      set({ deliveryEventFilter: event, deliveryPaging: FIRST_PAGE });
+      await loadDeliveries();
+    },
+
+    deliveriesPage: async (direction) => {
+      const { deliveries, deliveryPaging: paging } = get();
+      const last = deliveries[deliveries.length - 1];
+      if (direction === 'older' && !last) return;
+      set({ deliveryPaging: direction === 'older' && last ? older(paging, last.id) : newer(paging) });
+      await loadDeliveries();
+    },
+
+    updateEndpoint: (endpoint, input) =>
+      attempt(get, async () => {
+        const updated = await api.updateEndpoint(endpoint.id, input);
+        get().notify(
+          'success',
+          input.disabled === undefined
+            ? `Webhook endpoint saved: ${updated.url}`
+            : `Webhook endpoint ${updated.disabled ? 'disabled: it gets no new deliveries' : 'enabled'}.`,
+        );
+        await loadEndpoints();
+      }),
+
+    sendTestEvent: (endpoint, event) =>
+      attempt(get, async () => {
+        const delivery = await api.sendTestEvent(endpoint.id, event === undefined ? {} : { event });
+        const last = delivery.attempts[delivery.attempts.length - 1];
+        get().notify(
+          delivery.status === 'delivered' ? 'success' : 'error',
+          `Test ${delivery.event} sent to ${endpoint.url}: ${
+            last?.response_status ? `HTTP ${last.response_status}` : (last?.error ?? 'no answer')
+          } (${delivery.status}).`,
+        );
+        await Promise.all([loadDeliveries(), loadInbox()]);
+      }),
 
     setInboxName: async (name) => {
       set({ inboxName: name, inbox: null });

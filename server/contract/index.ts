@@ -15,6 +15,7 @@ import * as requests from './requests.js';
 import * as resellers from './resellers.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
+import * as views from './views.js';
 import * as webhooks from './webhooks.js';
 import * as workspace from './workspace.js';
 
@@ -55,6 +56,9 @@ export const namedSchemas = {
   Merchant: merchants.Merchant,
   ApiKey: merchants.ApiKey,
   WebhookEndpoint: webhooks.WebhookEndpoint,
+  UpdateEndpointBody: webhooks.UpdateEndpointBody,
+  CustomerDetail: views.CustomerDetail,
+  InvoiceDetail: views.InvoiceDetail,
   Delivery: webhooks.Delivery,
   Inbox: webhooks.Inbox,
   Deposit: funds.Deposit,

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { EVENT_DATA, EVENT_TYPES, type EventType } from './events.js';
 
 export const WebhookEndpoint = Type.Object({
   id: Uuid,
@@ -10,6 +11,8 @@ export const WebhookEndpoint = Type.Object({
   events: Type.Array(Type.String()),
   /** signing secret (whsec_...), viewable again like in the service's dashboard */
   secret: Type.String(),
+  /** a disabled endpoint is kept but gets no new deliveries (its pending ones still run) */
+  disabled: Type.Boolean(),
   created_at: Timestamp,
 });
 
@@ -20,6 +23,33 @@ export const CreateEndpointBody = Type.Object({
 
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 export type CreateEndpointBody = Static<typeof CreateEndpointBody>;
+
+/** PATCH /sandbox/webhook-endpoints/{id}: what is given changes; the secret stays. */
+export const UpdateEndpointBody = Type.Object(
+  {
+    url: Type.Optional(CreateEndpointBody.properties.url),
+    events: Type.Optional(CreateEndpointBody.properties.events),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { minProperties: 1 },
+);
+export type UpdateEndpointBody = Static<typeof UpdateEndpointBody>;
+
+/** The sample `data` of an event type: its payload schema's example, when the contract has one. */
+export const sampleData = (type: EventType): Record<string, unknown> | undefined =>
+  (EVENT_DATA[type] as { examples?: Record<string, unknown>[] }).examples?.[0];
+
+/** The event types a test event can be: those whose payload has a sample in the contract. */
+export const TEST_EVENT_TYPES = EVENT_TYPES.filter((type) => sampleData(type) !== undefined);
+
+/**
+ * POST /sandbox/webhook-endpoints/{id}/test: a signed delivery of a sample event (the payload
+ * schema's example, with the endpoint's merchant id) to this endpoint only, through the dispatcher
+ * like any other delivery. `event` defaults to the endpoint's first subscribed type that has a
+ * sample, else checkout.created. No event is recorded: other endpoints get nothing.
+ */
+export const TestEventBody = Type.Object({ event: Type.Optional(StringEnum(TEST_EVENT_TYPES)) });
+export type TestEventBody = Static<typeof TestEventBody>;
 
 export const DeliveryStatus = StringEnum(['pending', 'delivered', 'failed']);
 export type DeliveryStatus = Static<typeof DeliveryStatus>;
@@ -61,6 +91,8 @@ export const DeliveryQuery = Type.Object({
   event: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(DeliveryStatus),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  /** keyset paging: the deliveries older than this one */
+  starting_after: Type.Optional(Uuid),
 });
 
 export type DeliveryQuery = Static<typeof DeliveryQuery>;

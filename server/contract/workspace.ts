@@ -40,10 +40,5 @@ export const SandboxEvent = Type.Object({
 });
 export type SandboxEvent = Static<typeof SandboxEvent>;
 
-export const EventLogQuery = Type.Object({
-  env: Type.Optional(EnvName),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-});
-
 /** GET /sandbox/events (text/event-stream): which events and deliveries to stream. */
 export const StreamQuery = Type.Object({ env: Type.Optional(EnvName), merchant_id: Type.Optional(Uuid) });

@@ -16,13 +16,9 @@ export function createEventsRepo(db: Db) {
     `INSERT INTO events (id, env, merchant_id, type, resource_id, data, created_at)
      VALUES (@id, @env, @merchant_id, @type, @resource_id, @data, @created_at)`,
   );
-  const byMerchant = db.prepare<[string, string, number], EventRow>(
-    'SELECT * FROM events WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
-  );
   const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
     insert: (row: EventRow) => void insert.run(row),
-    listByMerchant: (merchantId: string, env: Env, limit: number) => byMerchant.all(merchantId, env, limit),
     recent: (limit: number) => recent.all(limit),
   };
 }

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
 import type { Db } from './connection.js';
 
@@ -8,6 +9,8 @@ export interface EndpointRow {
   url: string;
   events: string;
   secret: string;
+  /** 1: kept, but fanned out to no more (issue 11) */
+  disabled: 0 | 1;
   created_at: string;
 }
 
@@ -47,12 +50,17 @@ export interface DeliveryFilter {
   event?: string | undefined;
   status?: string | undefined;
   limit: number;
+  /** keyset paging: deliveries older than this one */
+  starting_after?: string | undefined;
 }
 
 export function createWebhooksRepo(db: Db) {
   const insertEndpoint = db.prepare<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, created_at)
-     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @created_at)`,
+    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, created_at)
+     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @created_at)`,
+  );
+  const updateEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+    'UPDATE webhook_endpoints SET url = @url, events = @events, disabled = @disabled WHERE id = @id',
   );
   const endpointById = db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
   const endpointsOf = db.prepare<[string, string], EndpointRow>(
@@ -84,15 +92,26 @@ export function createWebhooksRepo(db: Db) {
   const attemptsOf = db.prepare<[string], AttemptRow>(
     'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number',
   );
-  // Filters are optional: `? IS NULL OR col = ?` keeps one prepared statement for every combination.
-  const list = db.prepare<Record<string, string | number | null>, DeliveryRow>(
-    `SELECT * FROM webhook_deliveries
-     WHERE (@merchant_id IS NULL OR merchant_id = @merchant_id)
-       AND (@env IS NULL OR env = @env)
-       AND (@endpoint_id IS NULL OR endpoint_id = @endpoint_id)
-       AND (@event IS NULL OR event = @event)
-       AND (@status IS NULL OR status = @status)
-     ORDER BY rowid DESC LIMIT @limit`,
+  // One statement per combination of the filters in use (made on first need, a handful at most):
+  // with `@x IS NULL OR col = @x` the plan could not use the (merchant_id, env[, event|status])
+  // indexes and every listing was a scan of the whole table.
+  const FILTERED = ['merchant_id', 'env', 'endpoint_id', 'event', 'status'] as const;
+  const lists = new Map<string, Statement<Record<string, string | number>, DeliveryRow>>();
+  const listFor = (columns: string[], after: boolean) => {
+    const key = `${columns.join(',')}|${after}`;
+    let statement = lists.get(key);
+    if (!statement) {
+      const where = [...columns.map((c) => `${c} = @${c}`), ...(after ? ['rowid < @after'] : [])];
+      statement = db.prepare<Record<string, string | number>, DeliveryRow>(
+        `SELECT * FROM webhook_deliveries${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY rowid DESC LIMIT @limit`,
+      );
+      lists.set(key, statement);
+    }
+    return statement;
+  };
+  const deliveryRowid = db.prepare<[string], { rowid: number }>(
+    'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
   const attemptsFor = db.prepare<[string], AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))
@@ -104,6 +123,8 @@ export function createWebhooksRepo(db: Db) {
     findEndpoint: (id: string) => endpointById.get(id),
     endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),
     deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
+    updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
+      void updateEndpoint.run(row),
     insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
@@ -112,15 +133,18 @@ export function createWebhooksRepo(db: Db) {
     pendingOfEndpoint: (endpointId: string) => pendingOfEndpoint.all(endpointId),
     insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
     attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
-    listDeliveries: (filter: DeliveryFilter) =>
-      list.all({
-        merchant_id: filter.merchant_id ?? null,
-        env: filter.env ?? null,
-        endpoint_id: filter.endpoint_id ?? null,
-        event: filter.event ?? null,
-        status: filter.status ?? null,
-        limit: filter.limit,
-      }),
+    /** undefined when `starting_after` names no delivery */
+    listDeliveries: (filter: DeliveryFilter) => {
+      const params: Record<string, string | number> = { limit: filter.limit };
+      const columns = FILTERED.filter((c) => filter[c] !== undefined);
+      for (const c of columns) params[c] = filter[c]!;
+      if (filter.starting_after !== undefined) {
+        const anchor = deliveryRowid.get(filter.starting_after);
+        if (!anchor) return undefined;
+        params.after = anchor.rowid;
+      }
+      return listFor(columns, filter.starting_after !== undefined).all(params);
+    },
     /** Attempts of many deliveries in one query (no N+1 when listing). */
     attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
   };

@@ -1,10 +1,17 @@
 import type { Clock } from '../clock.js';
-import type { Delivery as DeliveryView, WebhookEndpoint } from '../contract/webhooks.js';
+import type { EventType } from '../contract/events.js';
+import {
+  type Delivery as DeliveryView,
+  sampleData,
+  TEST_EVENT_TYPES,
+  type UpdateEndpointBody,
+  type WebhookEndpoint,
+} from '../contract/webhooks.js';
 import type { AttemptRow, DeliveryFilter, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
 import type { JobQueue, Scheduler } from '../scheduler.js';
 import { JOB_DELIVER, type WebhookDispatcher } from './dispatcher.js';
@@ -25,6 +32,7 @@ export interface WebhookDeps {
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   ...row,
   events: JSON.parse(row.events) as string[],
+  disabled: row.disabled === 1,
 });
 
 export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[]): DeliveryView {
@@ -76,32 +84,14 @@ export class WebhookService {
     env: Env,
     body: { url: string; events?: string[] | undefined },
   ): WebhookEndpoint {
-    let url: URL;
-    try {
-      url = new URL(body.url);
-    } catch {
-      throw new ValidationError('url', `not a valid URL: ${body.url}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ValidationError('url', `must be an http(s) URL, got ${url.protocol}`);
-    }
-    const events =
-      body.events === undefined || body.events.length === 0 ? [ALL_EVENTS] : [...new Set(body.events)];
-    events.forEach((event, i) => {
-      if (event !== ALL_EVENTS && !(EVENT_TYPES as readonly string[]).includes(event)) {
-        throw new ValidationError(
-          `events[${i}]`,
-          `unknown event type ${event} (one of ${EVENT_TYPES.join(', ')}, or *)`,
-        );
-      }
-    });
     const row: EndpointRow = {
       id: this.deps.ids.uuid(),
       merchant_id: merchantId,
       env,
-      url: body.url,
-      events: JSON.stringify(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : events),
+      url: checkUrl(body.url),
+      events: subscriptions(body.events),
       secret: `whsec_${this.deps.ids.token(32)}`,
+      disabled: 0,
       created_at: this.deps.clock.nowIso(),
     };
     this.deps.repo.insertEndpoint(row);
@@ -116,6 +106,66 @@ export class WebhookService {
     const row = this.deps.repo.findEndpoint(id);
     if (!row) throw new NotFoundError('Webhook endpoint', id);
     return toEndpoint(row);
+  }
+
+  /**
+   * Changes the URL, the events or the disabled flag; the secret stays (rotation is delete +
+   * recreate). Deliveries already made keep the URL they were made for; a disabled endpoint gets no
+   * new ones, and its pending retries still run (disabling is not deleting).
+   */
+  updateEndpoint(id: string, body: UpdateEndpointBody): WebhookEndpoint {
+    const row = this.deps.repo.findEndpoint(id);
+    if (!row) throw new NotFoundError('Webhook endpoint', id);
+    const updated: EndpointRow = {
+      ...row,
+      url: body.url === undefined ? row.url : checkUrl(body.url),
+      events: body.events === undefined ? row.events : subscriptions(body.events),
+      disabled: body.disabled === undefined ? row.disabled : body.disabled ? 1 : 0,
+    };
+    this.deps.repo.updateEndpoint(updated);
+    return toEndpoint(updated);
+  }
+
+  /**
+   * A test event (the dashboard's "Send test event"): one delivery of a sample payload to this
+   * endpoint alone, signed and sent by the dispatcher like any delivery, so it is listed with its
+   * attempt and retried on failure. Resolves after the first attempt.
+   */
+  async sendTest(id: string, event?: EventType): Promise<DeliveryView> {
+    const endpoint = this.deps.repo.findEndpoint(id);
+    if (!endpoint) throw new NotFoundError('Webhook endpoint', id);
+    if (endpoint.disabled === 1) {
+      throw new BusinessRuleError(`Webhook endpoint ${id} is disabled: enable it to send a test event`);
+    }
+    const subscribed = JSON.parse(endpoint.events) as string[];
+    const type =
+      event ??
+      TEST_EVENT_TYPES.find((t) => subscribed.includes(t)) ??
+      ('checkout.created' satisfies EventType);
+    // The sample as the contract has it; where its shape carries the merchant, it is this one.
+    const sample = sampleData(type) ?? {};
+    const data = 'merchant_id' in sample ? { ...sample, merchant_id: endpoint.merchant_id } : sample;
+    const deliveryId = this.deps.ids.uuid();
+    const now = this.deps.clock.nowIso();
+    const row: DeliveryRow = {
+      id: deliveryId,
+      // no recorded event stands behind a test delivery: its own id keeps event_id unique
+      event_id: this.deps.ids.uuid(),
+      endpoint_id: endpoint.id,
+      merchant_id: endpoint.merchant_id,
+      env: endpoint.env,
+      event: type,
+      url: endpoint.url,
+      body: JSON.stringify({ id: deliveryId, event: type, data }),
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at: this.deps.clock.now(),
+      created_at: now,
+      updated_at: now,
+    };
+    this.deps.events.transaction(() => this.deps.repo.insertDelivery(row));
+    const after = await this.deps.dispatcher.retry(row);
+    return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }
 
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
@@ -144,6 +194,7 @@ export class WebhookService {
   fanOut(event: RecordedEvent): number {
     let created = 0;
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
+      if (endpoint.disabled === 1) continue;
       const events = JSON.parse(endpoint.events) as string[];
       if (!events.includes(ALL_EVENTS) && !events.includes(event.type)) continue;
       const id = this.deps.ids.uuid();
@@ -171,6 +222,9 @@ export class WebhookService {
 
   listDeliveries(filter: DeliveryFilter): DeliveryView[] {
     const rows = this.deps.repo.listDeliveries(filter);
+    if (rows === undefined) {
+      throw new ValidationError('starting_after', `no such delivery: ${filter.starting_after}`);
+    }
     const attempts = new Map<string, AttemptRow[]>();
     for (const attempt of this.deps.repo.attemptsForMany(rows.map((r) => r.id))) {
       const list = attempts.get(attempt.delivery_id) ?? [];
@@ -192,4 +246,31 @@ export class WebhookService {
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(id));
   }
+}
+
+function checkUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ValidationError('url', `not a valid URL: ${text}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError('url', `must be an http(s) URL, got ${url.protocol}`);
+  }
+  return text;
+}
+
+/** The stored subscription list: known types, deduplicated; none (or `*` among them) is `["*"]`. */
+function subscriptions(given: string[] | undefined): string {
+  const events = given === undefined || given.length === 0 ? [ALL_EVENTS] : [...new Set(given)];
+  events.forEach((event, i) => {
+    if (event !== ALL_EVENTS && !(EVENT_TYPES as readonly string[]).includes(event)) {
+      throw new ValidationError(
+        `events[${i}]`,
+        `unknown event type ${event} (one of ${EVENT_TYPES.join(', ')}, or *)`,
+      );
+    }
+  });
+  return JSON.stringify(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : events);
 }

@@ -10,6 +10,7 @@ import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { CardList } from './CardList';
 import { CardNetwork } from './CardNetwork';
+import { CardSecrets } from './CardSecrets';
 import { APPLICATION_TONE, KYC_TONE } from './status';
 
 function FundForm() {
@@ -238,6 +239,7 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
         <Issue products={products} />
         <CardList cards={detail.cards} products={products} />
       </Card>
+      <CardSecrets />
       <CardNetwork />
     </div>
   );

@@ -1,9 +1,16 @@
+import type { CheckoutStatus } from '../../api/types';
 import { Card } from '../../components/Card';
-import { formatMoney, formatTimestamp } from '../../components/format';
+import { Select } from '../../components/Field';
+import { formatMoney, formatTimestamp, humanize } from '../../components/format';
+import { Pager } from '../../components/Pager';
+import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useStore } from '../../store';
+import type { CheckoutFilter } from '../../store/checkouts';
 import { scopeKey } from '../../store/scope';
 import { CHECKOUT_TONE } from './status';
+
+const STATUSES = Object.keys(CHECKOUT_TONE) as CheckoutStatus[];
 
 export function CheckoutList() {
   const checkouts = useStore((s) => s.checkouts);
@@ -11,17 +18,42 @@ export function CheckoutList() {
   const selected = useStore((s) => s.selectedCheckoutId);
   const selectCheckout = useStore((s) => s.selectCheckout);
   const env = useStore((s) => s.env);
+  const filter = useStore((s) => s.checkoutFilter);
+  const search = useStore((s) => s.checkoutSearch);
+  const paging = useStore((s) => s.checkoutPaging);
+  const { setCheckoutFilter, searchCheckouts, checkoutsPage } = useStore.getState();
+  const filtered = filter !== 'all' || search !== '';
 
   return (
     <Card
       title="Checkouts"
-      subtitle={loaded ? `${checkouts.length} in ${env}, newest first.` : 'Loading…'}
+      subtitle={loaded ? `In ${env}, newest first.` : 'Loading…'}
       className="card-flush"
       testId="checkout-list"
     >
+      <div className="list-toolbar">
+        <Select
+          value={filter}
+          onChange={(value) => void setCheckoutFilter(value as CheckoutFilter)}
+          testId="checkout-status-filter"
+        >
+          <option value="all">Any status</option>
+          {STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {humanize(status)}
+            </option>
+          ))}
+        </Select>
+        <SearchBox
+          value={search}
+          onSearch={(text) => void searchCheckouts(text)}
+          placeholder="Title, reference or id"
+          testId="checkout-search"
+        />
+      </div>
       {loaded && checkouts.length === 0 ? (
         <p className="empty" data-testid="checkouts-empty">
-          No checkouts in {env} yet.
+          {filtered ? 'No checkout matches.' : `No checkouts in ${env} yet.`}
         </p>
       ) : (
         <ul className="row-list">
@@ -51,6 +83,13 @@ export function CheckoutList() {
           ))}
         </ul>
       )}
+      <Pager
+        paging={paging}
+        count={checkouts.length}
+        onNewer={() => void checkoutsPage('newer')}
+        onOlder={() => void checkoutsPage('older')}
+        testId="checkout-pager"
+      />
     </Card>
   );
 }

@@ -1,14 +1,18 @@
 import { Fragment, useState } from 'react';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../api/types';
 import { Card } from '../../components/Card';
+import { CopyButton } from '../../components/CopyButton';
+import { Select } from '../../components/Field';
 import { FilterTabs } from '../../components/FilterTabs';
 import { formatTimestamp, shorten } from '../../components/format';
+import { Pager } from '../../components/Pager';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
-import type { DeliveryFilter } from '../../store/webhooks';
-import { prettyBody } from './events';
+import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
+import { curlCommand } from './curl';
+import { EVENT_TYPES, prettyBody } from './events';
 
 const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
 const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
@@ -30,7 +34,7 @@ function Headers({ headers }: { headers: Record<string, string> }) {
   );
 }
 
-function Attempt({ attempt }: { attempt: DeliveryAttempt }) {
+function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryAttempt }) {
   const ok =
     attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
   return (
@@ -48,6 +52,7 @@ function Attempt({ attempt }: { attempt: DeliveryAttempt }) {
         <span className="muted" data-testid="attempt-duration">
           {attempt.duration_ms} ms
         </span>
+        <CopyButton value={curlCommand(delivery, attempt)} label="Copy as curl" testId="attempt-copy-curl" />
       </div>
       {attempt.error && (
         <p className="attempt-error" data-testid="attempt-error">
@@ -135,7 +140,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
             ) : (
               <ol className="attempts" data-testid="delivery-attempts">
                 {delivery.attempts.map((attempt) => (
-                  <Attempt key={attempt.number} attempt={attempt} />
+                  <Attempt key={attempt.number} delivery={delivery} attempt={attempt} />
                 ))}
               </ol>
             )}
@@ -148,21 +153,37 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
 
 export function Deliveries() {
   const filter = useStore((s) => s.deliveryFilter);
-  const loaded = useStore((s) => s.deliveriesFor === `${scopeKey(s)}/${s.deliveryFilter}`);
+  const eventFilter = useStore((s) => s.deliveryEventFilter);
+  const loaded = useStore((s) => s.deliveriesFor === deliveriesKey(scopeKey(s), s));
   const deliveries = useStore((s) => s.deliveries);
-  const setFilter = useStore((s) => s.setDeliveryFilter);
+  const paging = useStore((s) => s.deliveryPaging);
+  const { setDeliveryFilter: setFilter, setDeliveryEventFilter, deliveriesPage } = useStore.getState();
   return (
     <Card
       title="Deliveries"
       subtitle="Every event sent to an endpoint: same delivery id across retries (5 min, 30 min, 2 h, 5 h on the sandbox clock)."
       actions={
-        <FilterTabs
-          options={FILTERS}
-          value={filter}
-          onChange={(f) => void setFilter(f)}
-          testIdPrefix="delivery-filter"
-          label={(f) => (f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1))}
-        />
+        <span className="list-toolbar list-toolbar-inline">
+          <Select
+            value={eventFilter}
+            onChange={(value) => void setDeliveryEventFilter(value as DeliveryEventFilter)}
+            testId="delivery-event-filter"
+          >
+            <option value="all">All events</option>
+            {EVENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </Select>
+          <FilterTabs
+            options={FILTERS}
+            value={filter}
+            onChange={(f) => void setFilter(f)}
+            testIdPrefix="delivery-filter"
+            label={(f) => (f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1))}
+          />
+        </span>
       }
       testId="deliveries"
     >
@@ -170,9 +191,9 @@ export function Deliveries() {
         <p className="empty empty-inline">Loading…</p>
       ) : deliveries.length === 0 ? (
         <p className="empty empty-inline" data-testid="deliveries-empty">
-          {filter === 'all'
+          {filter === 'all' && eventFilter === 'all'
             ? 'No deliveries yet. Add an endpoint, then make something happen.'
-            : `No ${filter} deliveries.`}
+            : `No ${filter === 'all' ? '' : `${filter} `}deliveries${eventFilter === 'all' ? '' : ` of ${eventFilter}`}.`}
         </p>
       ) : (
         <div className="table-wrap">
@@ -195,6 +216,13 @@ export function Deliveries() {
           </table>
         </div>
       )}
+      <Pager
+        paging={paging}
+        count={deliveries.length}
+        onNewer={() => void deliveriesPage('newer')}
+        onOlder={() => void deliveriesPage('older')}
+        testId="delivery-pager"
+      />
     </Card>
   );
 }

@@ -4,12 +4,61 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextInput } from '../../components/Field';
+import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
-import { EVENT_TYPES } from './events';
+import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
+
+/** The events an endpoint subscribes to: all (`*`, including types added later) or a chosen set. */
+function EventPicker({
+  all,
+  setAll,
+  events,
+  toggle,
+  testIdPrefix,
+}: {
+  all: boolean;
+  setAll: (all: boolean) => void;
+  events: string[];
+  toggle: (event: string) => void;
+  testIdPrefix: string;
+}) {
+  return (
+    <fieldset className="event-picker">
+      <legend className="field-label">Events</legend>
+      <label className="checkbox checkbox-strong">
+        <input
+          type="checkbox"
+          checked={all}
+          onChange={(e) => setAll(e.target.checked)}
+          data-testid={`${testIdPrefix}-all-events`}
+        />
+        All events, including ones added later
+      </label>
+      {!all && (
+        <div className="event-grid">
+          {EVENT_TYPES.map((event) => (
+            <label key={event} className="checkbox">
+              <input
+                type="checkbox"
+                checked={events.includes(event)}
+                onChange={() => toggle(event)}
+                data-testid={`${testIdPrefix}-event-${event}`}
+              />
+              <code className="mono">{event}</code>
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+const toggled = (current: string[], event: string) =>
+  current.includes(event) ? current.filter((e) => e !== event) : [...current, event];
 
 function NewEndpointForm() {
   const createEndpoint = useStore((s) => s.createEndpoint);
@@ -20,10 +69,7 @@ function NewEndpointForm() {
   const [busy, run] = useBusy();
   const valid = url.trim() !== '' && (all || events.length > 0);
 
-  const toggle = (event: string) =>
-    setEvents((current) =>
-      current.includes(event) ? current.filter((e) => e !== event) : [...current, event],
-    );
+  const toggle = (event: string) => setEvents((current) => toggled(current, event));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -60,33 +106,7 @@ function NewEndpointForm() {
           Use built-in inbox
         </button>
       </div>
-      <fieldset className="event-picker">
-        <legend className="field-label">Events</legend>
-        <label className="checkbox checkbox-strong">
-          <input
-            type="checkbox"
-            checked={all}
-            onChange={(e) => setAll(e.target.checked)}
-            data-testid="endpoint-all-events"
-          />
-          All events, including ones added later
-        </label>
-        {!all && (
-          <div className="event-grid">
-            {EVENT_TYPES.map((event) => (
-              <label key={event} className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={events.includes(event)}
-                  onChange={() => toggle(event)}
-                  data-testid={`endpoint-event-${event}`}
-                />
-                <code className="mono">{event}</code>
-              </label>
-            ))}
-          </div>
-        )}
-      </fieldset>
+      <EventPicker all={all} setAll={setAll} events={events} toggle={toggle} testIdPrefix="endpoint" />
       <div>
         <SubmitButton busy={busy} busyLabel="Adding…" disabled={!valid} testId="endpoint-submit">
           Add endpoint
@@ -96,16 +116,79 @@ function NewEndpointForm() {
   );
 }
 
+/** Edits an endpoint in place: its URL and events (the secret stays; rotating is delete + add). */
+function EditEndpointForm({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
+  const updateEndpoint = useStore((s) => s.updateEndpoint);
+  const [url, setUrl] = useState(endpoint.url);
+  const [all, setAll] = useState(endpoint.events.includes('*'));
+  const [events, setEvents] = useState<string[]>(endpoint.events.filter((e) => e !== '*'));
+  const [busy, run] = useBusy();
+  const valid = url.trim() !== '' && (all || events.length > 0);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!valid) return;
+    const ok = await run(() => updateEndpoint(endpoint, { url: url.trim(), events: all ? ['*'] : events }));
+    if (ok) onDone();
+  };
+
+  return (
+    <form className="form" onSubmit={submit} data-testid="endpoint-edit-form">
+      <Field label="Endpoint URL" grow>
+        <TextInput value={url} onChange={setUrl} maxLength={2048} required testId="endpoint-edit-url" />
+      </Field>
+      <EventPicker
+        all={all}
+        setAll={setAll}
+        events={events}
+        toggle={(event) => setEvents((current) => toggled(current, event))}
+        testIdPrefix="endpoint-edit"
+      />
+      <div className="button-group">
+        <SubmitButton busy={busy} busyLabel="Saving…" disabled={!valid} testId="endpoint-edit-save">
+          Save
+        </SubmitButton>
+        <button type="button" className="btn btn-ghost" onClick={onDone} data-testid="endpoint-edit-cancel">
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const deleteEndpoint = useStore((s) => s.deleteEndpoint);
+  const updateEndpoint = useStore((s) => s.updateEndpoint);
+  const sendTestEvent = useStore((s) => s.sendTestEvent);
+  const [editing, setEditing] = useState(false);
+  const [testing, runTest] = useBusy();
+  const [testType, setTestType] = useState<TestEventType>(() => defaultTestType(endpoint.events));
+  const [toggling, runToggle] = useBusy();
   const everything = endpoint.events.includes('*');
+  if (editing) {
+    return (
+      <li className="key-item" data-testid="endpoint-row" data-endpoint-id={endpoint.id}>
+        <div className="key-item-main">
+          <EditEndpointForm endpoint={endpoint} onDone={() => setEditing(false)} />
+        </div>
+      </li>
+    );
+  }
   return (
-    <li className="key-item" data-testid="endpoint-row" data-endpoint-id={endpoint.id}>
+    <li
+      className={`key-item ${endpoint.disabled ? 'endpoint-disabled' : ''}`}
+      data-testid="endpoint-row"
+      data-endpoint-id={endpoint.id}
+      data-disabled={endpoint.disabled}
+    >
       <div className="key-item-main">
         <div className="key-item-title">
           <code className="mono endpoint-url" data-testid="endpoint-url" title={endpoint.url}>
             {endpoint.url}
           </code>
+          {endpoint.disabled && (
+            <StatusBadge status="disabled" tone="neutral" label="Disabled" testId="endpoint-disabled" />
+          )}
         </div>
         <div className="token-chips">
           {everything ? (
@@ -124,6 +207,51 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             {endpoint.secret}
           </code>
           <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
+        </div>
+        <div className="endpoint-actions">
+          <span className="test-event">
+            <select
+              className="input input-sm"
+              aria-label="Test event type"
+              value={testType}
+              disabled={endpoint.disabled}
+              onChange={(e) => setTestType(e.target.value as TestEventType)}
+              data-testid="endpoint-test-type"
+            >
+              {TEST_EVENT_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={testing || endpoint.disabled}
+              title={endpoint.disabled ? 'Enable the endpoint to send it a test event' : undefined}
+              onClick={() => void runTest(() => sendTestEvent(endpoint, testType))}
+              data-testid="endpoint-send-test"
+            >
+              {testing ? 'Sending…' : 'Send test event'}
+            </button>
+          </span>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setEditing(true)}
+            data-testid="endpoint-edit"
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={toggling}
+            onClick={() => void runToggle(() => updateEndpoint(endpoint, { disabled: !endpoint.disabled }))}
+            data-testid="endpoint-toggle"
+          >
+            {endpoint.disabled ? 'Enable' : 'Disable'}
+          </button>
         </div>
       </div>
       <div className="key-item-side">

@@ -29,6 +29,27 @@ type Unlisted = Exclude<EventType, (typeof LISTED)[number]>;
  */
 export const EVENT_TYPES: [Unlisted] extends [never] ? readonly EventType[] : Unlisted = LISTED;
 
+/**
+ * The event types a test event can be: those whose payload has a sample in the contract
+ * (TEST_EVENT_TYPES in server/contract/webhooks.ts; test/unit/test-event-types.test.ts keeps the two
+ * equal).
+ */
+export const TEST_EVENT_TYPES = [
+  'checkout.created',
+  'checkout.paid',
+  'checkout.completed',
+  'checkout.refunded',
+  'card.created',
+  'card.transaction',
+  'deposit.received',
+] as const satisfies readonly EventType[];
+export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
+
+/** What the server sends when no type is chosen: the first subscribed type that has a sample. */
+export function defaultTestType(subscribed: readonly string[]): TestEventType {
+  return TEST_EVENT_TYPES.find((t) => subscribed.includes(t)) ?? 'checkout.created';
+}
+
 /** The envelope's event type, read from a delivered body (`{id, event, data}`); null if it is not JSON. */
 export function eventOfBody(body: string): string | null {
   try {

@@ -9,6 +9,7 @@ import { resellers } from './007-resellers.js';
 import { ledgerBalances } from './008-ledger-balances.js';
 import { requestLog } from './009-request-log.js';
 import { perfRequestLog } from './010-perf-request-log.js';
+import { views } from './011-views.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   ledgerBalances,
   requestLog,
   perfRequestLog,
+  views,
 ];

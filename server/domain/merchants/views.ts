@@ -1,13 +1,10 @@
 import type { Env } from '../../contract/common.js';
 import type { StaticAddress } from '../../contract/static-addresses.js';
-import type { SandboxEvent } from '../../contract/workspace.js';
-import type { EventsRepo } from '../../db/events.js';
 import type { StaticAddressesRepo } from '../../db/static-addresses.js';
 import type { MerchantService } from './service.js';
 
 export interface MerchantViewDeps {
   addresses: Pick<StaticAddressesRepo, 'list'>;
-  events: Pick<EventsRepo, 'listByMerchant'>;
   merchants: Pick<MerchantService, 'get'>;
 }
 
@@ -26,13 +23,5 @@ export class MerchantViews {
   staticAddressesOf(merchantId: string, env: Env): StaticAddress[] {
     this.deps.merchants.get(merchantId);
     return this.staticAddresses(merchantId, env);
-  }
-
-  /** The recorded event log, newest first. */
-  events(merchantId: string, env: Env, limit: number): SandboxEvent[] {
-    this.deps.merchants.get(merchantId);
-    return this.deps.events
-      .listByMerchant(merchantId, env, limit)
-      .map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
   }
 }

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
-import { EventLogQuery, SandboxEvent } from '../../contract/workspace.js';
-import type { MerchantViews } from '../../domain/merchants/views.js';
+import { EventListQuery } from '../../contract/views.js';
+import { SandboxEvent } from '../../contract/workspace.js';
+import type { DashboardViews } from '../../domain/views/service.js';
 
-/** The recorded event log, newest first (delivery to webhooks builds on it). */
+/** The recorded event log, newest first: filter by type, search by id, keyset paging. */
 export interface EventControlRoutesDeps {
-  views: Pick<MerchantViews, 'events'>;
+  dashboard: Pick<DashboardViews, 'events'>;
 }
 
 export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDeps> = async (
   app,
-  { views },
+  { dashboard },
 ) => {
   app.get(
     '/merchants/:id/events',
@@ -19,11 +20,13 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDep
       schema: {
         tags: ['sandbox: events'],
         params: IdParams,
-        querystring: EventLogQuery,
+        querystring: EventListQuery,
         response: { 200: Type.Array(SandboxEvent), 404: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request) =>
-      views.events(request.params.id, request.query.env ?? 'test', request.query.limit ?? 100),
+    async (request) => {
+      const { env = 'test', limit = 100, starting_after: startingAfter, type, q } = request.query;
+      return dashboard.events(request.params.id, env, { limit, startingAfter, type, search: q });
+    },
   );
 };

@@ -3,11 +3,20 @@ import { Type } from 'typebox';
 import { Cardholder } from '../../contract/cards.js';
 import { CheckoutBase } from '../../contract/checkouts.js';
 import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../contract/common.js';
+import { Customer } from '../../contract/customers.js';
+import { Invoice } from '../../contract/invoices.js';
 import { StaticAddress } from '../../contract/static-addresses.js';
+import {
+  CheckoutListQuery,
+  CustomerDetail,
+  CustomerListQuery,
+  InvoiceDetail,
+  InvoiceListQuery,
+} from '../../contract/views.js';
 import type { CardService } from '../../domain/cards/service.js';
-import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { MerchantViews } from '../../domain/merchants/views.js';
+import type { DashboardViews } from '../../domain/views/service.js';
 
 const tags = ['sandbox: merchant views'];
 const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
@@ -19,14 +28,14 @@ const errors = { 404: ErrorBody, 422: ErrorBody };
  */
 export interface MerchantViewRoutesDeps {
   cards: Pick<CardService, 'listHoldersFor'>;
-  checkouts: Pick<CheckoutService, 'listFor'>;
+  dashboard: Pick<DashboardViews, 'checkouts' | 'customer' | 'customers' | 'invoice' | 'invoices'>;
   merchants: Pick<MerchantService, 'get'>;
   views: Pick<MerchantViews, 'staticAddressesOf'>;
 }
 
 export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDeps> = async (
   app,
-  { cards, checkouts, merchants, views },
+  { cards, dashboard, merchants, views },
 ) => {
   app.get(
     '/merchants/:id/checkouts',
@@ -34,15 +43,58 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
       schema: {
         tags,
         params: IdParams,
-        querystring: Query,
+        querystring: CheckoutListQuery,
         response: { 200: Type.Array(CheckoutBase), ...errors },
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
-      return checkouts.listFor(request.params.id, env, { limit, startingAfter });
+      const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
+      return dashboard.checkouts(request.params.id, env, { limit, startingAfter, status, search: q });
     },
+  );
+
+  app.get(
+    '/merchants/:id/customers',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: CustomerListQuery,
+        response: { 200: Type.Array(Customer), ...errors },
+      },
+    },
+    async (request) => {
+      const { env = 'test', limit = 100, starting_after: startingAfter, q } = request.query;
+      return dashboard.customers(request.params.id, env, { limit, startingAfter, search: q });
+    },
+  );
+
+  app.get(
+    '/customers/:id',
+    { schema: { tags, params: IdParams, response: { 200: CustomerDetail, 404: ErrorBody } } },
+    async (request) => dashboard.customer(request.params.id),
+  );
+
+  app.get(
+    '/merchants/:id/invoices',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: InvoiceListQuery,
+        response: { 200: Type.Array(Invoice), ...errors },
+      },
+    },
+    async (request) => {
+      const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
+      return dashboard.invoices(request.params.id, env, { limit, startingAfter, status, search: q });
+    },
+  );
+
+  app.get(
+    '/invoices/:id',
+    { schema: { tags, params: IdParams, response: { 200: InvoiceDetail, 404: ErrorBody } } },
+    async (request) => dashboard.invoice(request.params.id),
   );
 
   app.get(

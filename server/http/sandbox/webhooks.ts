@@ -11,6 +11,8 @@ import {
   InboxQuery,
   InboxReceipt,
   InboxSummary,
+  TestEventBody,
+  UpdateEndpointBody,
   WebhookEndpoint,
 } from '../../contract/webhooks.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
@@ -32,6 +34,8 @@ export interface WebhookControlRoutesDeps {
     | 'listDeliveries'
     | 'listEndpoints'
     | 'retry'
+    | 'sendTest'
+    | 'updateEndpoint'
   >;
 }
 
@@ -76,6 +80,34 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/webhook-endpoints/:id',
     { schema: { tags, params: IdParams, response: { 200: WebhookEndpoint, ...errors } } },
     async (request) => webhooks.getEndpoint(request.params.id),
+  );
+
+  app.patch(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: UpdateEndpointBody,
+        response: { 200: WebhookEndpoint, ...errors },
+      },
+    },
+    async (request) => webhooks.updateEndpoint(request.params.id, request.body),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/test',
+    {
+      // The delivery must be committed before the dispatcher sends it: no group commit to wait for.
+      config: { groupCommit: false },
+      schema: {
+        tags,
+        params: IdParams,
+        body: TestEventBody,
+        response: { 200: Delivery, ...errors },
+      },
+    },
+    async (request) => webhooks.sendTest(request.params.id, request.body.event),
   );
 
   app.delete(

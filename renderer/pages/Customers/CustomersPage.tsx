@@ -1,0 +1,204 @@
+import type { CustomerDetail } from '../../api/types';
+import { Card } from '../../components/Card';
+import { CopyButton } from '../../components/CopyButton';
+import { formatMoney, formatTimestamp } from '../../components/format';
+import { Pager } from '../../components/Pager';
+import { ScopeGate } from '../../components/ScopeGate';
+import { SearchBox } from '../../components/SearchBox';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useScopedLoad } from '../../components/useScopedLoad';
+import { useStore } from '../../store';
+import { customersKey } from '../../store/customers';
+import { scopeKey } from '../../store/scope';
+import { openCheckout } from '../Checkouts/open';
+import { CHECKOUT_TONE } from '../Checkouts/status';
+import { INVOICE_TONE, openInvoice } from '../Invoices/status';
+
+function CustomerList() {
+  const customers = useStore((s) => s.customers);
+  // Rows read for this scope stay on screen while another filter, search or page is read.
+  const current = useStore((s) => s.customersFor?.startsWith(`${scopeKey(s)}|`) ?? false);
+  const loaded = useStore(
+    (s) => s.customersFor === customersKey(scopeKey(s), s.customerSearch, s.customerPaging),
+  );
+  const search = useStore((s) => s.customerSearch);
+  const paging = useStore((s) => s.customerPaging);
+  const selected = useStore((s) => s.selectedCustomerId);
+  const { searchCustomers, customersPage, selectCustomer } = useStore.getState();
+  const env = useStore((s) => s.env);
+  return (
+    <Card
+      title="Customers"
+      subtitle={`Made through /v1/customers, or inline with a checkout or invoice, in ${env}. Newest first.`}
+      className="card-flush"
+      testId="customer-list"
+    >
+      <div className="list-toolbar">
+        <SearchBox
+          value={search}
+          onSearch={(text) => void searchCustomers(text)}
+          placeholder="Search name, email or id"
+          testId="customer-search"
+        />
+      </div>
+      {loaded && customers.length === 0 ? (
+        <p className="empty" data-testid="customers-empty">
+          {search ? `No customer matches “${search}”.` : `No customers in ${env} yet.`}
+        </p>
+      ) : (
+        <ul className="row-list">
+          {(current ? customers : []).map((customer) => (
+            <li key={customer.id}>
+              <button
+                type="button"
+                className={`row-item ${customer.id === selected ? 'selected' : ''}`}
+                onClick={() => void selectCustomer(customer.id)}
+                data-testid="customer-row"
+                data-customer-id={customer.id}
+              >
+                <span className="row-item-text">
+                  <span className="row-item-title">{customer.name}</span>
+                  <span className="row-item-sub">
+                    {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
+                    {formatTimestamp(customer.created_at)}
+                  </span>
+                </span>
+                {customer.country && <span className="chip mono">{customer.country}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager
+        paging={paging}
+        count={customers.length}
+        onNewer={() => void customersPage('newer')}
+        onOlder={() => void customersPage('older')}
+        testId="customer-pager"
+      />
+    </Card>
+  );
+}
+
+function Detail({ detail }: { detail: CustomerDetail }) {
+  const { customer } = detail;
+  return (
+    <div className="stack" data-testid="customer-detail">
+      <Card>
+        <div className="detail-head">
+          <div className="detail-head-text">
+            <h2 className="detail-title" data-testid="customer-name">
+              {customer.name}
+            </h2>
+            <div className="merchant-id">
+              <code className="mono" data-testid="customer-id">
+                {customer.id}
+              </code>
+              <CopyButton value={customer.id} label="Copy id" />
+            </div>
+          </div>
+        </div>
+        <dl className="facts facts-row facts-4">
+          <div>
+            <dt>Email</dt>
+            <dd data-testid="customer-email">{customer.email ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Phone</dt>
+            <dd>{customer.phone ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Country</dt>
+            <dd>{customer.country ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatTimestamp(customer.created_at)}</dd>
+          </div>
+        </dl>
+        {customer.notes && <p className="muted small">{customer.notes}</p>}
+      </Card>
+      <Card title="Invoices" subtitle="The latest 100, newest first." className="card-flush">
+        {detail.invoices.length === 0 ? (
+          <p className="empty empty-inline">No invoices for this customer.</p>
+        ) : (
+          <ul className="row-list" data-testid="customer-invoices">
+            {detail.invoices.map((invoice) => (
+              <li key={invoice.id}>
+                <button
+                  type="button"
+                  className="row-item"
+                  onClick={() => openInvoice(invoice.id)}
+                  data-testid="customer-invoice"
+                  data-invoice-id={invoice.id}
+                >
+                  <span className="row-item-text">
+                    <span className="row-item-title">{invoice.title}</span>
+                    <span className="row-item-sub mono">{invoice.invoice_number}</span>
+                  </span>
+                  <span className="row-item-side">
+                    <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+                    <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="Checkouts" subtitle="The latest 100, newest first." className="card-flush">
+        {detail.checkouts.length === 0 ? (
+          <p className="empty empty-inline">No checkouts for this customer.</p>
+        ) : (
+          <ul className="row-list" data-testid="customer-checkouts">
+            {detail.checkouts.map((checkout) => (
+              <li key={checkout.id}>
+                <button
+                  type="button"
+                  className="row-item"
+                  onClick={() => openCheckout(checkout.id)}
+                  data-testid="customer-checkout"
+                  data-checkout-id={checkout.id}
+                >
+                  <span className="row-item-text">
+                    <span className="row-item-title">{checkout.title}</span>
+                    <span className="row-item-sub">{formatTimestamp(checkout.created_at)}</span>
+                  </span>
+                  <span className="row-item-side">
+                    <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
+                    <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/** The merchant's customers: search, pages, and each one with its invoices and checkouts. */
+export function CustomersPage() {
+  const loadCustomers = useStore((s) => s.loadCustomers);
+  useScopedLoad(loadCustomers);
+  // Only a customer of the scope on screen: after a switch, the previous one is not shown.
+  const detail = useStore((s) => {
+    const d = s.customerDetail;
+    return d && d.customer.merchant_id === s.selectedMerchantId && d.env === s.env ? d : null;
+  });
+  return (
+    <ScopeGate>
+      <div className="grid-split">
+        <CustomerList />
+        {detail ? (
+          <Detail detail={detail} />
+        ) : (
+          <Card>
+            <p className="empty">Select a customer to see their invoices and checkouts.</p>
+          </Card>
+        )}
+      </div>
+    </ScopeGate>
+  );
+}

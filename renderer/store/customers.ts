@@ -1,0 +1,77 @@
+import * as api from '../api/sandbox';
+import type { Customer, CustomerDetail } from '../api/types';
+import { attempt } from './notices';
+import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
+import { currentScope, serialized } from './scope';
+import type { Slice } from './types';
+
+export interface CustomersSlice {
+  /** One page of the scope's customers, newest first, matching `customerSearch`. */
+  customers: Customer[];
+  /** What `customers` was read for (scope, search, page); null before the first read. */
+  customersFor: string | null;
+  customerSearch: string;
+  customerPaging: Paging;
+  selectedCustomerId: string | null;
+  customerDetail: CustomerDetail | null;
+  loadCustomers: () => Promise<void>;
+  searchCustomers: (text: string) => Promise<void>;
+  customersPage: (direction: 'older' | 'newer') => Promise<void>;
+  selectCustomer: (id: string | null) => Promise<void>;
+}
+
+/** The key a read of the list is for: an answer for another one is dropped. */
+export const customersKey = (scopeKey: string | null, search: string, paging: Paging) =>
+  `${scopeKey}|${search}|${paging.cursors.join(',')}`;
+
+export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
+  const readDetail = async (id: string) => {
+    const detail = await api.getCustomer(id);
+    if (get().selectedCustomerId === id) set({ customerDetail: detail });
+  };
+
+  const load = serialized(async () => {
+    const scope = currentScope(get());
+    if (!scope) return;
+    const { customerSearch: search, customerPaging: paging } = get();
+    const key = customersKey(scope.key, search, paging);
+    await attempt(get, async () => {
+      const answer = await api.listCustomers(scope.merchantId, scope.env, {
+        ...pageQuery(paging),
+        q: search.trim() || undefined,
+      });
+      const now = get();
+      if (customersKey(currentScope(now)?.key ?? null, now.customerSearch, now.customerPaging) !== key)
+        return;
+      const { rows, hasMore } = pageOf(answer);
+      set({ customers: rows, customersFor: key, customerPaging: { ...paging, hasMore } });
+      const selected = get().selectedCustomerId;
+      if (selected) await readDetail(selected);
+    });
+  });
+
+  return {
+    customers: [],
+    customersFor: null,
+    customerSearch: '',
+    customerPaging: FIRST_PAGE,
+    selectedCustomerId: null,
+    customerDetail: null,
+    loadCustomers: load,
+    searchCustomers: async (text) => {
+      set({ customerSearch: text, customerPaging: FIRST_PAGE });
+      await load();
+    },
+    customersPage: async (direction) => {
+      const { customers, customerPaging: paging } = get();
+      const last = customers[customers.length - 1];
+      if (direction === 'older' && !last) return;
+      set({ customerPaging: direction === 'older' && last ? older(paging, last.id) : newer(paging) });
+      await load();
+    },
+    selectCustomer: async (id) => {
+      set({ selectedCustomerId: id, customerDetail: null });
+      if (id) await attempt(get, () => readDetail(id));
+    },
+  };
+};
