@@ -38,6 +38,7 @@ import type {
   LedgerTransaction,
   Merchant,
   PatchCardBody,
+  PatchMerchantInput,
   PaymentCard,
   PaymentResult,
   Payout,
@@ -53,6 +54,7 @@ import type {
   ResellerIncome,
   ReviewBody,
   Settings,
+  SettingsPatch,
   SimulatePaymentInput,
   StaticAddress,
   UpdateConnectionBody,
@@ -86,6 +88,10 @@ export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/fre
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
 
 export const getSettings = () => request<Settings>('GET', '/sandbox/settings');
+export const patchSettings = (patch: SettingsPatch) => request<Settings>('PATCH', '/sandbox/settings', patch);
+export const resetWorkspace = () => request<{ reset: true }>('POST', '/sandbox/reset');
+export const patchMerchant = (merchantId: string, patch: PatchMerchantInput) =>
+  request<Merchant>('PATCH', `/sandbox/merchants/${id(merchantId)}`, patch);
 
 // ---- Checkouts: the merchant's list, and the blockchain and settlement engine played by hand ----
 
