@@ -105,7 +105,8 @@ type Params = unknown[];
 function describe(table: string, params: Params): Change | null {
   const entry = TABLE_KINDS[table];
   if (entry === null) return null;
-  if (entry === undefined) return { kind: 'workspace' };
+  // Not 'workspace': that kind tells the dashboard everything was reset.
+  if (entry === undefined) return { kind: 'other' };
   const first = params[0];
   if (table === 'kv') {
     return { kind: first === 'clock' ? 'clock' : 'settings' };

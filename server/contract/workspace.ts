@@ -69,6 +69,8 @@ export const ChangeKind = Type.Union([
   Type.Literal('clock'),
   Type.Literal('settings'),
   Type.Literal('workspace'),
+  /** a table no area claims yet (TABLE_KINDS in server/changes.ts should name it) */
+  Type.Literal('other'),
 ]);
 export type ChangeKind = Static<typeof ChangeKind>;
 
