@@ -57,6 +57,8 @@ const MAX_ITEMS = 50;
 export class ChangeFeed {
   private readonly bus = new EventEmitter();
   private pending = new Map<string, Change>();
+  /** Set once a commit changed more than MAX_ITEMS things: then only the kinds are kept. */
+  private overflow: Set<ChangeKind> | null = null;
   private scheduled = false;
   private seq = 0;
 
@@ -66,8 +68,14 @@ export class ChangeFeed {
 
   /** Something changed; published with the next commit (the same turn's writes coalesce). */
   note(change: Change): void {
-    const key = `${change.kind}|${change.id ?? ''}|${change.merchant_id ?? ''}|${change.env ?? ''}`;
-    if (!this.pending.has(key)) this.pending.set(key, change);
+    if (this.overflow) this.overflow.add(change.kind);
+    else {
+      const key = `${change.kind}|${change.id ?? ''}|${change.merchant_id ?? ''}|${change.env ?? ''}`;
+      if (!this.pending.has(key)) this.pending.set(key, change);
+      // A big commit (a reset, a bulk import) is named by its areas: no need to keep every row.
+      if (this.pending.size > MAX_ITEMS)
+        this.overflow = new Set([...this.pending.values()].map((c) => c.kind));
+    }
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.publish());
@@ -89,11 +97,12 @@ export class ChangeFeed {
       return;
     }
     this.scheduled = false;
-    const items = [...this.pending.values()];
+    const changes: Change[] = this.overflow
+      ? [...this.overflow].map((kind) => ({ kind }))
+      : [...this.pending.values()];
     this.pending = new Map();
-    if (items.length === 0) return;
-    const changes =
-      items.length <= MAX_ITEMS ? items : [...new Set(items.map((c) => c.kind))].map((kind) => ({ kind }));
+    this.overflow = null;
+    if (changes.length === 0) return;
     this.seq += 1;
     this.bus.emit('change', { seq: this.seq, changes } satisfies ChangeNotice);
   }
