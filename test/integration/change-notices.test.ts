@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { TABLE_KINDS } from '../../server/changes.js';
+import { ChangeFeed, TABLE_KINDS, watchWrites } from '../../server/changes.js';
 import type { Change, ChangeNotice } from '../../server/contract/workspace.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
@@ -237,5 +238,52 @@ describe('change notices on the live stream', () => {
     } finally {
       await stream.close();
     }
+  });
+
+  it('one notice per commit, only after it; a big commit names its kinds', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT); CREATE TABLE jobs (id TEXT)');
+    const feed = new ChangeFeed(() => db.inTransaction);
+    watchWrites(db, feed);
+    const notices: ChangeNotice[] = [];
+    feed.on((notice) => notices.push(notice));
+    const insert = db.prepare(
+      'INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)',
+    );
+    const job = db.prepare('INSERT INTO jobs (id) VALUES (?)');
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    // An open transaction (a group commit) holds its notice until it commits.
+    db.exec('BEGIN');
+    insert.run({ id: 'c1', merchant_id: 'm1', env: 'test' });
+    insert.run({ id: 'c2', merchant_id: 'm1', env: 'test' });
+    job.run('bookkeeping');
+    await turn();
+    await turn();
+    expect(notices).toEqual([]);
+    db.exec('COMMIT');
+    await turn();
+    await turn();
+    expect(notices).toEqual([
+      {
+        seq: 1,
+        changes: [
+          { kind: 'checkout', id: 'c1', merchant_id: 'm1', env: 'test' },
+          { kind: 'checkout', id: 'c2', merchant_id: 'm1', env: 'test' },
+        ],
+      },
+    ]);
+
+    // Bookkeeping alone (the job queue) is no change anyone sees.
+    job.run('again');
+    await turn();
+    expect(notices).toHaveLength(1);
+
+    db.transaction(() => {
+      for (let i = 0; i < 120; i++) insert.run({ id: `b${i}`, merchant_id: 'm2', env: 'production' });
+    })();
+    await turn();
+    expect(notices[1]).toEqual({ seq: 2, changes: [{ kind: 'checkout' }] });
+    db.close();
   });
 });
