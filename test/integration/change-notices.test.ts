@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChangeFeed, TABLE_KINDS, watchWrites } from '../../server/changes.js';
 import type { Change, ChangeNotice } from '../../server/contract/workspace.js';
 import type { Sandbox } from '../../server/sandbox.js';
+import { connect, income, paidAndSettled, postCheckout } from '../helpers/resellers.js';
 import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
 
 /** Reads `event: change` notices from the live stream for the whole test. */
@@ -184,6 +185,37 @@ describe('change notices on the live stream', () => {
 
       // reset: one notice says the whole workspace is new
       await stream.expectAfter(() => call(sandbox, 'POST', '/sandbox/reset'), kind('workspace'));
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('announces a reseller connection, and the fee release a scheduled job makes 7 days later', async () => {
+    const sandbox = await testSandbox({ realNow: new ManualTime().now });
+    const urls = await sandbox.listen();
+    const reseller = await createMerchant(sandbox, 'Reseller');
+    const target = await createMerchant(sandbox, 'Target');
+    const stream = await changeStream(`${urls.test}/sandbox/events`);
+    try {
+      await stream.expectAfter(
+        () => connect(sandbox, reseller, target.merchantId, { rate: 500 }),
+        (c) => c.kind === 'reseller',
+      );
+      const checkout = (await postCheckout(sandbox, reseller, { merchant_id: target.merchantId })).json() as {
+        id: string;
+      };
+      await paidAndSettled(sandbox, checkout.id);
+      // The release job writes the checkout (fees_released_at) and the ledger when the hold ends.
+      const released = await stream.expectAfter(
+        () => call(sandbox, 'POST', '/sandbox/clock/advance', { seconds: 7 * 86400 + 60 }),
+        (c) => c.kind === 'checkout' && c.id === checkout.id,
+      );
+      expect(stream.notices.slice(stream.notices.indexOf(released)).flatMap((n) => n.changes)).toContainEqual(
+        expect.objectContaining({ kind: 'ledger' }),
+      );
+      const [fees] = await income(sandbox, reseller.merchantId);
+      expect(fees).toMatchObject({ currency: 'USDC', pending: 0 });
+      expect(fees!.earned).toBeGreaterThan(0);
     } finally {
       await stream.close();
     }
