@@ -150,4 +150,16 @@ describe('layout', () => {
     expect(box!.y).toBeLessThan(768);
     expect(box!.x + box!.width).toBeLessThanOrEqual(1024);
   });
+
+  it('says clearly when the production environment is shown, and still fits a phone', async () => {
+    await arrange();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${dashboardUrl}#/checkouts`);
+    await page.getByTestId('scope-bar').waitFor();
+    expect(await page.getByTestId('production-banner').count()).toBe(0);
+    await page.getByTestId('scope-env-production').click();
+    await page.getByTestId('production-banner').waitFor();
+    expect(await page.getByTestId('production-banner').textContent()).toContain('Production environment');
+    expect(await page.evaluate(inspectLayout)).toEqual([]);
+  });
 });

@@ -117,8 +117,15 @@ describe('the dashboard is live', () => {
 
     const provider = await page.context().newPage();
     await provider.goto(new URL(new URL(kyc.url as string).pathname, sandbox.urls().test).href);
-    await provider.getByTestId('approve').click();
-    await provider.getByTestId('kyc-status').filter({ hasText: 'approved' }).waitFor();
+    // The provider page's own Approve button (by its name: the page's markup is the page's business).
+    const approved = provider.waitForResponse(
+      (r) => r.url().endsWith(`/sandbox/cardholders/${holder.id as string}/kyc`) && r.ok(),
+    );
+    await provider
+      .getByRole('button', { name: /approve/i })
+      .first()
+      .click();
+    await approved;
 
     await page.locator('[data-testid="cardholder-kyc"][data-status="approved"]').waitFor(LIVE);
     expect(await byTestId('cardholder-kyc').textContent()).toBe('KYC approved');
