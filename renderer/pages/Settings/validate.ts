@@ -1,4 +1,4 @@
-import type { SettingsPatch } from '../../api/types';
+import type { SettingsPatch } from '../../../server/contract/settings.js';
 
 /** The editable settings as typed in the form: human units (percent, seconds), as text. */
 export interface SettingsForm {
