@@ -59,6 +59,34 @@ describe('settings view', () => {
     await page.locator('[data-testid="settings-concurrency-limit"][value="3"]').waitFor({ timeout: 1000 });
   });
 
+  it('edits a token’s limits and gas fee in its own units', async () => {
+    await page.goto(`${dashboardUrl}#/settings`);
+    const row = page.locator('[data-testid="token-row"][data-token="ethereum/USDC"]');
+    expect(await row.textContent()).toContain('Ethereum');
+    expect(await row.textContent()).toContain('10.00 USDC');
+    await row.getByTestId('token-edit').click();
+    const editor = byTestId('token-editor');
+    expect(await editor.getByTestId('token-min').inputValue()).toBe('10.00');
+
+    await editor.getByTestId('token-min').fill('50');
+    await editor.getByTestId('token-max').fill('20');
+    await editor.getByTestId('token-save').click();
+    expect(await editor.getByTestId('token-error').textContent()).toBe(
+      'The minimum (50.00 USDC) is above the maximum (20.00 USDC).',
+    );
+
+    await editor.getByTestId('token-max').fill('');
+    await editor.getByTestId('token-gas').fill('0.5');
+    await editor.getByTestId('token-save').click();
+    await row.filter({ hasText: '50.00 USDC' }).waitFor();
+    const chains = (await settings()).chains as { chain: string; tokens: { name: string }[] }[];
+    expect(chains.find((c) => c.chain === 'ethereum')?.tokens.find((t) => t.name === 'USDC')).toMatchObject({
+      min: 50_000_000,
+      max: 0,
+      gas_fee: 500_000,
+    });
+  });
+
   it('sets the selected merchant’s KYB status and resets the workspace after confirmation', async () => {
     const created = (
       await sandbox.apps.test.inject({

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { KybStatus, Settings } from '../../api/types';
+import type { ChainToken, KybStatus, Settings } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { Field, Select, TextInput } from '../../components/Field';
-import { chainName, formatMoney, statusLabel } from '../../components/format';
+import { AmountInput, Field, Select, TextInput } from '../../components/Field';
+import { chainName, formatAmount, formatMoney, parseAmount, statusLabel } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
@@ -140,11 +140,96 @@ function SettingsEditor({ settings }: { settings: Settings }) {
   );
 }
 
+/** "" or "0" → 0 (none); "12.5" → 12_500_000; null when not an amount. */
+const limitAmount = (text: string): number | null =>
+  text.trim() === '' || /^\s*0*([.,]0*)?\s*$/.test(text) ? 0 : parseAmount(text);
+
+function TokenEditor({
+  settings,
+  chain,
+  token,
+  onDone,
+}: {
+  settings: Settings;
+  chain: string;
+  token: ChainToken;
+  onDone: () => void;
+}) {
+  const saveSettings = useStore((s) => s.saveSettings);
+  const show = (minor: number) => (minor ? formatAmount(minor).replace(/,/g, '') : '');
+  const [min, setMin] = useState(show(token.min));
+  const [max, setMax] = useState(show(token.max));
+  const [gas, setGas] = useState(show(token.gas_fee));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useBusy();
+
+  const save = () => {
+    const [minUnits, maxUnits, gasUnits] = [limitAmount(min), limitAmount(max), limitAmount(gas)];
+    if (minUnits === null || maxUnits === null || gasUnits === null) {
+      setError(`Enter amounts in ${token.name}, e.g. 12.50 (at most 6 decimals); leave blank for none.`);
+      return;
+    }
+    if (minUnits > 0 && maxUnits > 0 && minUnits > maxUnits) {
+      setError(
+        `The minimum (${formatMoney(minUnits, token.name)}) is above the maximum (${formatMoney(maxUnits, token.name)}).`,
+      );
+      return;
+    }
+    const values = { min: minUnits, max: maxUnits, gas_fee: gasUnits };
+    const chains = settings.chains.map((c) =>
+      c.chain !== chain
+        ? c
+        : { ...c, tokens: c.tokens.map((t) => (t.name === token.name ? { ...t, ...values } : t)) },
+    );
+    void run(async () => {
+      const saved = await saveSettings({ chains });
+      if (saved) onDone();
+      return saved;
+    });
+  };
+
+  return (
+    <tr data-testid="token-editor">
+      <td>{chainName(chain)}</td>
+      <td>{token.name}</td>
+      <td className="num">
+        <AmountInput value={min} onChange={setMin} placeholder="None" compact testId="token-min" />
+      </td>
+      <td className="num">
+        <AmountInput value={max} onChange={setMax} placeholder="None" compact testId="token-max" />
+      </td>
+      <td className="num">
+        <AmountInput value={gas} onChange={setGas} placeholder="0" compact testId="token-gas" />
+        {error && (
+          <span className="field-error" role="alert" data-testid="token-error">
+            {error}
+          </span>
+        )}
+      </td>
+      <td className="nowrap">
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          disabled={busy}
+          onClick={save}
+          data-testid="token-save"
+        >
+          Save
+        </button>{' '}
+        <button type="button" className="btn btn-ghost btn-sm" onClick={onDone} data-testid="token-cancel">
+          Cancel
+        </button>
+      </td>
+    </tr>
+  );
+}
+
 function ChainsCard({ settings }: { settings: Settings }) {
+  const [editing, setEditing] = useState<string | null>(null);
   return (
     <Card
       title="Chains and tokens"
-      subtitle="What checkouts accept. Change the catalogue with PATCH /sandbox/settings (chains)."
+      subtitle="What crypto checkouts accept: limits and the gas fee per token, in the token’s units."
       className="card-flush"
       testId="settings-chains"
     >
@@ -157,19 +242,41 @@ function ChainsCard({ settings }: { settings: Settings }) {
               <th className="num">Minimum</th>
               <th className="num">Maximum</th>
               <th className="num">Gas fee</th>
+              <th />
             </tr>
           </thead>
           <tbody>
             {settings.chains.flatMap((chain) =>
-              chain.tokens.map((token) => (
-                <tr key={`${chain.chain}/${token.name}`}>
-                  <td>{chainName(chain.chain)}</td>
-                  <td>{token.name}</td>
-                  <td className="num">{token.min ? formatMoney(token.min, token.name) : 'None'}</td>
-                  <td className="num">{token.max ? formatMoney(token.max, token.name) : 'None'}</td>
-                  <td className="num">{formatMoney(token.gas_fee, token.name)}</td>
-                </tr>
-              )),
+              chain.tokens.map((token) => {
+                const key = `${chain.chain}/${token.name}`;
+                return editing === key ? (
+                  <TokenEditor
+                    key={key}
+                    settings={settings}
+                    chain={chain.chain}
+                    token={token}
+                    onDone={() => setEditing(null)}
+                  />
+                ) : (
+                  <tr key={key} data-testid="token-row" data-token={key}>
+                    <td>{chainName(chain.chain)}</td>
+                    <td>{token.name}</td>
+                    <td className="num">{token.min ? formatMoney(token.min, token.name) : 'None'}</td>
+                    <td className="num">{token.max ? formatMoney(token.max, token.name) : 'None'}</td>
+                    <td className="num">{formatMoney(token.gas_fee, token.name)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm"
+                        onClick={() => setEditing(key)}
+                        data-testid="token-edit"
+                      >
+                        Edit
+                      </button>
+                    </td>
+                  </tr>
+                );
+              }),
             )}
           </tbody>
         </table>
