@@ -10,11 +10,19 @@ export function App() {
   const page = findPage(useRoute());
   const { Component } = page;
   const setOpenPage = useStore((s) => s.setOpenPage);
+  const production = useStore((s) => s.env === 'production');
   useEffect(() => setOpenPage(page.id), [page.id, setOpenPage]);
   return (
     <div className="layout">
       <Sidebar current={page.id} />
       <main className="content" data-testid={`page-${page.id}`}>
+        {production && page.scoped && (
+          <div className="production-banner" role="status" data-testid="production-banner">
+            <strong>Production environment.</strong> You are acting on the simulated production address: its
+            own resources and RSA key pair (merchants and API keys are shared). Switch to Test in the header
+            to go back.
+          </div>
+        )}
         <header className="page-header">
           <div>
             <h1 className="page-title">{page.label}</h1>

@@ -154,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(requestLogControlRoutes, { requests: ctx.requests });
       await control.register(streamControlRoutes, {
+        changes: ctx.changes,
         dispatcher: ctx.dispatcher,
         events: ctx.events,
         requests: ctx.requests,

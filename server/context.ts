@@ -1,3 +1,4 @@
+import { ChangeFeed, watchWrites } from './changes.js';
 import { type Clock, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
 import { CommitBatcher } from './db/batch.js';
@@ -67,6 +68,9 @@ export interface ContextOptions {
  */
 export function createContext(options: ContextOptions) {
   const { db, ids, baseUrl } = options;
+  // First, before any repository prepares a statement: every write from here on is announced.
+  const changes = new ChangeFeed(() => db.inTransaction);
+  watchWrites(db, changes);
   const kv = createKvRepo(db);
   const clock = new SandboxClock(
     { load: () => kv.get('clock'), save: (state) => kv.set('clock', state) },
@@ -225,6 +229,7 @@ export function createContext(options: ContextOptions) {
     ids,
     clock,
     repos,
+    changes,
     settings: settingsService,
     events,
     scheduler,

@@ -101,6 +101,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
       ctx.clock.reset();
+      // Says "everything is new" (the wipe itself is announced table by table too).
+      ctx.changes.note({ kind: 'workspace' });
     },
   };
   const limiter = new KeyLimiter();

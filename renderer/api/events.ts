@@ -1,4 +1,4 @@
-import type { DeliveryNotice, RequestLogEntry, SandboxEvent } from './types';
+import type { ChangeNotice, DeliveryNotice, RequestLogEntry, SandboxEvent } from './types';
 
 export interface StreamHandlers {
   onOpen: () => void;
@@ -9,6 +9,8 @@ export interface StreamHandlers {
   onDelivery?: (delivery: DeliveryNotice) => void;
   /** A /v1 request the request log recorded. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Something was committed (whatever caused it): what it touched, by area. */
+  onChange?: (notice: ChangeNotice) => void;
 }
 
 /** Subscribes to the server's live stream (GET /sandbox/events, server-sent events). Returns an unsubscribe. */
@@ -34,6 +36,10 @@ export function subscribeToEvents(handlers: StreamHandlers): () => void {
   source.addEventListener('request', (message) => {
     const entry = parse(message);
     if (entry) handlers.onRequest?.(entry as RequestLogEntry);
+  });
+  source.addEventListener('change', (message) => {
+    const notice = parse(message);
+    if (notice) handlers.onChange?.(notice as ChangeNotice);
   });
   return () => source.close();
 }

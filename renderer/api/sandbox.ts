@@ -46,6 +46,7 @@ import type {
   LedgerTransaction,
   Merchant,
   PatchCardBody,
+  PatchMerchantInput,
   PaymentCard,
   PaymentResult,
   Payout,
@@ -65,6 +66,7 @@ import type {
   SecretsResult,
   SessionBody,
   Settings,
+  SettingsPatch,
   SimulatePaymentInput,
   StaticAddress,
   TestEventBody,
@@ -100,6 +102,10 @@ export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/fre
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
 
 export const getSettings = () => request<Settings>('GET', '/sandbox/settings');
+export const patchSettings = (patch: SettingsPatch) => request<Settings>('PATCH', '/sandbox/settings', patch);
+export const resetWorkspace = () => request<{ reset: true }>('POST', '/sandbox/reset');
+export const patchMerchant = (merchantId: string, patch: PatchMerchantInput) =>
+  request<Merchant>('PATCH', `/sandbox/merchants/${id(merchantId)}`, patch);
 
 // ---- Checkouts: the merchant's list, and the blockchain and settlement engine played by hand ----
 

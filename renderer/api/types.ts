@@ -80,7 +80,13 @@ export type {
   ResellerIncome,
   UpdateConnectionBody,
 } from '../../server/contract/resellers.js';
-export type { CardProduct, ChainConfig, ChainToken, Settings } from '../../server/contract/settings.js';
+export type {
+  CardProduct,
+  ChainConfig,
+  ChainToken,
+  Settings,
+  SettingsPatch,
+} from '../../server/contract/settings.js';
 export type { StaticAddress } from '../../server/contract/static-addresses.js';
 export type {
   CheckoutListQuery,
@@ -120,3 +126,6 @@ export type {
  * builds it from the two below), so it is composed here from the contract's parts, not copied.
  */
 export type DeliveryNotice = Delivery & { attempt: DeliveryAttempt };
+
+export type { PatchMerchantBody as PatchMerchantInput } from '../../server/contract/merchants.js';
+export type { Change, ChangeKind, ChangeNotice } from '../../server/contract/workspace.js';

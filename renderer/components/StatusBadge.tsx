@@ -1,10 +1,10 @@
-import { humanize } from './format';
+import { statusLabel } from './format';
 
 export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger' | 'accent';
 
 interface Props {
   status: string;
-  /** Shown instead of the humanized status. */
+  /** Shown instead of the status in words. */
   label?: string;
   tone: Tone;
   testId?: string;
@@ -19,7 +19,7 @@ export function StatusBadge({ status, label, tone, testId, large }: Props) {
       data-testid={testId}
       data-status={status}
     >
-      {label ?? humanize(status)}
+      {label ?? statusLabel(status)}
     </span>
   );
 }

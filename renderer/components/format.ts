@@ -48,23 +48,80 @@ export function formatOffset(ms: number): string {
   return `${sign}${parts.join(' ')} ${ms < 0 ? 'behind' : 'ahead of'} real time`;
 }
 
+// The one formatter of the dashboard: amounts, statuses and chain names are shown through here, so
+// one thing reads the same on every page ("BNB Smart Chain", "KYC not started", "12.50 USDC").
+
 // Money is integers in 6dp minor units everywhere (1 USDC = 1 000 000). It is formatted and parsed
 // with string arithmetic, never through floats, so what is shown is exactly what is stored.
 
 const UNIT_DIGITS = 6;
 
+/** Decimal places of a currency's minor unit: every currency of the API is 6dp (spec: "6dp"). */
+export const currencyDigits = (_currency?: string) => UNIT_DIGITS;
+
 /** 25_000_000 → "25.00", 1_234_567 → "1.234567", -500_000 → "−0.50"; thousands grouped. */
-export function formatAmount(minor: number): string {
+export function formatAmount(minor: number, digitsOf = UNIT_DIGITS): string {
   const negative = minor < 0;
-  const digits = String(Math.abs(Math.trunc(minor))).padStart(UNIT_DIGITS + 1, '0');
-  const whole = digits.slice(0, -UNIT_DIGITS).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = digits.slice(-UNIT_DIGITS).replace(/0+$/, '').padEnd(2, '0');
+  const digits = String(Math.abs(Math.trunc(minor))).padStart(digitsOf + 1, '0');
+  const whole = digits.slice(0, -digitsOf).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = digits.slice(-digitsOf).replace(/0+$/, '').padEnd(2, '0');
   return `${negative ? '−' : ''}${whole}.${fraction}`;
 }
 
-/** "25.00 USDC"; a null amount (open-amount checkout) is "Any amount". */
+/**
+ * "25.00 USDC" — always the currency's code, never "$" (token amounts are not dollars); a null
+ * amount (open-amount checkout) is "Any amount · USDC".
+ */
 export const formatMoney = (minor: number | null, currency: string) =>
-  minor === null ? `Any amount · ${currency}` : `${formatAmount(minor)} ${currency}`;
+  minor === null
+    ? `Any amount · ${currency}`
+    : `${formatAmount(minor, currencyDigits(currency))} ${currency}`;
+
+/** Chains by their catalogue id, in words: the one table every page uses. */
+const CHAIN_NAMES: Record<string, string> = {
+  ethereum: 'Ethereum',
+  tron: 'Tron',
+  bitcoin: 'Bitcoin',
+  polygon: 'Polygon',
+  bsc: 'BNB Smart Chain',
+  solana: 'Solana',
+  base: 'Base',
+  arbitrum: 'Arbitrum One',
+  optimism: 'OP Mainnet',
+  avalanche: 'Avalanche C-Chain',
+};
+
+/** "bsc" → "BNB Smart Chain"; a chain not in the table keeps its own name, capitalised. */
+export const chainName = (chain: string) =>
+  CHAIN_NAMES[chain.toLowerCase()] ?? (chain ? chain.charAt(0).toUpperCase() + chain.slice(1) : chain);
+
+/** Words the API abbreviates, as people write them. */
+const WORDS: Record<string, string> = {
+  kyc: 'KYC',
+  kyb: 'KYB',
+  api: 'API',
+  url: 'URL',
+  pin: 'PIN',
+  cvc: 'CVC',
+};
+
+/**
+ * A machine status in words, sentence case: "not_started" → "not started", "notActivated" → "not
+ * activated", "kyc_pending" → "KYC pending". Prefix it ("KYC " + …) to name what it is the status of.
+ */
+export const describeStatus = (status: string) =>
+  status
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .map((word) => WORDS[word.toLowerCase()] ?? word.toLowerCase())
+    .join(' ');
+
+/** A status as a label on its own (a badge): "Not started", "KYC approved". */
+export const statusLabel = (status: string) => {
+  const words = describeStatus(status);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 /** "12.5" → 12_500_000; null when not a positive number with at most 6 decimals. */
 export function parseAmount(text: string): number | null {
@@ -78,5 +135,5 @@ export function parseAmount(text: string): number | null {
 export const shorten = (value: string, keep = 6) =>
   value.length <= keep * 2 + 1 ? value : `${value.slice(0, keep)}…${value.slice(-keep + 2)}`;
 
-/** "checkout.partially_refunded" style machine words → "partially refunded". */
-export const humanize = (value: string) => value.replace(/[._]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+/** "checkout.partially_refunded" style machine words → "checkout partially refunded". */
+export const humanize = (value: string) => describeStatus(value);

@@ -22,6 +22,8 @@ import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
 import { RequestsPage } from './Requests/RequestsPage';
 import { ResellersPage } from './Resellers/ResellersPage';
+import { SettingsIcon } from './Settings/SettingsIcon';
+import { SettingsPage } from './Settings/SettingsPage';
 import { WebhooksPage } from './Webhooks/WebhooksPage';
 
 export interface PageDef {
@@ -133,6 +135,13 @@ export const pages: PageDef[] = [
     description: 'Sandbox time: advance it to make expiries, settlements and retries happen now.',
     Icon: ClockIcon,
     Component: ClockPage,
+  },
+  {
+    id: 'settings',
+    label: 'Settings',
+    description: 'Fees, settlement, card review, webhook timeout, limits; merchant KYB; reset.',
+    Icon: SettingsIcon,
+    Component: SettingsPage,
   },
 ];
 

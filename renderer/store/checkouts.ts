@@ -6,7 +6,7 @@ import type {
   RefundInput,
   SimulatePaymentInput,
 } from '../api/types';
-import { formatAmount } from '../components/format';
+import { chainName, describeStatus, formatAmount } from '../components/format';
 import { sandboxNow } from './clock';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
@@ -159,8 +159,8 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
     payCheckout: (id, input) =>
       change(async () => {
         const { checkout, payment } = await api.simulatePayment(id, input);
-        const via = payment.chain ? ` on ${payment.chain} (${payment.token})` : '';
-        return `Payment of ${formatAmount(payment.amount)} ${checkout.currency} detected${via}: checkout ${checkout.status}.`;
+        const via = payment.chain ? ` on ${chainName(payment.chain)} (${payment.token})` : '';
+        return `Payment of ${formatAmount(payment.amount)} ${checkout.currency} detected${via}: checkout ${describeStatus(checkout.status)}.`;
       }),
 
     checkoutAction: (id, action) =>
@@ -174,7 +174,7 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
     refundCheckout: (id, input) =>
       change(async () => {
         const result = await api.refundCheckout(id, input);
-        return `Refund sent: ${formatAmount(result.refunded_amount)} refunded so far, checkout ${result.status.replace(/_/g, ' ')}.`;
+        return `Refund sent: ${formatAmount(result.refunded_amount)} refunded so far, checkout ${describeStatus(result.status)}.`;
       }),
   };
 };

@@ -1,6 +1,7 @@
 import * as api from '../api/sandbox';
 import type { ClockState } from '../api/types';
 import { attempt } from './notices';
+import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface ClockSlice {
@@ -33,12 +34,12 @@ export const createClockSlice: Slice<ClockSlice> = (set, get) => {
     clock: null,
     clockReadAt: 0,
     clockBusy: false,
-    loadClock: async () => {
+    loadClock: serialized(async () => {
       await attempt(get, async () => {
         const clock = await api.getClock();
         set({ clock, clockReadAt: Date.now() });
       });
-    },
+    }),
     advanceClock: (seconds) =>
       change(
         () => api.advanceClock(seconds),

@@ -37,8 +37,4 @@ export const useStore = create<Store>()((...a) => ({
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */
-export async function refreshAll(): Promise<void> {
-  const { loadHealth, loadMerchants, loadClock, refreshOpenPage } = useStore.getState();
-  await Promise.all([loadHealth(), loadMerchants(), loadClock()]);
-  await refreshOpenPage();
-}
+export const refreshAll = (): Promise<void> => useStore.getState().refreshAll();

@@ -29,9 +29,9 @@ export const createLiveSlice: Slice<LiveSlice> = (set, get) => ({
       onEvent: (event) => {
         if (get().liveEvents.some((e) => e.id === event.id)) return;
         set((state) => ({ liveEvents: [event, ...state.liveEvents].slice(0, KEEP) }));
-        get().onLiveEvent(event);
       },
-      onDelivery: (delivery) => get().onLiveDelivery(delivery),
       onRequest: (entry) => get().onLiveRequest(entry),
+      // Every committed write, whatever made it: what is on screen and changed is read again.
+      onChange: (notice) => get().onLiveChange(notice),
     }),
 });

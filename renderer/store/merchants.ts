@@ -1,6 +1,8 @@
 import * as api from '../api/sandbox';
-import type { ApiKey, CreateApiKeyInput, CreateMerchantInput, Merchant } from '../api/types';
+import type { ApiKey, CreateApiKeyInput, CreateMerchantInput, KybStatus, Merchant } from '../api/types';
+import { describeStatus } from '../components/format';
 import { attempt } from './notices';
+import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface MerchantsSlice {
@@ -15,6 +17,7 @@ export interface MerchantsSlice {
   createMerchant: (input: CreateMerchantInput) => Promise<boolean>;
   createKey: (merchantId: string, input: CreateApiKeyInput) => Promise<boolean>;
   revokeKey: (key: ApiKey) => Promise<boolean>;
+  setKybStatus: (merchantId: string, status: KybStatus) => Promise<boolean>;
 }
 
 const newestFirst = (a: { created_at: string }, b: { created_at: string }) =>
@@ -26,7 +29,8 @@ export const createMerchantsSlice: Slice<MerchantsSlice> = (set, get) => ({
   selectedMerchantId: null,
   keysByMerchant: {},
 
-  loadMerchants: async () => {
+  // Serialized: a burst of change notices (a script creating merchants) is one read after another.
+  loadMerchants: serialized(async () => {
     await attempt(get, async () => {
       const merchants = await api.listMerchants();
       const selected = get().selectedMerchantId;
@@ -39,7 +43,7 @@ export const createMerchantsSlice: Slice<MerchantsSlice> = (set, get) => ({
     });
     const selected = get().selectedMerchantId;
     if (selected) await get().loadKeys(selected);
-  },
+  }),
 
   selectMerchant: async (id) => {
     set({ selectedMerchantId: id });
@@ -74,6 +78,13 @@ export const createMerchantsSlice: Slice<MerchantsSlice> = (set, get) => ({
         },
       }));
       get().notify('success', `API key “${key.name}” (${key.role}) created.`);
+    }),
+
+  setKybStatus: (merchantId, status) =>
+    attempt(get, async () => {
+      const merchant = await api.patchMerchant(merchantId, { kyb_status: status });
+      set((state) => ({ merchants: state.merchants.map((m) => (m.id === merchant.id ? merchant : m)) }));
+      get().notify('success', `${merchant.name}: KYB ${describeStatus(merchant.kyb_status)}.`);
     }),
 
   revokeKey: (key) =>

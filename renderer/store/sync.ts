@@ -1,56 +1,69 @@
-import type { DeliveryNotice, SandboxEvent } from '../api/types';
-import { currentScope } from './scope';
-import type { Slice } from './types';
+import type { Change, ChangeKind, ChangeNotice } from '../api/types';
+import { currentScope, type Scope } from './scope';
+import type { Slice, Store } from './types';
 
-/** The pages whose data follows the live stream (ids as in pages/index.ts). */
-type LivePage =
-  | 'checkouts'
-  | 'webhooks'
-  | 'money'
-  | 'cards'
-  | 'resellers'
-  | 'customers'
-  | 'invoices'
-  | 'events';
+/** A page whose data follows the live stream: the areas it shows, and how to read them again. */
+interface LivePage {
+  kinds: ChangeKind[];
+  load: (state: Store) => Promise<unknown>;
+  /** The page shows more merchants than the selected one (a reseller's connected merchants). */
+  merchants?: (state: Store, scope: Scope) => string[];
+}
+
+/**
+ * Which page shows what (ids as in pages/index.ts). A new live page is one entry here: a change
+ * notice of one of its areas, in its merchant and environment, reads it again.
+ */
+export const LIVE_PAGES: Record<string, LivePage> = {
+  checkouts: { kinds: ['checkout', 'invoice', 'refund', 'customer'], load: (s) => s.loadCheckouts() },
+  webhooks: { kinds: ['webhook', 'delivery', 'inbox'], load: (s) => s.loadWebhooks() },
+  money: {
+    kinds: ['funds', 'ledger', 'checkout', 'refund', 'address'],
+    load: (s) => s.loadMoney(),
+  },
+  cards: { kinds: ['card', 'keys', 'settings'], load: (s) => s.loadCards() },
+  resellers: {
+    kinds: ['reseller', 'checkout', 'ledger', 'merchant'],
+    load: (s) => s.loadResellers(),
+    // Fees come from the checkouts of the merchants this one resells.
+    merchants: (s, scope) => [scope.merchantId, ...s.outgoing.map((c) => c.merchant_id)],
+  },
+  // The request log streams its own entries (`event: request`); it is read here on focus and reset.
+  requests: { kinds: [], load: (s) => s.loadRequests() },
+  customers: { kinds: ['customer', 'invoice', 'checkout'], load: (s) => s.loadCustomers() },
+  invoices: { kinds: ['invoice', 'checkout', 'customer'], load: (s) => s.loadInvoices() },
+  // Every recorded event of the scope is a new row of the event log.
+  events: { kinds: ['event'], load: (s) => s.loadEventLog() },
+};
 
 export interface SyncSlice {
-  /** The page on screen: live events re-read only its data. */
+  /** The page on screen: live changes re-read only its data. */
   openPage: string | null;
   setOpenPage: (id: string) => void;
   /** Reads the open page's data again (focus regained, stream reconnected). */
   refreshOpenPage: () => Promise<void>;
-  /** A recorded event arrived on the stream. */
-  onLiveEvent: (event: SandboxEvent) => void;
-  /** A webhook delivery attempt arrived on the stream. */
-  onLiveDelivery: (delivery: DeliveryNotice) => void;
+  /** Everything the dashboard shows, read again (on start, on focus, after a reset). */
+  refreshAll: () => Promise<void>;
+  /** Drops everything read from a workspace that was reset (merchant, selections, events). */
+  forgetWorkspace: () => void;
+  /** A change notice arrived on the stream: re-reads what is on screen and changed. */
+  onLiveChange: (notice: ChangeNotice) => void;
 }
 
-/** Which pages show what an event type changes (by its prefix: checkout.paid → checkout). */
-const AFFECTS: Record<string, LivePage[]> = {
-  checkout: ['checkouts', 'money', 'customers', 'invoices'],
-  invoice: ['checkouts', 'invoices', 'customers'],
-  deposit: ['money'],
-  payout: ['money'],
-  card: ['cards'],
-};
+/** A change in this scope: one that names no merchant or environment may be anyone's. */
+const inScope = (change: Change, scope: Scope, merchants: string[]) =>
+  (change.env === undefined || change.env === scope.env) &&
+  (change.merchant_id === undefined || change.merchant_id === null || merchants.includes(change.merchant_id));
 
 /**
- * Keeps the open page in step with the server's event stream: an event of the shown merchant and
- * environment re-reads what it can have changed. No polling: between events nothing is read.
+ * Keeps the screen in step with the server: every committed write, whatever made it (this window,
+ * a script, a scheduled job, a hosted page), arrives as a change notice, and what is on screen and
+ * changed is read again. No polling: between notices nothing is read.
  */
 export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
-  const reload = (page: string | null): Promise<void> => {
-    const state = get();
-    if (page === 'checkouts') return state.loadCheckouts();
-    if (page === 'webhooks') return state.loadWebhooks();
-    if (page === 'money') return state.loadMoney();
-    if (page === 'cards') return state.loadCards();
-    if (page === 'resellers') return state.loadResellers();
-    if (page === 'requests') return state.loadRequests();
-    if (page === 'customers') return state.loadCustomers();
-    if (page === 'invoices') return state.loadInvoices();
-    if (page === 'events') return state.loadEventLog();
-    return Promise.resolve();
+  const reload = async (page: string | null): Promise<void> => {
+    const live = page ? LIVE_PAGES[page] : undefined;
+    if (live) await live.load(get());
   };
 
   return {
@@ -58,42 +71,42 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
     setOpenPage: (id) => set({ openPage: id }),
     refreshOpenPage: () => reload(get().openPage),
 
-    onLiveEvent: (event) => {
+    refreshAll: async () => {
       const state = get();
-      const scope = currentScope(state);
-      if (!scope || event.env !== scope.env) return;
-      const page = state.openPage as LivePage | null;
-      if (page === 'resellers') {
-        // Fees come from the checkouts of the merchants this one resells (and on-behalf checkouts
-        // are theirs): one of their checkout events can move the income or the shown checkout.
-        const resold =
-          event.merchant_id === scope.merchantId ||
-          state.outgoing.some((connection) => connection.merchant_id === event.merchant_id);
-        if (resold && event.type.startsWith('checkout.')) void reload(page);
-        return;
-      }
-      if (event.merchant_id !== scope.merchantId) return;
-      // Every event of the scope is a new row of the event log.
-      if (page === 'events') {
-        void reload(page);
-        return;
-      }
-      if (page === 'webhooks') {
-        // An event fans out into deliveries (pending until their first attempt).
-        void state.loadDeliveries();
-        return;
-      }
-      if (page && AFFECTS[event.type.split('.')[0] ?? '']?.includes(page)) void reload(page);
+      await Promise.all([state.loadHealth(), state.loadMerchants(), state.loadClock(), state.loadSettings()]);
+      await reload(get().openPage);
     },
 
-    onLiveDelivery: (delivery) => {
+    forgetWorkspace: () =>
+      set({
+        selectedMerchantId: null,
+        merchants: [],
+        keysByMerchant: {},
+        liveEvents: [],
+        checkouts: [],
+        checkoutsScope: null,
+        selectedCheckoutId: null,
+        checkoutDetail: null,
+      }),
+
+    onLiveChange: ({ changes }) => {
       const state = get();
-      if (state.openPage !== 'webhooks') return;
-      // The inbox may have received it whichever merchant sent it; deliveries are per scope.
-      void state.loadInbox();
+      const kinds = new Set(changes.map((change) => change.kind));
+      if (kinds.has('workspace')) {
+        // A reset: the selected merchant and everything read for it are gone.
+        state.forgetWorkspace();
+        void get().refreshAll();
+        return;
+      }
+      if (kinds.has('merchant') || kinds.has('api_key')) void state.loadMerchants();
+      if (kinds.has('clock')) void state.loadClock();
+      if (kinds.has('settings')) void state.loadSettings();
+      const page = state.openPage ? LIVE_PAGES[state.openPage] : undefined;
       const scope = currentScope(state);
-      if (scope && delivery.merchant_id === scope.merchantId && delivery.env === scope.env) {
-        void state.loadDeliveries();
+      if (!page || !scope) return;
+      const merchants = page.merchants?.(state, scope) ?? [scope.merchantId];
+      if (changes.some((change) => page.kinds.includes(change.kind) && inScope(change, scope, merchants))) {
+        void page.load(state);
       }
     },
   };

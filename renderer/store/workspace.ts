@@ -1,6 +1,7 @@
 import * as api from '../api/sandbox';
-import type { Env, Urls } from '../api/types';
+import type { Env, Settings, SettingsPatch, Urls } from '../api/types';
 import { attempt } from './notices';
+import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface WorkspaceSlice {
@@ -13,8 +14,14 @@ export interface WorkspaceSlice {
    * the selected merchant it is their scope. Shared by all of them, like the merchant.
    */
   env: Env;
+  /** The sandbox settings (GET /sandbox/settings); null before the first read. */
+  settings: Settings | null;
   loadHealth: () => Promise<void>;
   setEnv: (env: Env) => void;
+  loadSettings: () => Promise<void>;
+  saveSettings: (patch: SettingsPatch) => Promise<boolean>;
+  /** POST /sandbox/reset: the live stream's notice then drops what the dashboard held. */
+  resetWorkspace: () => Promise<boolean>;
 }
 
 export const createWorkspaceSlice: Slice<WorkspaceSlice> = (set, get) => ({
@@ -22,6 +29,7 @@ export const createWorkspaceSlice: Slice<WorkspaceSlice> = (set, get) => ({
   version: null,
   connection: 'connecting',
   env: 'test',
+  settings: null,
   loadHealth: async () => {
     const ok = await attempt(get, async () => {
       const health = await api.health();
@@ -30,4 +38,24 @@ export const createWorkspaceSlice: Slice<WorkspaceSlice> = (set, get) => ({
     if (!ok) set({ connection: 'offline' });
   },
   setEnv: (env) => set({ env }),
+  loadSettings: serialized(async () => {
+    await attempt(get, async () => {
+      set({ settings: await api.getSettings() });
+    });
+  }),
+  saveSettings: (patch) =>
+    attempt(get, async () => {
+      set({ settings: await api.patchSettings(patch) });
+      get().notify('success', 'Settings saved.');
+    }),
+  resetWorkspace: () =>
+    attempt(get, async () => {
+      await api.resetWorkspace();
+      get().forgetWorkspace();
+      get().notify(
+        'success',
+        'Workspace reset: every merchant, resource and event is gone; the clock is back to real time.',
+      );
+      await get().refreshAll();
+    }),
 });

@@ -71,6 +71,8 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
   process.once('SIGTERM', stop);
 
   const onMessage = (message: SseMessage) => {
+    // Change notices (`event: change`) drive the dashboard's re-reads; a log shows what happened.
+    if (message.event === 'change') return;
     let data: Row;
     try {
       data = JSON.parse(message.data) as Row;

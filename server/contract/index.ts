@@ -70,6 +70,8 @@ export const namedSchemas = {
   ClockState: workspace.ClockState,
   Health: workspace.Health,
   SandboxEvent: workspace.SandboxEvent,
+  ChangeNotice: workspace.ChangeNotice,
+  Change: workspace.Change,
   RequestLogEntry: requests.RequestLogEntry,
   CheckoutCreatedData: events.CheckoutCreatedData,
   CheckoutPaidData: events.CheckoutPaidData,

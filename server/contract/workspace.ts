@@ -42,3 +42,49 @@ export type SandboxEvent = Static<typeof SandboxEvent>;
 
 /** GET /sandbox/events (text/event-stream): which events and deliveries to stream. */
 export const StreamQuery = Type.Object({ env: Type.Optional(EnvName), merchant_id: Type.Optional(Uuid) });
+
+/** What a change touched, by area: the dashboard re-reads the views showing that area. */
+export const ChangeKind = Type.Union([
+  Type.Literal('merchant'),
+  Type.Literal('api_key'),
+  Type.Literal('checkout'),
+  Type.Literal('invoice'),
+  Type.Literal('customer'),
+  Type.Literal('refund'),
+  Type.Literal('funds'),
+  Type.Literal('ledger'),
+  Type.Literal('card'),
+  Type.Literal('webhook'),
+  Type.Literal('delivery'),
+  Type.Literal('inbox'),
+  Type.Literal('reseller'),
+  Type.Literal('event'),
+  Type.Literal('address'),
+  Type.Literal('keys'),
+  Type.Literal('clock'),
+  Type.Literal('settings'),
+  Type.Literal('workspace'),
+  /** a table no area claims yet (TABLE_KINDS in server/changes.ts should name it) */
+  Type.Literal('other'),
+]);
+export type ChangeKind = Static<typeof ChangeKind>;
+
+/** One thing a commit changed; `merchant_id`/`env` absent when the write did not say (any may be affected). */
+export const Change = Type.Object({
+  kind: ChangeKind,
+  id: Type.Optional(Type.String()),
+  merchant_id: Type.Optional(Nullable(Type.String())),
+  env: Type.Optional(EnvName),
+});
+
+/**
+ * `event: change` on GET /sandbox/events: one notice per committed write (a group commit of many
+ * requests is one notice), whatever caused it — /v1, the control API, a scheduled job, a hosted
+ * page, a reset. `seq` counts notices since the server started.
+ */
+export const ChangeNotice = Type.Object({
+  seq: Type.Integer({ minimum: 1 }),
+  changes: Type.Array(Change),
+});
+export type Change = Static<typeof Change>;
+export type ChangeNotice = Static<typeof ChangeNotice>;

@@ -34,8 +34,20 @@ export function formatSchemaErrors(
   return new Error(`${field}: ${describe(first, params)}`);
 }
 
+/** The contract's patterns in words: a regular expression is no message for a person. */
+const PATTERNS: Record<string, string> = {
+  '^[A-Z]{2}$': 'must be a two-letter country code in capitals (ISO 3166-1 alpha-2, e.g. DE)',
+  '^[A-Z]{3}$': 'must be a three-letter code in capitals (e.g. DEU for a country, EUR for a currency)',
+  '^[A-Za-z]{3,5}$': 'must be a currency code of 3 to 5 letters (e.g. USDC)',
+  '^[A-Za-z0-9_-]{1,64}$': 'must be 1 to 64 letters, digits, _ or -',
+  '^\\+?[0-9 ()-]{3,32}$': 'must be a phone number: digits, spaces, ( ) and -, optionally after a +',
+  '^[1-5](?:[0-9]{2}|xx)$': 'must be a status code (e.g. 404) or a class of them (e.g. 4xx)',
+  '^[0-9]{1,12}_[0-9]{1,12}$': 'must be a range of two whole numbers, e.g. 50000_100000',
+};
+
 function describe(error: FastifySchemaValidationError, params: Record<string, unknown>): string {
   if (error.keyword === 'format') return `must be a valid ${String(params.format)}`;
+  if (error.keyword === 'pattern') return PATTERNS[String(params.pattern)] ?? 'has an invalid format';
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     return `must be one of ${params.allowedValues.join(', ')}`;
   }

@@ -4,6 +4,7 @@ import type { CardRow, CardsRepo, CardTransactionRow } from '../db/cards.js';
 import { CARD_ACCOUNTS, type CardService, toCard } from '../domain/cards/service.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
+import { formatMoney } from '../domain/money/format.js';
 import { cardStates, cardTransactionStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
 import type { Ids } from '../ids.js';
@@ -125,21 +126,21 @@ export class CardNetwork {
       return 'online (card-not-present) spending is disabled';
     if (channel === 'present' && !card.spend_present_enabled) return 'in-person spending is disabled';
     if (card.spend_tx_max > 0 && amount > card.spend_tx_max)
-      return `exceeds spend_tx_max (${card.spend_tx_max})`;
+      return `exceeds spend_tx_max (${formatMoney(card.spend_tx_max, currency)})`;
     const now = new Date(this.deps.clock.now());
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
     const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
     if (card.spend_daily_max > 0 && this.deps.repo.spentSince(card.id, day) + amount > card.spend_daily_max) {
-      return `exceeds spend_daily_max (${card.spend_daily_max})`;
+      return `exceeds spend_daily_max (${formatMoney(card.spend_daily_max, currency)})`;
     }
     if (
       card.spend_monthly_max > 0 &&
       this.deps.repo.spentSince(card.id, month) + amount > card.spend_monthly_max
     ) {
-      return `exceeds spend_monthly_max (${card.spend_monthly_max})`;
+      return `exceeds spend_monthly_max (${formatMoney(card.spend_monthly_max, currency)})`;
     }
     const balance = this.deps.ledger.balance(card.env, CARD_ACCOUNTS.wallet(card.cardholder_id), currency);
-    if (balance < amount) return `insufficient funds (balance ${balance} ${currency})`;
+    if (balance < amount) return `insufficient funds (balance ${formatMoney(balance, currency)})`;
     return null;
   }
 
@@ -172,7 +173,7 @@ export class CardNetwork {
         );
         if (balance < body.amount) {
           throw new BusinessRuleError(
-            `Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`,
+            `Insufficient cardholder balance: available ${formatMoney(balance, currency)}, requested ${formatMoney(body.amount, currency)}`,
           );
         }
       }

@@ -5,6 +5,7 @@ import type { FundsRepo, PayoutRow } from '../db/funds.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
+import { formatMoney } from '../domain/money/format.js';
 import type { Ids } from '../ids.js';
 
 export interface PayoutDeps {
@@ -45,7 +46,7 @@ export class PayoutRail {
         reason = input.failure_reason ?? 'Payout rejected by the receiving institution';
       } else if (input.amount > available) {
         status = 'failed';
-        reason = `Insufficient balance: available ${available} ${currency}, requested ${input.amount}`;
+        reason = `Insufficient balance: available ${formatMoney(available, currency)}, requested ${formatMoney(input.amount, currency)}`;
       }
       const row: PayoutRow = {
         id: this.deps.ids.uuid(),

@@ -118,7 +118,7 @@ describe('deposits and payouts', () => {
       currency: 'USDC',
     });
     expect(tooBig.json().status).toBe('failed');
-    expect(tooBig.json().failure_reason).toContain('Insufficient balance: available 6000000');
+    expect(tooBig.json().failure_reason).toContain('Insufficient balance: available 6.00 USDC');
     const rejected = await post(sandbox, '/sandbox/payouts', {
       merchant_id: actor.merchantId,
       amount: 1_000_000,

@@ -91,7 +91,7 @@ describe('refunds', () => {
     const short = await refund(sandbox, actor, id);
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toBe(
-      'Merchant balance insufficient to cover refund (required: 9990000, available: 9840050)',
+      'Merchant balance insufficient to cover refund (required: 9.99 USDC, available: 9.84005 USDC)',
     );
     await sandbox.apps.test.inject({
       method: 'POST',
@@ -147,11 +147,11 @@ describe('refunds', () => {
     for (const amount of [0, -5, 20_000_001]) {
       const res = await refund(sandbox, actor, id, { amount });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toBe('Invalid refund amount. Max refundable: 20000000');
+      expect(res.json().error).toBe('Invalid refund amount. Max refundable: 20.00 USDC');
     }
     const tooSmall = await refund(sandbox, actor, id, { amount: 10_000 });
     expect(tooSmall.statusCode).toBe(400);
-    expect(tooSmall.json().error).toMatch(/^Refund amount too small to cover gas fee \(gas: 10000/);
+    expect(tooSmall.json().error).toMatch(/^Refund amount too small to cover gas fee \(gas: 0.01 USDC/);
     // Merchant pays gas: the same small amount goes through.
     expect((await refund(sandbox, actor, id, { amount: 10_000, gas_fee_payer: 'merchant' })).statusCode).toBe(
       200,
@@ -265,7 +265,7 @@ describe('refunds', () => {
     });
     await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/expire` });
     const over = await refund(sandbox, actor, id, { amount: 8_000_001 });
-    expect(over.json().error).toBe('Invalid refund amount. Max refundable: 8000000');
+    expect(over.json().error).toBe('Invalid refund amount. Max refundable: 8.00 USDC');
     const all = await refund(sandbox, actor, id);
     expect(all.json()).toMatchObject({
       status: 'refunded',

@@ -3,7 +3,7 @@ import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
-import { formatAmount, parseAmount } from '../../components/format';
+import { describeStatus, formatAmount, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -182,7 +182,7 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
           <div className="kyc-box">
             <StatusBadge
               status={kyc}
-              label={`KYC ${kyc.replace(/_/g, ' ')}`}
+              label={`KYC ${describeStatus(kyc)}`}
               tone={KYC_TONE[kyc]}
               testId="cardholder-kyc"
               large

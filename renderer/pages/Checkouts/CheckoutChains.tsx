@@ -1,7 +1,7 @@
 import type { CryptoChain } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
-import { formatAmount } from '../../components/format';
+import { chainName, formatAmount } from '../../components/format';
 
 /** Where the payer sends: one deposit address per chain, with the tokens it accepts there. */
 export function CheckoutChains({ chains }: { chains: CryptoChain[] }) {
@@ -15,7 +15,7 @@ export function CheckoutChains({ chains }: { chains: CryptoChain[] }) {
         {chains.map((chain) => (
           <li key={chain.chain} className="address-row" data-testid="checkout-chain" data-chain={chain.chain}>
             <div className="address-meta">
-              <span className="chain-name">{chain.chain}</span>
+              <span className="chain-name">{chainName(chain.chain)}</span>
               <span className="token-chips">
                 {chain.tokens.map((token) => (
                   <span

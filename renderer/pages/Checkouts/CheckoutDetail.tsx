@@ -4,7 +4,7 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
-import { formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../components/format';
+import { chainName, formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
@@ -113,7 +113,7 @@ function Simulate({ checkout }: { checkout: Checkout }) {
               <Select value={route} onChange={(v) => setRoute(Number(v))} testId="checkout-pay-with">
                 {options.map((o, i) => (
                   <option key={`${o.chain}/${o.token}`} value={i}>
-                    {o.token} on {o.chain}
+                    {o.token} on {chainName(o.chain)}
                   </option>
                 ))}
               </Select>

@@ -1,6 +1,6 @@
 import type { CheckoutPayment, RefundRecord } from '../../api/types';
 import { Card } from '../../components/Card';
-import { formatAmount, formatTime, formatTimestamp, shorten } from '../../components/format';
+import { chainName, formatAmount, formatTime, formatTimestamp, shorten } from '../../components/format';
 
 export function CheckoutPayments({ payments, currency }: { payments: CheckoutPayment[]; currency: string }) {
   return (
@@ -29,7 +29,7 @@ export function CheckoutPayments({ payments, currency }: { payments: CheckoutPay
                   <td className="nowrap mono" title={formatTimestamp(p.created_at)}>
                     {formatTime(Date.parse(p.created_at))}
                   </td>
-                  <td className="nowrap">{p.chain ? `${p.token} · ${p.chain}` : p.method}</td>
+                  <td className="nowrap">{p.chain ? `${p.token} · ${chainName(p.chain)}` : p.method}</td>
                   <td className="num nowrap">
                     {formatAmount(p.amount)} {currency}
                   </td>

@@ -13,6 +13,7 @@ const STEPS = [
 ] as const;
 
 const UNITS = { minutes: 60, hours: 3600, days: 86400 } as const;
+const MAX_ADVANCE_SECONDS = 10 * 365 * 86400;
 type Unit = keyof typeof UNITS;
 
 function CustomAdvance() {
@@ -21,7 +22,15 @@ function CustomAdvance() {
   const [amount, setAmount] = useState('30');
   const [unit, setUnit] = useState<Unit>('days');
   const value = Number(amount);
-  const valid = Number.isInteger(value) && value > 0;
+  // The API takes at most 10 years; say so in the unit being typed, not in seconds.
+  const most = Math.floor(MAX_ADVANCE_SECONDS / UNITS[unit]);
+  const problem =
+    !/^\s*\d+\s*$/.test(amount) || value <= 0
+      ? `Enter a whole number of ${unit}, 1 or more.`
+      : value > most
+        ? `At most ${most.toLocaleString('en-US')} ${unit} (10 years) at a time.`
+        : null;
+  const valid = problem === null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -36,6 +45,7 @@ function CustomAdvance() {
           type="number"
           min={1}
           step={1}
+          aria-invalid={amount !== '' && !valid}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
           data-testid="clock-custom-amount"
@@ -53,6 +63,11 @@ function CustomAdvance() {
       <SubmitButton variant="secondary" busy={busy} disabled={!valid} testId="clock-custom-submit">
         Advance
       </SubmitButton>
+      {amount !== '' && problem && (
+        <span className="field-error" role="alert" data-testid="clock-custom-error">
+          {problem}
+        </span>
+      )}
     </form>
   );
 }

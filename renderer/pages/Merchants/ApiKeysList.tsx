@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ApiKey } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
-import { formatTimestamp } from '../../components/format';
+import { formatTimestamp, statusLabel } from '../../components/format';
 import { useStore } from '../../store';
 
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
@@ -70,7 +70,7 @@ export function ApiKeysList({ keys }: { keys: ApiKey[] }) {
                 {key.name}
               </span>
               <span className={`badge badge-role-${key.role}`} data-testid="key-role">
-                {key.role}
+                {statusLabel(key.role)}
               </span>
               <span
                 className={`status ${key.revoked_at ? 'status-revoked' : 'status-active'}`}

@@ -1,7 +1,7 @@
 import type { KybStatus } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
-import { formatTimestamp } from '../../components/format';
+import { describeStatus, formatTimestamp } from '../../components/format';
 import { KeyIcon } from '../../components/icons';
 import type { Tone } from '../../components/StatusBadge';
 import { useStore } from '../../store';
@@ -40,8 +40,13 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
               <CopyButton value={merchant.id} label="Copy id" />
             </div>
           </div>
-          <span className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status]}`} title="KYB status">
-            KYB {merchant.kyb_status}
+          <span
+            className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status]}`}
+            title="KYB status"
+            data-testid="merchant-kyb"
+            data-status={merchant.kyb_status}
+          >
+            KYB {describeStatus(merchant.kyb_status)}
           </span>
         </div>
         <dl className="facts facts-row">

@@ -3,7 +3,7 @@ import type { StaticAddress } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
-import { parseAmount } from '../../components/format';
+import { chainName, parseAmount } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
@@ -87,7 +87,7 @@ export function StaticAddresses() {
                 data-chain={address.chain}
               >
                 <div className="address-meta">
-                  <span className="chain-name">{address.chain}</span>
+                  <span className="chain-name">{chainName(address.chain)}</span>
                   <span className="token-chips">
                     {tokens.map((t) => (
                       <span key={t} className="chip">

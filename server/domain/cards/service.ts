@@ -22,6 +22,7 @@ import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } fro
 import type { Ids } from '../../ids.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
+import { formatMoney } from '../money/format.js';
 import { cardStates, kycStates, TransitionError } from '../state.js';
 import type { Env, Principal } from '../types.js';
 import { expiry, generateCvc, generatePan, randomDigitsFrom } from './pan.js';
@@ -348,7 +349,7 @@ export class CardService {
       const available = this.deps.ledger.balance(env, Accounts.available(holder.merchant_id), currency);
       if (available < body.amount) {
         throw new BusinessRuleError(
-          `Insufficient business wallet balance: available ${available} ${currency}, requested ${body.amount}`,
+          `Insufficient business wallet balance: available ${formatMoney(available, currency)}, requested ${formatMoney(body.amount, currency)}`,
         );
       }
       this.deps.ledger.post(
@@ -373,7 +374,7 @@ export class CardService {
       const balance = this.deps.ledger.balance(env, CARD_ACCOUNTS.wallet(holder.id), currency);
       if (balance < body.amount) {
         throw new BusinessRuleError(
-          `Insufficient cardholder balance: available ${balance} ${currency}, requested ${body.amount}`,
+          `Insufficient cardholder balance: available ${formatMoney(balance, currency)}, requested ${formatMoney(body.amount, currency)}`,
         );
       }
       this.deps.ledger.post(

@@ -18,6 +18,7 @@ import type { MerchantAccess } from '../access.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
 import type { EventRecorder } from '../events/recorder.js';
+import { formatMoney } from '../money/format.js';
 import type { Env, Principal } from '../types.js';
 import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
 import { type CheckoutLifecycle, JOB_EXPIRE } from './lifecycle.js';
@@ -92,7 +93,7 @@ export class CheckoutService {
       const eligible = eligibleChains(this.deps.settings().chains, body.chains, currency, amount);
       if (eligible.length === 0 && method === 'crypto') {
         throw new BusinessRuleError(
-          `No eligible chains: none of the ${body.chains ? 'requested ' : ''}chains accepts ${currency}${amount === null ? '' : ` for an amount of ${amount}`}`,
+          `No eligible chains: none of the ${body.chains ? 'requested ' : ''}chains accepts ${currency}${amount === null ? '' : ` for an amount of ${formatMoney(amount, currency)}`}`,
         );
       }
       chains = eligible.map(({ chain, tokens }) => ({ chain, address: generateAddress(chain, ids), tokens }));

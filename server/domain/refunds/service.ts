@@ -12,6 +12,7 @@ import type { CheckoutService } from '../checkouts/service.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import { clawbackShares, refundGas } from '../money/fees.js';
+import { formatMoney } from '../money/format.js';
 import { checkoutStates } from '../state.js';
 import type { Principal } from '../types.js';
 
@@ -48,7 +49,9 @@ export class RefundService {
         throw new BusinessRuleError(`Cannot refund a checkout with status ${row.status}`);
       const amount = body.amount ?? remaining;
       if (amount <= 0 || amount > remaining) {
-        throw new BusinessRuleError(`Invalid refund amount. Max refundable: ${remaining}`);
+        throw new BusinessRuleError(
+          `Invalid refund amount. Max refundable: ${formatMoney(remaining, row.currency)}`,
+        );
       }
 
       const crypto = row.paid_chain !== null;
@@ -57,7 +60,7 @@ export class RefundService {
       const { customer_amount: customerAmount, funded } = refundGas(amount, gas, payer);
       if (customerAmount <= 0) {
         throw new BusinessRuleError(
-          `Refund amount too small to cover gas fee (gas: ${gas}, amount: ${amount})`,
+          `Refund amount too small to cover gas fee (gas: ${formatMoney(gas, row.currency)}, amount: ${formatMoney(amount, row.currency)})`,
         );
       }
       const receiver = crypto ? (body.receiver ?? row.payer_address) : null;
@@ -80,7 +83,7 @@ export class RefundService {
       const available = this.deps.ledger.balance(env, Accounts.available(row.merchant_id), row.currency);
       if (available < shares.merchant_debit) {
         throw new BusinessRuleError(
-          `Merchant balance insufficient to cover refund (required: ${shares.merchant_debit}, available: ${available})`,
+          `Merchant balance insufficient to cover refund (required: ${formatMoney(shares.merchant_debit, row.currency)}, available: ${formatMoney(available, row.currency)})`,
         );
       }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChangeFeed } from '../../changes.js';
 import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
@@ -11,9 +12,12 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
- * the entry) as it happens, optionally filtered by env and merchant.
+ * the entry) as it happens, and a change notice (`event: change`, a ChangeNotice) after every
+ * committed write whatever made it, optionally filtered by env and merchant. A change that does not
+ * say its env or merchant passes every filter.
  */
 export interface StreamControlRoutesDeps {
+  changes: Pick<ChangeFeed, 'on'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
@@ -21,7 +25,7 @@ export interface StreamControlRoutesDeps {
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { dispatcher, events, requests },
+  { changes, dispatcher, events, requests },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -68,6 +72,14 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       const offRequests = requests.on((entry) => {
         if (wanted(entry)) send('request', entry.id, entry);
       });
+      const offChanges = changes.on((notice) => {
+        const shown = notice.changes.filter(
+          (c) =>
+            (env === undefined || c.env === undefined || c.env === env) &&
+            (merchantId === undefined || c.merchant_id === undefined || c.merchant_id === merchantId),
+        );
+        if (shown.length > 0) send('change', `change:${notice.seq}`, { seq: notice.seq, changes: shown });
+      });
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
@@ -75,6 +87,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         offEvents();
         offAttempts();
         offRequests();
+        offChanges();
         streams.delete(raw);
       });
     },

@@ -1,0 +1,165 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../server/sandbox.js';
+import { setupDashboard } from './harness.js';
+
+// Every page at a small laptop (1024 × 768) and a phone (390 × 844): nothing off screen sideways,
+// no two controls on top of each other, and (the harness checks it) no console error on any page.
+
+const h = setupDashboard();
+let page: Page;
+let sandbox: Sandbox;
+let dashboardUrl: string;
+beforeEach(() => {
+  ({ page, sandbox, dashboardUrl } = h);
+});
+
+interface Problem {
+  kind: 'off-screen' | 'overlap';
+  what: string;
+}
+
+/** Runs in the page: what sticks out of the viewport, and which controls overlap. */
+function inspectLayout(): Problem[] {
+  const problems: Problem[] = [];
+  const width = document.documentElement.clientWidth;
+  const name = (el: Element) =>
+    `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''} “${(el.textContent ?? '').trim().slice(0, 30)}”`;
+  /** The part of the element its scrolling/clipping ancestors let show. */
+  const visibleRect = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    let left = r.left;
+    let right = r.right;
+    let top = r.top;
+    let bottom = r.bottom;
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX !== 'visible') {
+        const c = p.getBoundingClientRect();
+        left = Math.max(left, c.left);
+        right = Math.min(right, c.right);
+      }
+      if (style.overflowY !== 'visible') {
+        const c = p.getBoundingClientRect();
+        top = Math.max(top, c.top);
+        bottom = Math.min(bottom, c.bottom);
+      }
+    }
+    return { left, right, top, bottom };
+  };
+  if (document.documentElement.scrollWidth > width + 1) {
+    problems.push({
+      kind: 'off-screen',
+      what: `page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`,
+    });
+  }
+  const all = Array.from(document.querySelectorAll('body *')).filter((el) => {
+    const style = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return style.visibility !== 'hidden' && style.display !== 'none' && r.width > 0 && r.height > 0;
+  });
+  for (const el of all) {
+    const v = visibleRect(el);
+    if (v.right <= v.left) continue; // scrolled out of sight inside its own scroll box
+    if (v.left < -1 || v.right > width + 1) problems.push({ kind: 'off-screen', what: name(el) });
+  }
+  const controls = all.filter((el) => el.matches('a[href], button, input, select, textarea'));
+  const rects = controls.map((el) => ({ el, r: visibleRect(el) }));
+  for (let i = 0; i < rects.length; i++) {
+    for (let j = i + 1; j < rects.length; j++) {
+      const a = rects[i]!;
+      const b = rects[j]!;
+      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (x > 2 && y > 2) problems.push({ kind: 'overlap', what: `${name(a.el)} × ${name(b.el)}` });
+    }
+  }
+  return problems;
+}
+
+/** Some data on every page: a merchant with a checkout, a webhook endpoint and a cardholder. */
+async function arrange() {
+  const created = (
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/merchants',
+      payload: { name: 'Layout Co' },
+    })
+  ).json() as { merchant: { id: string }; api_key: { key: string } };
+  const headers = { authorization: `Bearer ${created.api_key.key}` };
+  const expires = new Date(Date.parse(sandbox.ctx.clock.nowIso()) + 3600_000).toISOString();
+  for (const title of ['Layout order with a fairly long title', 'Second order']) {
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/v1/checkouts',
+      headers,
+      payload: { title, amount: 25_000_000, expires_at: expires },
+    });
+  }
+  await sandbox.apps.test.inject({
+    method: 'POST',
+    url: `/sandbox/merchants/${created.merchant.id}/webhook-endpoints`,
+    payload: { url: `${sandbox.urls().test}/sandbox/inbox/demo` },
+  });
+  await sandbox.apps.test.inject({
+    method: 'POST',
+    url: '/v1/cardholders',
+    headers,
+    payload: { name: 'Jane Doe' },
+  });
+}
+
+describe('layout', () => {
+  for (const viewport of [
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`every page fits ${viewport.width}×${viewport.height}`, async () => {
+      await arrange();
+      await page.setViewportSize(viewport);
+      const found: string[] = [];
+      await page.goto(dashboardUrl);
+      // Every page the sidebar offers (pages other areas add are checked too).
+      const ids = await page
+        .locator('nav a[data-testid^="nav-"]')
+        .evaluateAll((links) => links.map((a) => (a.getAttribute('href') ?? '').replace('#/', '')));
+      expect(ids.length).toBeGreaterThan(5);
+      for (const id of ids) {
+        await page.goto(`${dashboardUrl}#/${id}`);
+        await page.getByTestId(`page-${id}`).waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const problem of await page.evaluate(inspectLayout)) {
+          found.push(`${id}: ${problem.kind} ${problem.what}`);
+        }
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it('at 1024×768 the selected checkout’s detail is in view beside the list', async () => {
+    await arrange();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${dashboardUrl}#/checkouts`);
+    await page.getByTestId('checkout-row').first().click();
+    const detail = page.getByTestId('checkout-detail');
+    await detail.waitFor();
+    const box = await detail.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeLessThan(768);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(1024);
+  });
+
+  it('says clearly when the production environment is shown, and still fits a phone', async () => {
+    await arrange();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${dashboardUrl}#/checkouts`);
+    await page.getByTestId('scope-bar').waitFor();
+    expect(await page.getByTestId('production-banner').count()).toBe(0);
+    await page.getByTestId('scope-env-production').click();
+    await page.getByTestId('production-banner').waitFor();
+    expect(await page.getByTestId('production-banner').textContent()).toContain('Production environment');
+    expect(await page.evaluate(inspectLayout)).toEqual([]);
+  });
+});
