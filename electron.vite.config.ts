@@ -42,7 +42,13 @@ export default defineConfig({
       rolldownOptions: {
         input: resolve(root, 'renderer/index.html'),
         output: {
-          codeSplitting: { groups: [{ name: 'react-vendor', test: VENDOR }] },
+          codeSplitting: {
+            groups: [
+              { name: 'react-vendor', test: VENDOR },
+              // Shared pieces the pages use: one chunk, not one request per tiny module.
+              { name: 'shared', test: /renderer[\\/](components|store|api)[\\/]/ },
+            ],
+          },
         },
       },
     },

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Notices } from './components/Notices';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
@@ -30,7 +30,9 @@ export function App() {
           </div>
           {page.scoped && <ScopeBar />}
         </header>
-        <Component />
+        <Suspense fallback={<p className="muted" data-testid="page-loading">Loading…</p>}>
+          <Component />
+        </Suspense>
       </main>
       <Notices />
     </div>

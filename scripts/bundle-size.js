@@ -9,7 +9,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = process.argv[2] ?? join(root, 'out/renderer/assets');
-const totals = { js: [0, 0, 0], css: [0, 0, 0] };
+const totals = { js: [0, 0, 0], css: [0, 0, 0], 'first load (index.html references)': [0, 0, 0] };
+// Pages are chunks loaded when first opened; what index.html references is what the first paint needs.
+const html = readFileSync(join(dir, '..', 'index.html'), 'utf8');
+const firstLoad = new Set([...html.matchAll(/(?:src|href)="\.\/assets\/([^"]+)"/g)].map((m) => m[1]));
 for (const name of readdirSync(dir)) {
   const kind = name.endsWith('.js') ? 'js' : name.endsWith('.css') ? 'css' : null;
   if (!kind) continue;
@@ -22,6 +25,7 @@ for (const name of readdirSync(dir)) {
   ];
   sizes.forEach((size, i) => {
     totals[kind][i] += size;
+    if (firstLoad.has(name)) totals['first load (index.html references)'][i] += size;
   });
   console.log(`${name}: ${sizes.map(kB).join(' / ')}`);
 }

@@ -1,6 +1,8 @@
-// The dashboard bundle: every .js and .css file under out/renderer, raw, gzip (level 9) and
-// brotli (quality 11), computed with node:zlib. Targets: <= 350 KB minified, <= 110 KB compressed
-// (gzip, what every browser accepts; brotli shown beside it).
+// The dashboard bundle, raw, gzip (level 9) and brotli (quality 11), computed with node:zlib.
+// Pages are split into chunks loaded when first opened, so the targets (<= 350 KB minified,
+// <= 110 KB compressed: gzip, what every browser accepts; brotli shown beside it) apply to the first
+// load: the JS and CSS index.html references (entry, modulepreloads, stylesheet). Every chunk
+// together is reported as information.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -33,7 +35,9 @@ export default {
         ],
       };
     }
-    const sizes = files(OUT).map((path) => {
+    const html = readFileSync(join(OUT, 'index.html'), 'utf8');
+    const firstLoad = new Set([...html.matchAll(/(?:src|href)="\.\/([^"]+\.(?:js|css))"/g)].map((m) => m[1]));
+    const all = files(OUT).map((path) => {
       const data = readFileSync(path);
       return {
         file: relative(OUT, path),
@@ -44,7 +48,8 @@ export default {
         }).length,
       };
     });
-    const sum = (key) => sizes.reduce((a, s) => a + s[key], 0);
+    const sizes = all.filter((s) => firstLoad.has(s.file.split('\\').join('/')));
+    const sum = (key, list = sizes) => list.reduce((a, s) => a + s[key], 0);
     const raw = sum('raw');
     const gzip = sum('gzip');
     const brotli = sum('brotli');
@@ -52,7 +57,7 @@ export default {
     return {
       figures: [
         figure({
-          name: `dashboard JS+CSS raw (${sizes.length} files)`,
+          name: `dashboard first load raw (${sizes.length} files)`,
           measured: kb(raw),
           baseline: `target ${kb(TARGETS.raw)}`,
           ratio: raw / TARGETS.raw,
@@ -61,13 +66,18 @@ export default {
           data: { files: sizes },
         }),
         figure({
-          name: 'dashboard JS+CSS compressed',
+          name: 'dashboard first load compressed',
           measured: `gzip ${kb(gzip)}, brotli ${kb(brotli)}`,
           baseline: `target ${kb(TARGETS.compressed)}`,
           ratio: gzip / TARGETS.compressed,
           target: '<= 1.00 (gzip)',
           pass: gzip <= TARGETS.compressed,
           data: { gzip, brotli },
+        }),
+        figure({
+          name: `dashboard, every chunk (${all.length} files, information)`,
+          measured: `raw ${kb(sum('raw', all))}, gzip ${kb(sum('gzip', all))}, brotli ${kb(sum('brotli', all))}`,
+          data: { files: all },
         }),
       ],
     };

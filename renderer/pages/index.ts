@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import {
   CardsIcon,
   CheckoutsIcon,
@@ -11,20 +11,28 @@ import {
   WebhooksIcon,
 } from '../components/icons';
 import { CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
-import { CardsPage } from './Cards/CardsPage';
-import { CheckoutsPage } from './Checkouts/CheckoutsPage';
-import { ClockPage } from './Clock/ClockPage';
-import { CustomersPage } from './Customers/CustomersPage';
-import { EventsPage } from './Events/EventsPage';
-import { InvoicesPage } from './Invoices/InvoicesPage';
-import { MerchantsPage } from './Merchants/MerchantsPage';
-import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
-import { RequestsPage } from './Requests/RequestsPage';
-import { ResellersPage } from './Resellers/ResellersPage';
 import { SettingsIcon } from './Settings/SettingsIcon';
-import { SettingsPage } from './Settings/SettingsPage';
-import { WebhooksPage } from './Webhooks/WebhooksPage';
+
+/**
+ * A page's code is its own chunk, loaded when the page is first opened (App wraps it in Suspense):
+ * the first paint needs only the shell and the Overview.
+ */
+const onDemand = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+const CardsPage = onDemand(() => import('./Cards/CardsPage'), 'CardsPage');
+const CheckoutsPage = onDemand(() => import('./Checkouts/CheckoutsPage'), 'CheckoutsPage');
+const ClockPage = onDemand(() => import('./Clock/ClockPage'), 'ClockPage');
+const CustomersPage = onDemand(() => import('./Customers/CustomersPage'), 'CustomersPage');
+const EventsPage = onDemand(() => import('./Events/EventsPage'), 'EventsPage');
+const InvoicesPage = onDemand(() => import('./Invoices/InvoicesPage'), 'InvoicesPage');
+const MerchantsPage = onDemand(() => import('./Merchants/MerchantsPage'), 'MerchantsPage');
+const MoneyPage = onDemand(() => import('./Money/MoneyPage'), 'MoneyPage');
+const RequestsPage = onDemand(() => import('./Requests/RequestsPage'), 'RequestsPage');
+const ResellersPage = onDemand(() => import('./Resellers/ResellersPage'), 'ResellersPage');
+const SettingsPage = onDemand(() => import('./Settings/SettingsPage'), 'SettingsPage');
+const WebhooksPage = onDemand(() => import('./Webhooks/WebhooksPage'), 'WebhooksPage');
 
 export interface PageDef {
   /** The hash route: #/<id>. */
