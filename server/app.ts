@@ -15,6 +15,7 @@ import { groupCommit } from './http/plugins/group-commit.js';
 import { jsonBodies } from './http/plugins/json-bodies.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
+import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
@@ -22,6 +23,7 @@ import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
@@ -102,6 +104,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });
+  // After the group commit: a change is recorded once it is durable (server/recording/).
+  await app.register(recording, { recorder: ctx.recorder, env });
+  ctx.recorder.attachReader(env, async (url, key) => {
+    const headers: Record<string, string> = { host: 'localhost' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const response = await app.inject({ method: 'GET', url, headers });
+    let body: unknown;
+    try {
+      body = response.json();
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, body };
+  });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   // The document: operationIds, summaries and security on each route (before any route is added),
@@ -152,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         dispatcher: ctx.dispatcher,
         events: ctx.events,
         requests: ctx.requests,
+        recorder: ctx.recorder,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -174,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         refunds: ctx.refunds,
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
+      await control.register(recordingControlRoutes, { recorder: ctx.recorder });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

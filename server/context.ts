@@ -34,6 +34,7 @@ import { MerchantService } from './domain/merchants/service.js';
 import { MerchantViews } from './domain/merchants/views.js';
 import { RefundService } from './domain/refunds/service.js';
 import { RequestLogService } from './domain/requests/service.js';
+import { ScenarioRecorder } from './recording/recorder.js';
 import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Ids } from './ids.js';
@@ -215,6 +216,8 @@ export function createContext(options: ContextOptions) {
   });
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
+  // Recording a scenario: one recorder shared by both listeners (server/recording/).
+  const recorder = new ScenarioRecorder({ clock, merchants });
 
   return {
     db,
@@ -247,6 +250,7 @@ export function createContext(options: ContextOptions) {
     webhooks,
     inbox,
     baseUrl,
+    recorder,
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
+import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
@@ -11,17 +12,19 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
- * the entry) as it happens, optionally filtered by env and merchant.
+ * the entry) as it happens, optionally filtered by env and merchant; and the recording's state
+ * (`event: recording`) whenever it changes, whatever the filter.
  */
 export interface StreamControlRoutesDeps {
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
+  recorder: Pick<ScenarioRecorder, 'on'>;
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { dispatcher, events, requests },
+  { dispatcher, events, requests, recorder },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -68,6 +71,8 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       const offRequests = requests.on((entry) => {
         if (wanted(entry)) send('request', entry.id, entry);
       });
+      let recordings = 0;
+      const offRecording = recorder.on((state) => send('recording', `recording:${++recordings}`, state));
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
@@ -75,6 +80,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         offEvents();
         offAttempts();
         offRequests();
+        offRecording();
         streams.delete(raw);
       });
     },
