@@ -160,7 +160,10 @@ export class ScenarioRecorder {
     const path = body.path.split('?')[0]!;
     const isV1 = path.startsWith('/v1/');
     const ids = path.split('/').filter((segment) => s.refs.has(segment));
-    const owner = [...ids].reverse().map((id) => s.owners.get(id)).find((o) => o !== undefined);
+    const owner = [...ids]
+      .reverse()
+      .map((id) => s.owners.get(id))
+      .find((o) => o !== undefined);
     if (isV1 && !owner) {
       throw new ValidationError(
         'path',
@@ -173,7 +176,12 @@ export class ScenarioRecorder {
     const key = owner && isV1 ? this.ownerKey(owner.merchantId) : null;
     const read = await reader(path, key);
     if (read.status === 404) throw new NotFoundError('Resource', path);
-    if (read.status >= 400 || read.body === null || typeof read.body !== 'object' || Array.isArray(read.body)) {
+    if (
+      read.status >= 400 ||
+      read.body === null ||
+      typeof read.body !== 'object' ||
+      Array.isArray(read.body)
+    ) {
       throw new ValidationError('path', `GET ${path} answered ${read.status}, not an object to expect on`);
     }
     const current = read.body as Record<string, unknown>;
@@ -363,7 +371,11 @@ function resourcePath(ex: Exchange, id: string): string | null {
   if (ex.route === '/sandbox/merchants/:id/checkouts') return `/v1/checkouts/${id}`;
   if (ex.route === '/sandbox/merchants/:id/cardholders') return `/v1/cardholders/${id}`;
   if (ex.route === '/sandbox/cardholders/:id/cards') return `/v1/cardholders/${ex.params.id}/cards/${id}`;
-  if (/^\/v1\/(checkouts|customers|invoices|cardholders|cardholders\/:id\/cards|reseller\/connections)$/.test(ex.route))
+  if (
+    /^\/v1\/(checkouts|customers|invoices|cardholders|cardholders\/:id\/cards|reseller\/connections)$/.test(
+      ex.route,
+    )
+  )
     return `${path}/${id}`;
   return null;
 }

@@ -49,7 +49,9 @@ const PREFIXES: Record<string, string> = {
 };
 
 export function prefixFor(route: string): string {
-  const statics = route.split('/').filter((s) => s !== '' && !s.startsWith(':') && s !== 'v1' && s !== 'sandbox');
+  const statics = route
+    .split('/')
+    .filter((s) => s !== '' && !s.startsWith(':') && s !== 'v1' && s !== 'sandbox');
   const last = statics.at(-1) ?? 'obj';
   return PREFIXES[last] ?? (last.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'obj');
 }

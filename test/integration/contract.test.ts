@@ -915,6 +915,11 @@ const STEPS: Record<string, Step> = {
     query: (w) => ({ merchant_id: w.merchant, env: 'test', status: '2xx', limit: '50' }),
   },
   'GET /sandbox/request-log/{id}': { params: (w) => ({ id: w.requestLogEntry }) },
+  // Recording: start, state, an expectation from a merchant's current state, stop (in that order).
+  'POST /sandbox/recording/start': { body: () => ({ name: 'contract sweep' }) },
+  'POST /sandbox/recording/expect': {
+    body: (w) => ({ kind: 'resource', path: `/sandbox/merchants/${w.merchant}` }),
+  },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */

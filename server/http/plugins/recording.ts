@@ -9,7 +9,8 @@ export interface RecordingOptions {
 }
 
 const parse = (payload: unknown): unknown => {
-  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+  const text =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   if (text === null || text === '') return undefined;
   try {
     return JSON.parse(text);
