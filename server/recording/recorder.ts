@@ -287,12 +287,16 @@ export class ScenarioRecorder {
   }
 
   private merchantStep(s: Session, ex: Exchange): Step | null {
-    const created = ex.response as { merchant?: Merchant; api_key?: { key?: string } } | undefined;
+    const created = ex.response as
+      | { merchant?: Merchant; api_key?: { id?: string; key?: string } }
+      | undefined;
     const merchant = created?.merchant;
     if (!merchant) return null;
     const name = this.uniqueName(s, slug(merchant.name));
     this.nameMerchant(s, merchant.id, name);
     if (created.api_key?.key) s.refs.set(created.api_key.key, `${name}.key`);
+    // The runner's merchant result is { id, name, key, merchant, api_key }.
+    if (created.api_key?.id) s.refs.set(created.api_key.id, `${name}.api_key.id`);
     const step: Step = { merchant: name };
     if (!isEmptyBody(ex.body)) step.body = ex.body;
     return step;

@@ -8,6 +8,8 @@ import type {
   RecordingStopped,
 } from '../../server/contract/recording.js';
 import type { Sandbox } from '../../server/sandbox.js';
+import { parseScenario } from '../../server/scenarios/parse.js';
+import { runScenario } from '../../server/scenarios/run.js';
 import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -163,6 +165,44 @@ describe('recording', () => {
       recording: false,
       steps: 0,
     });
+  });
+
+  it('replays green in a fresh sandbox, ending in the same states', async () => {
+    const sandbox = await testSandbox();
+    const { stopped } = await recordSession(sandbox);
+    const parsed = parseScenario(stopped.scenario);
+    if (!parsed.ok) throw new Error(`recorded scenario is invalid: ${JSON.stringify(parsed.errors)}`);
+    const { scenario } = parsed;
+    const replay = await testSandbox({
+      seed: scenario.seed,
+      clock: { at: Date.parse(scenario.clock.start), frozen: scenario.clock.frozen },
+    });
+    const urls = await replay.listen();
+    const run = await runScenario({ urls }, scenario);
+    expect(run.steps.filter((s) => !s.ok)).toEqual([]);
+    expect(run.ok).toBe(true);
+    expect(run.steps).toHaveLength(9);
+
+    // Field by field: every checkout of the merchant in both environments, and its events.
+    const finalState = async (s: Sandbox) => {
+      const merchants = await ok<{ id: string; name: string }[]>(call(s, 'GET', '/sandbox/merchants'));
+      const acme = merchants.find((m) => m.name === 'Acme Coffee')!;
+      const state: Record<string, unknown> = {};
+      for (const env of ['test', 'production'] as const) {
+        const checkouts = await ok<Record<string, unknown>[]>(
+          call(s, 'GET', `/sandbox/merchants/${acme.id}/checkouts?env=${env}`),
+        );
+        state[env] = checkouts.map((c) => [c.title, c.status, c.amount, c.paid_amount, c.refunded_amount]);
+        const events = await ok<{ type: string }[]>(
+          call(s, 'GET', `/sandbox/merchants/${acme.id}/events?env=${env}&limit=1000`),
+        );
+        state[`${env} events`] = events.map((e) => e.type);
+      }
+      return state;
+    };
+    const original = await finalState(sandbox);
+    expect(original.test).toEqual([['Order 1', 'partial', 10_000_000, 4_000_000, 0]]);
+    expect(await finalState(replay)).toEqual(original);
   });
 
   it('reports its state, created resources included, and adopts a merchant made before it started', async () => {
