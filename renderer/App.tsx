@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Notices } from './components/Notices';
+import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
 import { useRoute } from './components/useRoute';
@@ -25,6 +26,7 @@ export function App() {
         <Component />
       </main>
       <Notices />
+      <RecordingIndicator />
     </div>
   );
 }

@@ -18,6 +18,8 @@ import { MoneyPage } from './Money/MoneyPage';
 import { OverviewPage } from './Overview/OverviewPage';
 import { RequestsPage } from './Requests/RequestsPage';
 import { ResellersPage } from './Resellers/ResellersPage';
+import { ScenariosIcon } from './Scenarios/ScenariosIcon';
+import { ScenariosPage } from './Scenarios/ScenariosPage';
 import { WebhooksPage } from './Webhooks/WebhooksPage';
 
 export interface PageDef {
@@ -98,6 +100,13 @@ export const pages: PageDef[] = [
     Icon: RequestsIcon,
     Component: RequestsPage,
     scoped: true,
+  },
+  {
+    id: 'scenarios',
+    label: 'Scenarios',
+    description: 'Record what you do as a scenario file, run scenarios step by step, export the workspace.',
+    Icon: ScenariosIcon,
+    Component: ScenariosPage,
   },
   {
     id: 'clock',

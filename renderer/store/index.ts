@@ -8,6 +8,7 @@ import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
+import { createScenariosSlice } from './scenarios';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
@@ -28,6 +29,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCardsSlice(...a),
   ...createResellersSlice(...a),
   ...createRequestsSlice(...a),
+  ...createScenariosSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -8,6 +8,7 @@ import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
+import type { ScenariosSlice } from './scenarios';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
@@ -24,7 +25,8 @@ export type Store = WorkspaceSlice &
   MoneySlice &
   CardsSlice &
   ResellersSlice &
-  RequestsSlice;
+  RequestsSlice &
+  ScenariosSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;
