@@ -1,3 +1,4 @@
+import { ApiError } from '../api/client';
 import * as api from '../api/scenarios';
 import type { Env } from '../api/types';
 import { attempt } from './notices';
@@ -92,7 +93,15 @@ export const createScenariosSlice: Slice<ScenariosSlice> = (set, get) => ({
     }),
   setScenarioText: (text) => set({ scenarioText: text }),
   loadScenarioLibrary: async () => {
-    await attempt(get, async () => set({ scenarioLibrary: (await api.listLibrary()).items }));
+    await attempt(get, async () => {
+      try {
+        set({ scenarioLibrary: (await api.listLibrary()).items });
+      } catch (error) {
+        // A sandbox without the library (an older server): the menu says so, no error notice.
+        if (error instanceof ApiError && error.status === 404) set({ scenarioLibrary: [] });
+        else throw error;
+      }
+    });
   },
   pickLibraryScenario: (name) =>
     attempt(get, async () => set({ scenarioText: (await api.getLibraryScenario(name)).scenario })),

@@ -44,7 +44,7 @@ function RecordCard() {
     >
       <form className="form form-inline" onSubmit={submit}>
         {active ? (
-          <p className="grow" data-testid="recording-state">
+          <p className="field grow" data-testid="recording-state">
             <span className="pill pill-running">Recording</span> <strong>{recording.name}</strong> ·{' '}
             <span data-testid="recording-steps">{recording.steps}</span> step
             {recording.steps === 1 ? '' : 's'}
@@ -111,10 +111,13 @@ function ExpectationForm() {
   const resources = useStore((s) => s.recording?.resources ?? []);
   const lastExpectation = useStore((s) => s.lastExpectation);
   const addExpectation = useStore((s) => s.addExpectation);
+  const [picked, setPicked] = useState('');
   const [path, setPath] = useState('');
   const [fields, setFields] = useState('');
   const [busy, run] = useBusy();
-  const chosen = path || resources.at(-1)?.path || '';
+  const selected = picked || resources.at(-1)?.path || '';
+  // A typed path wins over the menu.
+  const chosen = path.trim() || selected;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -127,9 +130,9 @@ function ExpectationForm() {
 
   return (
     <form className="form" onSubmit={submit} data-testid="expectation-form">
-      <div className="form-inline">
+      <div className="form form-inline">
         <Field label="Expect the current state of">
-          <Select value={chosen} onChange={setPath} testId="expect-resource">
+          <Select value={selected} onChange={setPicked} testId="expect-resource">
             {resources.length === 0 && <option value="">(nothing created yet)</option>}
             {resources.map((r) => (
               <option key={r.id} value={r.path}>
@@ -203,7 +206,7 @@ function RunCard() {
       testId="scenario-runner"
     >
       <form className="form" onSubmit={submit}>
-        <div className="form-inline">
+        <div className="form form-inline">
           <Field label="From the library">
             <Select
               value={picked}

@@ -1,0 +1,112 @@
+/// <reference lib="dom" />
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: scenario references (${cus.id}) are literal text here
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../server/sandbox.js';
+import { parseScenario } from '../../server/scenarios/parse.js';
+import { runScenario } from '../../server/scenarios/run.js';
+import { resultsDir, setupDashboard } from './harness.js';
+
+// The Scenarios page (issue 12): a sequence recorded in the dashboard — clicks plus a /v1 call the
+// test makes over HTTP — downloaded and run green in a fresh sandbox; a pasted scenario run from
+// the page with its ticks.
+
+const h = setupDashboard();
+const byTestId = (id: string) => h.page.getByTestId(id);
+const el = (selector: string) => h.page.locator(selector);
+
+describe('scenarios page', () => {
+  it('records clicks and /v1 calls, downloads the file, and the file replays green in a fresh sandbox', async () => {
+    const { page } = h;
+    const urls = h.sandbox.urls();
+    page.setDefaultTimeout(8000);
+    await page.goto(h.dashboardUrl);
+
+    // Start recording: the indicator shows on every page from now on.
+    await byTestId('nav-scenarios').click();
+    await byTestId('recording-name').fill('dashboard repro');
+    await byTestId('recording-start').click();
+    await byTestId('recording-indicator').waitFor();
+    expect(await byTestId('recording-indicator-steps').textContent()).toBe('0');
+
+    // Clicks: a merchant, a checkout, a partial payment.
+    await byTestId('nav-merchants').click();
+    await byTestId('recording-indicator').waitFor();
+    await byTestId('merchant-name-input').fill('Acme Ltd');
+    await byTestId('create-merchant-submit').click();
+    await el('[data-testid="api-key-row"][data-role="owner"]').waitFor();
+    const ownerKey = (await byTestId('key-value').first().textContent())!;
+    await byTestId('nav-checkouts').click();
+    await byTestId('checkout-title-input').fill('Order #7');
+    await byTestId('checkout-amount-input').fill('25');
+    await byTestId('checkout-hours-input').fill('24');
+    await byTestId('checkout-create-submit').click();
+    await el('[data-testid="checkout-status"][data-status="active"]').waitFor();
+    const checkoutId = (await byTestId('checkout-id').textContent())!;
+    await byTestId('checkout-pay-amount').fill('10');
+    await byTestId('checkout-pay-part').click();
+    await el('[data-testid="checkout-received"]:text-is("10.00 USDC")').waitFor();
+    // Expiry with something received: the checkout ends partial.
+    await byTestId('checkout-expire').click();
+    await el('[data-testid="checkout-status"][data-status="partial"]').waitFor();
+
+    // The integration under test calls /v1 over HTTP meanwhile.
+    const created = await fetch(`${urls.test}/v1/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com' }),
+    });
+    expect(created.status).toBe(200);
+    // Five steps, counted live on the indicator (from the stream, no reload).
+    await el('[data-testid="recording-indicator-steps"]:text-is("5")').waitFor();
+
+    // "Expect this checkout to be partial", then stop.
+    await byTestId('nav-scenarios').click();
+    await byTestId('recording-steps').waitFor();
+    await byTestId('expect-resource').selectOption(`/v1/checkouts/${checkoutId}`);
+    await byTestId('expect-add').click();
+    await el('[data-testid="expect-last"]:has-text("status: partial")').waitFor();
+    await el('[data-testid="recording-indicator-steps"]:text-is("6")').waitFor();
+    await page.screenshot({ path: join(resultsDir, 'scenarios-recording.png'), fullPage: true });
+    await byTestId('recording-stop').click();
+    await byTestId('recorded-yaml').waitFor();
+    await byTestId('recording-indicator').waitFor({ state: 'detached' });
+    const shown = (await byTestId('recorded-yaml').textContent())!;
+    expect(shown).toContain('merchant: acme_ltd');
+    expect(shown).toContain('control: POST /sandbox/checkouts/${co1.id}/payments');
+    expect(shown).toContain('control: POST /sandbox/checkouts/${co1.id}/expire');
+    expect(shown).toContain('call: POST /v1/customers');
+    expect(shown).not.toContain(checkoutId);
+
+    // The download is the file shown.
+    const [download] = await Promise.all([page.waitForEvent('download'), byTestId('recorded-download').click()]);
+    expect(download.suggestedFilename()).toBe('dashboard-repro.yaml');
+    const file = join(resultsDir, 'dashboard-repro.yaml');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toBe(shown);
+
+    // It runs green in a fresh sandbox, and ends where the recorded one is.
+    const parsed = parseScenario(text);
+    if (!parsed.ok) throw new Error(`downloaded scenario is invalid: ${JSON.stringify(parsed.errors)}`);
+    const fresh = await createSandbox({
+      ports: { test: 0, production: 0 },
+      seed: parsed.scenario.seed,
+      clock: { at: Date.parse(parsed.scenario.clock.start), frozen: parsed.scenario.clock.frozen },
+    });
+    try {
+      const run = await runScenario({ urls: await fresh.listen() }, parsed.scenario);
+      expect(run.steps.filter((s) => !s.ok)).toEqual([]);
+      expect(run.ok).toBe(true);
+      expect(run.steps.map((s) => s.kind)).toEqual(['merchant', 'control', 'control', 'control', 'call', 'expect']);
+      const [merchant] = (await fresh.apps.test.inject({ url: '/sandbox/merchants' })).json() as { id: string }[];
+      const checkouts = (
+        await fresh.apps.test.inject({ url: `/sandbox/merchants/${merchant!.id}/checkouts?env=test` })
+      ).json() as { title: string; status: string; paid_amount: number }[];
+      expect(checkouts.map((c) => [c.title, c.status, c.paid_amount])).toEqual([['Order #7', 'partial', 10_000_000]]);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
+});
