@@ -120,7 +120,7 @@ describe('runScenario', () => {
     expect(run.ok).toBe(false);
     const failed = run.steps.filter((s) => !s.ok);
     expect(failed.map((s) => [s.index, s.line, s.kind, s.label])).toEqual([
-      [5, 11, 'expect', 'expect GET /v1/checkouts/${co.id}'],
+      [5, 11, 'expect', `expect GET /v1/checkouts/\${co.id}`],
       [7, 13, 'expect', 'full amount credited'],
       [8, 16, 'expect', 'expect webhook checkout.partial delivered'],
     ]);
@@ -162,7 +162,7 @@ steps:
     const run = await runFresh(scenario);
     expect(run.steps[1]!.error).toBeUndefined();
     expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, false]);
-    expect(run.steps[3]!.error).toBe('${list.0.nope}: list has no field 0');
+    expect(run.steps[3]!.error).toBe(`\${list.0.nope}: list has no field 0`);
   });
 
   it('is deterministic: two fresh runs give the same ids, keys and timestamps, line by line', async () => {

@@ -79,7 +79,7 @@ steps:
       {
         line: 7,
         path: 'steps[3].control',
-        message: "must be 'METHOD /sandbox/path', e.g. 'POST /sandbox/checkouts/${co.id}/payments'",
+        message: `must be 'METHOD /sandbox/path', e.g. 'POST /sandbox/checkouts/\${co.id}/payments'`,
       },
       { line: 9, path: 'steps[4].expect.balance', message: 'missing field currency' },
       { line: 11, path: 'steps[4].expect.balance.available', message: 'must be integer' },
@@ -118,11 +118,19 @@ steps:
     merchant: bob
 `);
     expect(errors.map((e) => [e.line, e.path, e.message])).toEqual([
-      [4, 'steps[1].control', '${co.id}: unknown name co (no earlier step is named co)'],
-      [9, 'steps[2].body.customer_id', '${customer.id}: unknown name customer (no earlier step is named customer)'],
-      [10, 'steps[2].body.expires_at', expect.stringContaining('${clock.in.soon}: clock gives now, in.<duration>')],
-      [12, 'steps[3].body.url', '${sandbox.port}: sandbox gives url, urls.test and urls.production'],
-      [12, 'steps[3].body.note', '${ not a ref } is not a reference: write ${name} or ${name.field}'],
+      [4, 'steps[1].control', `\${co.id}: unknown name co (no earlier step is named co)`],
+      [
+        9,
+        'steps[2].body.customer_id',
+        `\${customer.id}: unknown name customer (no earlier step is named customer)`,
+      ],
+      [
+        10,
+        'steps[2].body.expires_at',
+        expect.stringContaining(`\${clock.in.soon}: clock gives now, in.<duration>`),
+      ],
+      [12, 'steps[3].body.url', `\${sandbox.port}: sandbox gives url, urls.test and urls.production`],
+      [12, 'steps[3].body.note', `\${ not a ref } is not a reference: write \${name} or \${name.field}`],
       [13, 'steps[4].expect.balance.merchant', 'co is not a merchant (it names the result of line 5)'],
       [15, 'steps[5].merchant', 'unknown merchant bob (no earlier merchant step is named bob)'],
     ]);
@@ -169,7 +177,9 @@ steps:
 
   it('reports file-level problems: YAML syntax, missing name or steps, bad clock start, not a mapping', () => {
     expect(errorsOf('name: t\nsteps:\n  - merchant: a\n   bad: [\n')[0]!.line).toBeGreaterThanOrEqual(3);
-    expect(errorsOf('steps:\n  - merchant: a\n')).toEqual([{ line: 1, path: '(file)', message: 'missing field name' }]);
+    expect(errorsOf('steps:\n  - merchant: a\n')).toEqual([
+      { line: 1, path: '(file)', message: 'missing field name' },
+    ]);
     expect(errorsOf('name: t\n')).toEqual([{ line: 1, path: '(file)', message: 'missing field steps' }]);
     expect(errorsOf('name: t\nsteps: []\n')).toEqual([
       { line: 2, path: 'steps', message: 'must be a list of at least one step' },
