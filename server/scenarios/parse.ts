@@ -22,7 +22,7 @@ import {
   StepLabel,
   WebhookExpectation,
 } from './format.js';
-import { BUILTIN_NAMES, referencesIn, stringsIn } from './refs.js';
+import { BUILTIN_NAMES, builtinProblem, referencesIn, stringsIn } from './refs.js';
 
 export interface ScenarioError {
   line: number;
@@ -129,6 +129,8 @@ export function parseScenario(text: string): ParseResult {
       } else if (error.keyword === 'pattern') {
         const pattern = (error.params as { pattern?: string }).pattern ?? '';
         message = PATTERN_MESSAGES[pattern] ?? error.message ?? 'does not match';
+      } else if (error.keyword === 'format' && (error.params as { format?: string }).format === 'date-time') {
+        message = 'must be a date-time like 2026-01-01T00:00:00Z';
       } else message = error.message ?? `fails ${error.keyword}`;
       const path = [...base, ...relative];
       const key = `${formatPath(path)}: ${message}`;
@@ -154,10 +156,6 @@ export function parseScenario(text: string): ParseResult {
   if (rawSteps === undefined) fail([], 'missing field steps');
   else if (!Array.isArray(rawSteps) || rawSteps.length === 0)
     fail(['steps'], 'must be a list of at least one step');
-
-  const clockStart = (header.clock as { start?: unknown } | undefined)?.start;
-  if (typeof clockStart === 'string' && Number.isNaN(Date.parse(clockStart)))
-    fail(['clock', 'start'], 'must be a date-time like 2026-01-01T00:00:00Z');
 
   const steps: ScenarioStep[] = [];
   /** names given so far: merchant names and `as` names, with the line that gave them */
@@ -213,7 +211,6 @@ export function parseScenario(text: string): ParseResult {
     } else {
       check(STEP_SCHEMAS[kind], step, at);
     }
-    if (errors.length > before) continue;
 
     // References: every name must be given by an earlier step (or be built in).
     const known = (name: string) => BUILTIN_NAMES.has(name) || names.has(name);
@@ -221,7 +218,10 @@ export function parseScenario(text: string): ParseResult {
       for (const ref of referencesIn(value)) {
         if ('invalid' in ref)
           fail([...at, ...path], `${ref.raw} is not a reference: write \${name} or \${name.field}`);
-        else if (!known(ref.name))
+        else if (BUILTIN_NAMES.has(ref.name)) {
+          const problem = builtinProblem(ref, (d) => durationSeconds(d) !== undefined);
+          if (problem) fail([...at, ...path], problem);
+        } else if (!known(ref.name))
           fail(
             [...at, ...path],
             `${ref.raw}: unknown name ${ref.name} (no earlier step is named ${ref.name})`,
@@ -236,7 +236,7 @@ export function parseScenario(text: string): ParseResult {
         fail(path, `${name} is not a merchant (it names the result of line ${given.line})`);
     };
     const needsMerchant = (path: Path, name: unknown) => {
-      if (name !== undefined) merchantField(path, name);
+      if (name !== undefined) merchantField([...path.slice(0, -1), 'merchant'], name);
       else if (firstMerchant === undefined)
         fail(path, 'no merchant to act as: add a merchant step before this one, or name one with merchant:');
     };
@@ -260,11 +260,12 @@ export function parseScenario(text: string): ParseResult {
       else if (earlier) fail([...at, field], `${name} is already the name of line ${earlier.line}'s result`);
       else names.set(name, { line, merchant });
     };
-    if (errors.length > before) continue;
+    // Named even when the step has problems, so later references to it are not reported too.
     if (kind === 'merchant') {
       give(step.merchant, 'merchant', true);
-      firstMerchant ??= step.merchant as string;
+      if (typeof step.merchant === 'string') firstMerchant ??= step.merchant;
     } else give(step.as, 'as', false);
+    if (errors.length > before) continue;
     steps.push({ kind, line, ...step } as ScenarioStep);
   }
 

@@ -14,8 +14,35 @@ export interface Reference {
 const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 const EXPRESSION = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
 
-/** The name every scenario may refer to: the sandbox it runs against (`${sandbox.url}`). */
-export const BUILTIN_NAMES = new Set(['sandbox']);
+/**
+ * Names every scenario may refer to: the sandbox it runs against (`${sandbox.url}`,
+ * `${sandbox.urls.production}`) and its clock at the step (`${clock.now}`, `${clock.in.1h}`,
+ * `${clock.ago.30m}`), so a scenario needs no absolute time and runs on any sandbox.
+ */
+export const BUILTIN_NAMES = new Set(['sandbox', 'clock']);
+
+/** Why a reference to a built-in name is not one it gives, or undefined when it is fine. */
+export function builtinProblem(ref: Reference, isDuration: (text: string) => boolean): string | undefined {
+  const path = ref.path.join('.');
+  if (ref.name === 'sandbox') {
+    return ['url', 'urls.test', 'urls.production'].includes(path)
+      ? undefined
+      : `${ref.raw}: sandbox gives url, urls.test and urls.production`;
+  }
+  if (ref.name === 'clock') {
+    const [field, duration, ...rest] = ref.path;
+    if (field === 'now' && duration === undefined) return undefined;
+    if (
+      (field === 'in' || field === 'ago') &&
+      duration !== undefined &&
+      rest.length === 0 &&
+      isDuration(duration)
+    )
+      return undefined;
+    return `${ref.raw}: clock gives now, in.<duration> and ago.<duration> (e.g. \${clock.in.1h})`;
+  }
+  return undefined;
+}
 
 /** The references in a string; `$${...}` is a literal `${...}`, not a reference. */
 export function referencesIn(text: string): (Reference | { raw: string; invalid: string })[] {

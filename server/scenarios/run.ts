@@ -12,7 +12,7 @@ import {
   type Scenario,
   type ScenarioStep,
 } from './format.js';
-import { resolve, UnresolvedReference } from './refs.js';
+import { referencesIn, resolve, stringsIn, UnresolvedReference } from './refs.js';
 
 export interface ScenarioTarget {
   /** base URLs of the sandbox's two listeners; the control API is reached on the test one */
@@ -213,7 +213,31 @@ export async function runScenario(
       data: Record<string, unknown>;
     }[];
 
+  /** `${clock...}` references read the sandbox clock when their step runs. */
+  const readClock = async (step: ScenarioStep) => {
+    const durations = new Set<string>();
+    let used = false;
+    for (const [value] of stringsIn(step)) {
+      for (const ref of referencesIn(value)) {
+        if (!('name' in ref) || ref.name !== 'clock') continue;
+        used = true;
+        if (ref.path[1] !== undefined) durations.add(ref.path[1]);
+      }
+    }
+    if (!used) return;
+    const { now } = (await controlOk('GET', '/sandbox/clock')) as { now: string };
+    const at = (sign: number) =>
+      Object.fromEntries(
+        [...durations].map((d) => [
+          d,
+          new Date(Date.parse(now) + sign * (durationSeconds(d) ?? 0) * 1000).toISOString(),
+        ]),
+      );
+    results.set('clock', { now, in: at(1), ago: at(-1) });
+  };
+
   const runStep = async (step: ScenarioStep): Promise<void> => {
+    await readClock(step);
     switch (step.kind) {
       case 'merchant': {
         const body = resolve(step.body ?? {}, results);
