@@ -15,6 +15,7 @@ import {
   isEmptyBody,
   isVolatile,
   prefixFor,
+  relativeTime,
   slug,
   strings,
   substitute,
@@ -66,7 +67,7 @@ interface Session {
 }
 
 export interface ScenarioRecorderDeps {
-  clock: { nowIso(): string };
+  clock: { now(): number; nowIso(): string };
   merchants: Pick<MerchantService, 'get' | 'listKeys'>;
 }
 
@@ -114,7 +115,8 @@ export class ScenarioRecorder {
       steps: [],
       refs: new Map(),
       merchants: new Map(),
-      names: new Set(),
+      // built-in reference names of the format
+      names: new Set(['sandbox', 'clock']),
       counters: new Map(),
       owners: new Map(),
       resources: [],
@@ -245,7 +247,8 @@ export class ScenarioRecorder {
 
   /** `as`, `body` and `expect` of a call or control step; names what the answer created. */
   private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
-    const refOf = (v: string) => s.refs.get(v);
+    const now = this.deps.clock.now();
+    const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
     const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf);
     if (ex.status >= 400) {
       if (body !== undefined) step.body = body;

@@ -13,8 +13,9 @@ export function isVolatile(key: string, value: string): boolean {
 /** A reference name from a merchant name: `Acme Coffee` → `acme_coffee`. */
 export function slug(name: string): string {
   const s = name
-    .toLowerCase()
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)
@@ -56,18 +57,45 @@ export function prefixFor(route: string): string {
   return PREFIXES[last] ?? (last.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'obj');
 }
 
-/** Seconds as the shortest duration the format reads: `2h`, `30m`, `45s`. */
+/** Whole seconds as the format's duration: `2h`, `30m`, `1h30m`, `7d`, `0s`. */
 export function duration(seconds: number): string {
-  if (seconds > 0 && seconds % 3600 === 0) return `${seconds / 3600}h`;
-  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60}m`;
-  return `${seconds}s`;
+  let rest = Math.round(Math.abs(seconds));
+  if (rest === 0) return '0s';
+  let text = '';
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) text += `${n}${unit}`;
+    rest -= n * size;
+  }
+  return text;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * A timestamp in a request body as a reference to the sandbox time when the step runs
+ * (`clock.in.24h`), so the file means the same in any sandbox at any time. Whole seconds: what a
+ * dashboard or a script computed as "now + 24 h" a few milliseconds earlier is still 24 h.
+ */
+export function relativeTime(value: string, nowMs: number): string | undefined {
+  if (!ISO_TIME.test(value)) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  const seconds = Math.round((at - nowMs) / 1000);
+  return seconds >= 0 ? `clock.in.${duration(seconds)}` : `clock.ago.${duration(seconds)}`;
 }
 
 /** Replaces every string of a JSON value equal to a known value by its reference. */
 export function substitute(value: unknown, refOf: (s: string) => string | undefined): unknown {
   if (typeof value === 'string') {
     const ref = refOf(value);
-    return ref === undefined ? value : `\${${ref}}`;
+    // A literal `${` in a body stays literal: `$${` is the format's escape.
+    return ref === undefined ? value.replaceAll('${', () => '$${') : `\${${ref}}`;
   }
   if (Array.isArray(value)) return value.map((v) => substitute(v, refOf));
   if (value !== null && typeof value === 'object') {

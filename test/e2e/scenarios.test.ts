@@ -80,7 +80,10 @@ describe('scenarios page', () => {
     expect(shown).not.toContain(checkoutId);
 
     // The download is the file shown.
-    const [download] = await Promise.all([page.waitForEvent('download'), byTestId('recorded-download').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      byTestId('recorded-download').click(),
+    ]);
     expect(download.suggestedFilename()).toBe('dashboard-repro.yaml');
     const file = join(resultsDir, 'dashboard-repro.yaml');
     await download.saveAs(file);
@@ -99,12 +102,23 @@ describe('scenarios page', () => {
       const run = await runScenario({ urls: await fresh.listen() }, parsed.scenario);
       expect(run.steps.filter((s) => !s.ok)).toEqual([]);
       expect(run.ok).toBe(true);
-      expect(run.steps.map((s) => s.kind)).toEqual(['merchant', 'control', 'control', 'control', 'call', 'expect']);
-      const [merchant] = (await fresh.apps.test.inject({ url: '/sandbox/merchants' })).json() as { id: string }[];
+      expect(run.steps.map((s) => s.kind)).toEqual([
+        'merchant',
+        'control',
+        'control',
+        'control',
+        'call',
+        'expect',
+      ]);
+      const [merchant] = (await fresh.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
+        id: string;
+      }[];
       const checkouts = (
         await fresh.apps.test.inject({ url: `/sandbox/merchants/${merchant!.id}/checkouts?env=test` })
       ).json() as { title: string; status: string; paid_amount: number }[];
-      expect(checkouts.map((c) => [c.title, c.status, c.paid_amount])).toEqual([['Order #7', 'partial', 10_000_000]]);
+      expect(checkouts.map((c) => [c.title, c.status, c.paid_amount])).toEqual([
+        ['Order #7', 'partial', 10_000_000],
+      ]);
     } finally {
       await fresh.close();
     }

@@ -127,7 +127,8 @@ describe('recording', () => {
         merchant: 'acme_coffee',
         env: 'test',
         as: 'co1',
-        body: expect.objectContaining({ title: 'Order 1', amount: 10_000_000, currency: 'USDC' }),
+        // Times are relative to the sandbox clock when the step runs: the file works at any time.
+        body: { title: 'Order 1', amount: 10_000_000, currency: 'USDC', expires_at: '${clock.in.1h}' },
       },
       { control: 'POST /sandbox/checkouts/${co1.id}/payments', body: { amount: 4_000_000 } },
       {
