@@ -86,8 +86,11 @@ Commands:
   clock [advance <d>|freeze|resume]
                             show or move the sandbox clock
   reset --yes               erase everything in the running sandbox
+  run FILE... [--junit <file>]
+                            run scenario files, each in a fresh sandbox (or --url); exit 0 when
+                            every step held, 1 when one failed, 2 when a file is invalid
 
-Every command but serve talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010). Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
@@ -117,6 +120,10 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/reset.js');
     return { run: m.reset, usage: m.RESET_USAGE };
   },
+  run: async () => {
+    const m = await import('./cli/run.js');
+    return { run: m.run, usage: m.RUN_USAGE };
+  },
 };
 
 /** Flags that take a value as the next argument: what follows them is not the command. */
@@ -131,6 +138,7 @@ const VALUE_FLAGS = new Set([
   '--events',
   '--merchant',
   '--env',
+  '--junit',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

@@ -161,7 +161,9 @@ export async function runScenario(
   };
   const withQuery = (path: string, query?: Record<string, string | number | boolean>) => {
     if (!query || Object.keys(query).length === 0) return path;
-    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(
+      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+    );
     return `${path}${path.includes('?') ? '&' : '?'}${params}`;
   };
   const control = (method: string, path: string, body?: unknown) =>
