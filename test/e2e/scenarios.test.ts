@@ -123,4 +123,42 @@ describe('scenarios page', () => {
       await fresh.close();
     }
   }, 60_000);
+
+  it('runs a pasted scenario against this sandbox with a tick per step, and shows a failed expectation', async () => {
+    const { page } = h;
+    page.setDefaultTimeout(8000);
+    await page.goto(h.dashboardUrl);
+    await byTestId('nav-scenarios').click();
+    const scenario = [
+      'name: pasted from a ticket',
+      'steps:',
+      '  - merchant: shop',
+      '    body: { name: Pasted Shop }',
+      '  - call: POST /v1/customers',
+      '    merchant: shop',
+      '    as: cus',
+      '    body: { name: Ada }',
+      '  - expect: { get: "/v1/customers/${cus.id}", merchant: shop, body: { name: Ada } }',
+      '  - expect: { get: "/v1/customers/${cus.id}", merchant: shop, body: { name: Grace } }',
+      '',
+    ].join('\n');
+    await byTestId('scenario-text').fill(scenario);
+    await byTestId('scenario-run').click();
+
+    for (const index of [1, 2, 3]) {
+      await el(`[data-testid="scenario-step-${index}"][data-ok="true"]`).waitFor();
+    }
+    const failed = el('[data-testid="scenario-step-4"][data-ok="false"]');
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('body.name: expected "Grace", actual "Ada"');
+    await el('[data-testid="scenario-result"][data-ok="false"]').waitFor();
+    expect(await byTestId('scenario-result').textContent()).toBe('Failed: pasted from a ticket');
+    expect(await el('li[data-testid^="scenario-step-"]').count()).toBe(4);
+    // It ran here: the merchant is in this sandbox now.
+    const merchants = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
+      name: string;
+    }[];
+    expect(merchants.map((m) => m.name)).toEqual(['Pasted Shop']);
+    await page.screenshot({ path: join(resultsDir, 'scenarios-run.png'), fullPage: true });
+  }, 60_000);
 });
