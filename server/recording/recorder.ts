@@ -145,7 +145,10 @@ export class ScenarioRecorder {
     return { recording: false, name: s.name, steps: s.steps.length, scenario };
   }
 
-  /** Records one exchange if a recording runs and it changed something (or tried to). Never throws. */
+  /**
+   * Records one exchange if a recording runs and it changed something (or tried to). It may throw
+   * (a merchant that vanished meanwhile): the plugin logs that, the request never sees it.
+   */
   capture(exchange: Exchange): void {
     const s = this.session;
     if (!s || !recordable(exchange)) return;
@@ -255,11 +258,12 @@ export class ScenarioRecorder {
       step.expect = { status: ex.status };
       return;
     }
-    const name = this.nextName(s, prefixFor(ex.route));
-    const created = this.learn(s, name, ex.response);
-    if (created) {
+    const prefix = prefixFor(ex.route);
+    const name = this.nextName(s, prefix);
+    // Only a step whose answer revealed something new gets a name (and uses up its number).
+    if (this.learn(s, name, ex.response)) {
       s.names.add(name);
-      s.counters.set(prefixFor(ex.route), (s.counters.get(prefixFor(ex.route)) ?? 0) + 1);
+      s.counters.set(prefix, (s.counters.get(prefix) ?? 0) + 1);
       step.as = name;
       const id = topId(ex.response);
       if (id && owner && s.refs.get(id) === `${name}.id`) {
