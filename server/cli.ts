@@ -86,9 +86,13 @@ Commands:
   clock [advance <d>|freeze|resume]
                             show or move the sandbox clock
   reset --yes               erase everything in the running sandbox
+  export --out <bundle> [--db <file>] [--merchant <id>]
+                            write the workspace (or one merchant) to a bundle file
+  import <bundle> [--db <file>]
+                            replace the workspace with a bundle's
 
 Every command but serve talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
-http://127.0.0.1:4010). Run \`svc-sandbox <command> --help\` for a command's options.
+http://127.0.0.1:4010); export and import work on a database file instead with --db. Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
 ${USAGE}`;
@@ -117,6 +121,14 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/reset.js');
     return { run: m.reset, usage: m.RESET_USAGE };
   },
+  export: async () => {
+    const m = await import('./cli/export.js');
+    return { run: m.exportCommand, usage: m.EXPORT_USAGE };
+  },
+  import: async () => {
+    const m = await import('./cli/import.js');
+    return { run: m.importCommand, usage: m.IMPORT_USAGE };
+  },
 };
 
 /** Flags that take a value as the next argument: what follows them is not the command. */
@@ -131,6 +143,7 @@ const VALUE_FLAGS = new Set([
   '--events',
   '--merchant',
   '--env',
+  '--out',
 ]);
 
 function commandOf(argv: string[]): string | undefined {
