@@ -90,9 +90,13 @@ Commands:
                             write the workspace (or one merchant) to a bundle file
   import <bundle> [--db <file>]
                             replace the workspace with a bundle's
+  run FILE... [--junit <file>]
+                            run scenario files, each in a fresh sandbox (or --url); exit 0 when
+                            every step held, 1 when one failed, 2 when a file is invalid
 
-Every command but serve talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
-http://127.0.0.1:4010); export and import work on a database file instead with --db. Run \`svc-sandbox <command> --help\` for a command's options.
+Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+http://127.0.0.1:4010); export and import work on a database file instead with --db.
+Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
 ${USAGE}`;
@@ -129,6 +133,10 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/import.js');
     return { run: m.importCommand, usage: m.IMPORT_USAGE };
   },
+  run: async () => {
+    const m = await import('./cli/run.js');
+    return { run: m.run, usage: m.RUN_USAGE };
+  },
 };
 
 /** Flags that take a value as the next argument: what follows them is not the command. */
@@ -144,6 +152,7 @@ const VALUE_FLAGS = new Set([
   '--merchant',
   '--env',
   '--out',
+  '--junit',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

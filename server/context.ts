@@ -1,4 +1,4 @@
-import { type Clock, SandboxClock } from './clock.js';
+import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
 import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
@@ -51,6 +51,8 @@ export interface ContextOptions {
   ids: Ids;
   /** Real time source for the sandbox clock; tests pass a controllable one. */
   realNow?: (() => number) | undefined;
+  /** where a new workspace's clock starts (ignored when the database already has a clock) */
+  clockStart?: ClockStart | undefined;
   baseUrl: (env: Env) => string;
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
@@ -69,6 +71,7 @@ export function createContext(options: ContextOptions) {
   const clock = new SandboxClock(
     { load: () => kv.get('clock'), save: (state) => kv.set('clock', state) },
     options.realNow,
+    options.clockStart,
   );
   const repos = {
     kv,

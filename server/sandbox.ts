@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp, type Timeouts } from './app.js';
+import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
 import { wipeData } from './db/workspace.js';
@@ -23,6 +24,11 @@ export interface SandboxOptions {
   seed?: string;
   /** Real-time source behind the sandbox clock (tests pass a controllable one). */
   realNow?: () => number;
+  /**
+   * Where the clock of a new workspace starts (a scenario replay: frozen at a fixed time, so
+   * timestamps repeat). Ignored when the database file already holds a clock.
+   */
+  clock?: ClockStart;
   dashboardDir?: string;
   /** better-sqlite3 binary for another runtime (the Electron shell's). */
   nativeBinding?: string;
@@ -88,6 +94,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     db,
     ids: createIds(options.seed),
     realNow: options.realNow,
+    clockStart: options.clock,
     baseUrl: (env) => base[env],
     log,
     requestLogLimit: options.requestLogLimit,
