@@ -27,6 +27,7 @@ import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
+import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
@@ -38,6 +39,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
 
@@ -48,6 +50,8 @@ export interface BuildAppOptions {
   dashboardDir?: string | undefined;
   logger?: FastifyServerOptions['logger'];
   workspace: WorkspaceInfo;
+  /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
+  transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
@@ -192,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
+      await control.register(transferControlRoutes, { transfer: options.transfer });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

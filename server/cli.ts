@@ -86,12 +86,17 @@ Commands:
   clock [advance <d>|freeze|resume]
                             show or move the sandbox clock
   reset --yes               erase everything in the running sandbox
+  export --out <bundle> [--db <file>] [--merchant <id>]
+                            write the workspace (or one merchant) to a bundle file
+  import <bundle> [--db <file>]
+                            replace the workspace with a bundle's
   run FILE... [--junit <file>]
                             run scenario files, each in a fresh sandbox (or --url); exit 0 when
                             every step held, 1 when one failed, 2 when a file is invalid
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
-http://127.0.0.1:4010). Run \`svc-sandbox <command> --help\` for a command's options.
+http://127.0.0.1:4010); export and import work on a database file instead with --db.
+Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
 ${USAGE}`;
@@ -120,6 +125,14 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/reset.js');
     return { run: m.reset, usage: m.RESET_USAGE };
   },
+  export: async () => {
+    const m = await import('./cli/export.js');
+    return { run: m.exportCommand, usage: m.EXPORT_USAGE };
+  },
+  import: async () => {
+    const m = await import('./cli/import.js');
+    return { run: m.importCommand, usage: m.IMPORT_USAGE };
+  },
   run: async () => {
     const m = await import('./cli/run.js');
     return { run: m.run, usage: m.RUN_USAGE };
@@ -138,6 +151,7 @@ const VALUE_FLAGS = new Set([
   '--events',
   '--merchant',
   '--env',
+  '--out',
   '--junit',
 ]);
 

@@ -85,6 +85,11 @@ export class SandboxClock implements Clock {
     this.store.save(this.state);
   }
 
+  /** Reads the state again from the store (a workspace import replaced it underneath). */
+  reload(): void {
+    this.state = this.store.load() ?? { offsetMs: 0, frozenAt: null };
+  }
+
   /** Back to real time, unfrozen (used by a workspace reset). */
   reset(): void {
     this.state = { offsetMs: 0, frozenAt: null };

@@ -11,6 +11,7 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
 import { VERSION } from './version.js';
+import { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 export interface SandboxOptions {
   /** SQLite file, or ':memory:' (default). */
@@ -110,12 +111,33 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.clock.reset();
     },
   };
+  // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
+  // in-memory copy of the data is dropped or read again, as after a reset.
+  const transfer = new WorkspaceTransfer({
+    db,
+    nowIso: () => ctx.clock.nowIso(),
+    appVersion: VERSION,
+    quiesce: () => ctx.dispatcher.idle(),
+    commitPending: () => {
+      ctx.batcher.commit();
+      ctx.repos.requestLog.flush();
+    },
+    beforeReplace: () => ctx.repos.requestLog.clearQueue(),
+    afterReplace: () => {
+      ctx.merchants.clearCache();
+      ctx.repos.checkouts.clearCache();
+      ctx.clock.reload();
+      ctx.settings.reload();
+      ctx.scheduler.wake();
+    },
+  });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
     dashboardDir,
     logger: options.logger,
     workspace,
+    transfer,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
     timeouts: options.timeouts,

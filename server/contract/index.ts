@@ -15,6 +15,7 @@ import * as requests from './requests.js';
 import * as resellers from './resellers.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
+import * as transfer from './transfer.js';
 import * as webhooks from './webhooks.js';
 import * as workspace from './workspace.js';
 
@@ -67,6 +68,7 @@ export const namedSchemas = {
   Health: workspace.Health,
   SandboxEvent: workspace.SandboxEvent,
   RequestLogEntry: requests.RequestLogEntry,
+  ImportResult: transfer.ImportResult,
   CheckoutCreatedData: events.CheckoutCreatedData,
   CheckoutPaidData: events.CheckoutPaidData,
   CheckoutCompletedData: events.CheckoutCompletedData,

@@ -65,6 +65,14 @@ const OVERRIDES: Record<string, { operationId: string; summary: string }> = {
     summary: 'Clear the messages of an inbox',
   },
   'POST /sandbox/reset': { operationId: 'sandboxReset', summary: 'Reset the workspace' },
+  'GET /sandbox/export': {
+    operationId: 'sandboxExportWorkspace',
+    summary: 'Export the workspace (or one merchant) as a bundle file',
+  },
+  'POST /sandbox/import': {
+    operationId: 'sandboxImportWorkspace',
+    summary: 'Import a bundle file, replacing the workspace',
+  },
   'POST /sandbox/merchants/{id}/provision': {
     operationId: 'sandboxProvisionMerchant',
     summary: 'Provision a merchant as a reseller',

@@ -34,6 +34,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const SSE = 'GET /sandbox/events';
 const RESET = 'POST /sandbox/reset';
+const IMPORT = 'POST /sandbox/import';
 const APPLY = {
   account_purpose: 'business expenses',
   occupation: 'engineer',
@@ -88,12 +89,15 @@ interface Request {
   /** the merchant key; defaults to the world's key on `/v1` paths */
   auth?: string | null;
   app?: App;
+  /** a body that is bytes, not JSON (the bundle file of an import) */
+  bytes?: Buffer;
 }
 
 interface Response {
   status: number;
   json: unknown;
   raw: string;
+  bytes: Buffer;
 }
 
 interface Problem {
@@ -124,8 +128,15 @@ class Recorder {
     const res = await this.sandbox.apps[request.app ?? 'test'].inject({
       method: request.method,
       url: query ? `${url}?${query}` : url,
-      headers: auth ? { authorization: `Bearer ${auth}` } : {},
-      ...(request.body === undefined ? {} : { payload: request.body as Json }),
+      headers: {
+        ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+        ...(request.bytes ? { 'content-type': 'application/octet-stream' } : {}),
+      },
+      ...(request.bytes
+        ? { payload: request.bytes }
+        : request.body === undefined
+          ? {}
+          : { payload: request.body as Json }),
     });
     this.record(operation, res.statusCode, res.headers['content-type']?.toString(), res.body);
     let json: unknown;
@@ -134,7 +145,7 @@ class Recorder {
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, json, raw: res.body };
+    return { status: res.statusCode, json, raw: res.body, bytes: res.rawPayload };
   }
 
   record(operation: string, status: number, contentType: string | undefined, body: string): void {
@@ -878,6 +889,9 @@ const STEPS: Record<string, Step> = {
     body: () => ({ status: 'locked' }),
   },
   'POST /sandbox/reset': {},
+  'GET /sandbox/export': { query: (w) => ({ merchant_id: w.merchant }) },
+  // Called in step 5 with the bundle a whole-workspace export just made (it replaces the workspace).
+  'POST /sandbox/import': {},
   'POST /v1/reseller/connections': { body: (w) => ({ merchant_id: w.reseller.target, rate: 450 }) },
   'PUT /v1/reseller/connections/{connection_id}': {
     params: (w) => ({ connection_id: w.reseller.connection }),
@@ -1019,7 +1033,7 @@ async function firstStreamEvent(
 async function probeErrors(api: Recorder, operations: Operation[], w: World): Promise<number> {
   let probes = 0;
   for (const op of operations) {
-    if (op.key === SSE || op.key === RESET || !resolvable(op, w)) continue;
+    if (op.key === SSE || op.key === RESET || op.key === IMPORT || !resolvable(op, w)) continue;
     const responses = op.operation.responses ?? {};
     const uuids = (op.operation.parameters ?? []).filter(
       (p) => p.in === 'path' && p.schema?.format === 'uuid',
@@ -1105,7 +1119,9 @@ describe('contract: real responses against the served OpenAPI document', () => {
     const world = await buildWorld(api, sandbox, urls.test);
 
     // 1. The sweep: every operation but deletions, the stream and the reset, once, with its fixtures.
-    const sweep = operations.filter((op) => op.method !== 'DELETE' && op.key !== SSE && op.key !== RESET);
+    const sweep = operations.filter(
+      (op) => op.method !== 'DELETE' && op.key !== SSE && op.key !== RESET && op.key !== IMPORT,
+    );
     const missingSteps: string[] = [];
     for (const op of sweep) {
       if (!(op.key in STEPS) && (op.operation.requestBody?.required || !resolvable(op, world))) {
@@ -1169,6 +1185,23 @@ describe('contract: real responses against the served OpenAPI document', () => {
       const op = contract.operation(key);
       if (!op) continue;
       api.expectStatus(key, await api.send(requestFor(op, world)), 400, 'repeated transition');
+      errorProbes += 1;
+    }
+    // The workspace exported whole and imported back (it replaces itself: the same answers after),
+    // and a file that is no bundle refused with a 400.
+    if (contract.operation(IMPORT)) {
+      const before = await api.ok({ method: 'GET', path: '/sandbox/merchants' });
+      const bundle = await api.send({ method: 'GET', path: '/sandbox/export' });
+      api.expectStatus('GET /sandbox/export', bundle, 200, 'whole-workspace export');
+      const imported = await api.send({ method: 'POST', path: '/sandbox/import', bytes: bundle.bytes });
+      api.expectStatus(IMPORT, imported, 200, 'import of the export');
+      expect(await api.ok({ method: 'GET', path: '/sandbox/merchants' })).toEqual(before);
+      const refused = await api.send({
+        method: 'POST',
+        path: '/sandbox/import',
+        bytes: Buffer.from('not a bundle'),
+      });
+      api.expectStatus(IMPORT, refused, 400, 'a file that is no bundle');
       errorProbes += 1;
     }
     const reset = contract.operation(RESET);
