@@ -6,6 +6,7 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../../server/contract/recording.js';
+import type { ImportResult } from '../../server/contract/transfer.js';
 import { ApiError, request } from './client';
 import type { Env } from './types';
 
@@ -50,9 +51,6 @@ export interface LibraryItem {
 }
 export interface LibraryScenario extends LibraryItem {
   scenario: string;
-}
-export interface ImportResult {
-  imported: Record<string, number>;
 }
 
 export const recordingState = () => request<RecordingState>('GET', '/sandbox/recording');

@@ -127,11 +127,12 @@ export const createScenariosSlice: Slice<ScenariosSlice> = (set, get) => ({
   },
   importWorkspace: (bundle) =>
     attempt(get, async () => {
-      const result = await api.importWorkspace(bundle);
-      const counts = Object.entries(result.imported)
-        .map(([what, n]) => `${n} ${what}`)
-        .join(', ');
-      get().notify('success', `Imported ${counts || 'the workspace'}`);
+      const { imported } = await api.importWorkspace(bundle);
+      get().notify(
+        'success',
+        `Imported ${imported.merchants} merchant${imported.merchants === 1 ? '' : 's'}, ` +
+          `${imported.checkouts} checkout${imported.checkouts === 1 ? '' : 's'} and ${imported.events} events.`,
+      );
       await Promise.all([get().loadMerchants(), get().loadClock()]);
       await get().refreshOpenPage();
     }),

@@ -161,4 +161,32 @@ describe('scenarios page', () => {
     expect(merchants.map((m) => m.name)).toEqual(['Pasted Shop']);
     await page.screenshot({ path: join(resultsDir, 'scenarios-run.png'), fullPage: true });
   }, 60_000);
+
+  it('exports the workspace as a bundle file and imports it back', async () => {
+    const { page } = h;
+    page.setDefaultTimeout(8000);
+    const created = (
+      await h.sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/sandbox/merchants',
+        payload: { name: 'Bundled Co' },
+      })
+    ).json() as { merchant: { id: string } };
+    await page.goto(h.dashboardUrl);
+    await byTestId('nav-scenarios').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), byTestId('bundle-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^svc-sandbox-\d{4}-\d{2}-\d{2}\.bundle$/);
+    const file = join(resultsDir, 'workspace.bundle');
+    await download.saveAs(file);
+    expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+
+    // The workspace is emptied, then the bundle brings the merchant back.
+    await h.sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/reset' });
+    await byTestId('bundle-import').setInputFiles(file);
+    await el('[data-testid="notice-success"]:has-text("Imported 1 merchant")').waitFor();
+    const merchants = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
+      id: string;
+    }[];
+    expect(merchants.map((m) => m.id)).toEqual([created.merchant.id]);
+  }, 60_000);
 });
