@@ -24,6 +24,7 @@ import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
+import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         dispatcher: ctx.dispatcher,
         events: ctx.events,
         requests: ctx.requests,
+        scenarios: ctx.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -174,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         refunds: ctx.refunds,
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
+      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

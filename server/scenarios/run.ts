@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Env } from '../contract/common.js';
+import type { ScenarioRun, ScenarioStepResult } from '../contract/scenarios.js';
 import {
   durationSeconds,
   type Expectation,
@@ -19,23 +20,7 @@ export interface ScenarioTarget {
   urls: { test: string; production: string };
 }
 
-export interface ScenarioStepResult {
-  /** 1-based position in the file's steps */
-  index: number;
-  line: number;
-  kind: string;
-  label: string;
-  ok: boolean;
-  /** what failed: the expected and the actual value */
-  error?: string;
-  duration_ms: number;
-}
-
-export interface ScenarioRun {
-  ok: boolean;
-  name: string;
-  steps: ScenarioStepResult[];
-}
+export type { ScenarioRun, ScenarioStepResult };
 
 export interface RunOptions {
   onStep?(result: ScenarioStepResult): void;
