@@ -178,13 +178,16 @@ steps:
     body: { title: no expiry }
     expect: { status: 422, body: { error: "expires_at: is required" } }
   - call: GET /v1/checkouts
+    headers: { authorization: Bearer svcb_unknown }
+    expect: { status: 401 }
+  - call: GET /v1/checkouts
     as: list
   - control: GET /sandbox/checkouts/\${list.0.nope}
 `);
     const run = await runFresh(scenario);
     expect(run.steps[1]!.error).toBeUndefined();
-    expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, false]);
-    expect(run.steps[3]!.error).toBe(`\${list.0.nope}: list has no field 0`);
+    expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, true, false]);
+    expect(run.steps[4]!.error).toBe(`\${list.0.nope}: list has no field 0`);
   });
 
   it('is deterministic: two fresh runs give the same ids, keys and timestamps, line by line', async () => {
