@@ -26,6 +26,7 @@ import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
+import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         events: ctx.events,
         requests: ctx.requests,
         recorder: ctx.recorder,
+        scenarios: ctx.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -197,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
       await control.register(transferControlRoutes, { transfer: options.transfer });
+      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

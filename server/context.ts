@@ -38,6 +38,7 @@ import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
+import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -222,6 +223,11 @@ export function createContext(options: ContextOptions) {
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants });
 
+  // Scenarios run against this sandbox over its own addresses, like any integration.
+  const scenarios = new ScenarioService({
+    urls: () => ({ test: baseUrl('test'), production: baseUrl('production') }),
+  });
+
   return {
     db,
     ids,
@@ -252,6 +258,7 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     webhooks,
     inbox,
+    scenarios,
     baseUrl,
     recorder,
   };

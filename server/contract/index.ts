@@ -13,6 +13,7 @@ import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
+import * as scenarios from './scenarios.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
 import * as transfer from './transfer.js';
@@ -76,4 +77,9 @@ export const namedSchemas = {
   CardCreatedData: events.CardCreatedData,
   CardTransactionData: events.CardTransactionData,
   DepositReceivedData: events.DepositReceivedData,
+  ScenarioRunBody: scenarios.ScenarioRunBody,
+  ScenarioRun: scenarios.ScenarioRun,
+  ScenarioStepResult: scenarios.ScenarioStepResult,
+  ScenarioInvalid: scenarios.ScenarioInvalid,
+  ScenarioProgress: scenarios.ScenarioProgress,
 };

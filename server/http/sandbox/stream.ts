@@ -4,6 +4,7 @@ import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
+import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
@@ -12,19 +13,21 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
- * the entry) as it happens, optionally filtered by env and merchant; and the recording's state
- * (`event: recording`) whenever it changes, whatever the filter.
+ * the entry) as it happens, optionally filtered by env and merchant; each finished step of a
+ * scenario run on this sandbox (`event: scenario`, never filtered); and the recording's state
+ * (`event: recording`) whenever it changes, never filtered either.
  */
 export interface StreamControlRoutesDeps {
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
   recorder: Pick<ScenarioRecorder, 'on'>;
+  scenarios: Pick<ScenarioService, 'on'>;
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { dispatcher, events, requests, recorder },
+  { dispatcher, events, requests, recorder, scenarios },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -73,6 +76,9 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       });
       let recordings = 0;
       const offRecording = recorder.on((state) => send('recording', `recording:${++recordings}`, state));
+      const offScenarios = scenarios.on((progress) =>
+        send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
+      );
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
@@ -81,6 +87,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         offAttempts();
         offRequests();
         offRecording();
+        offScenarios();
         streams.delete(raw);
       });
     },
