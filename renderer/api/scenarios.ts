@@ -6,6 +6,7 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../../server/contract/recording.js';
+import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
 import type { ImportResult } from '../../server/contract/transfer.js';
 import { ApiError, request } from './client';
 import type { Env } from './types';
@@ -16,34 +17,13 @@ export type {
   RecordingState,
   RecordingStopped,
 } from '../../server/contract/recording.js';
+export type { ScenarioProgress, ScenarioRun, ScenarioStepResult } from '../../server/contract/scenarios.js';
+export type { ImportResult } from '../../server/contract/transfer.js';
 
 /**
- * The shapes of POST /sandbox/scenarios/run and the library, as the shared contract of issue 12
- * states them. The runner (branch `scen`) keeps them in server/scenarios/run.ts, outside
- * server/contract, which the renderer may not import: when they move into the contract, these
- * become type re-exports like the ones above.
+ * The library's shapes, as the shared contract of issue 12 states them (GET /sandbox/scenarios/library):
+ * when its routes publish them in server/contract, these become type re-exports like the others.
  */
-export interface ScenarioStepResult {
-  index: number;
-  line: number;
-  kind: string;
-  label: string;
-  ok: boolean;
-  error?: string;
-  duration_ms: number;
-}
-export interface ScenarioRun {
-  ok: boolean;
-  name: string;
-  steps: ScenarioStepResult[];
-}
-/** `event: scenario` on GET /sandbox/events: one finished step of a run. */
-export interface ScenarioProgress {
-  run_id: string;
-  name: string;
-  step: ScenarioStepResult;
-  done: boolean;
-}
 export interface LibraryItem {
   name: string;
   description: string;

@@ -121,7 +121,7 @@ export const createScenariosSlice: Slice<ScenariosSlice> = (set, get) => ({
     let download: Download | null = null;
     await attempt(get, async () => {
       const blob = await api.exportWorkspace();
-      download = { name: `svc-sandbox-${new Date().toISOString().slice(0, 10)}.bundle`, blob };
+      download = { name: `svc-sandbox-${new Date().toISOString().slice(0, 10)}.svcbundle`, blob };
     });
     return download;
   },

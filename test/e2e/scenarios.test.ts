@@ -160,6 +160,24 @@ describe('scenarios page', () => {
     }[];
     expect(merchants.map((m) => m.name)).toEqual(['Pasted Shop']);
     await page.screenshot({ path: join(resultsDir, 'scenarios-run.png'), fullPage: true });
+
+    // Progress is live: a step shows while a later one (an event that never comes, looked for
+    // during the runner's wait) still runs.
+    await byTestId('scenario-text').fill(
+      [
+        'name: live progress',
+        'steps:',
+        '  - merchant: waiting',
+        '  - expect: { event: { type: checkout.paid } }',
+        '',
+      ].join('\n'),
+    );
+    await byTestId('scenario-run').click();
+    await el('[data-testid="scenario-step-1"][data-ok="true"]').waitFor();
+    expect(await byTestId('scenario-run').textContent()).toBe('Running…');
+    expect(await el('li[data-testid^="scenario-step-"]').count()).toBe(1);
+    await el('[data-testid="scenario-step-2"][data-ok="false"]').waitFor();
+    expect(await byTestId('scenario-result').textContent()).toBe('Failed: live progress');
   }, 60_000);
 
   it('exports the workspace as a bundle file and imports it back', async () => {
@@ -175,8 +193,8 @@ describe('scenarios page', () => {
     await page.goto(h.dashboardUrl);
     await byTestId('nav-scenarios').click();
     const [download] = await Promise.all([page.waitForEvent('download'), byTestId('bundle-export').click()]);
-    expect(download.suggestedFilename()).toMatch(/^svc-sandbox-\d{4}-\d{2}-\d{2}\.bundle$/);
-    const file = join(resultsDir, 'workspace.bundle');
+    expect(download.suggestedFilename()).toMatch(/^svc-sandbox-\d{4}-\d{2}-\d{2}\.svcbundle$/);
+    const file = join(resultsDir, 'workspace.svcbundle');
     await download.saveAs(file);
     expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
 

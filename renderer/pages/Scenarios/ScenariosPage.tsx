@@ -170,6 +170,27 @@ function ExpectationForm() {
   );
 }
 
+/** A step's mark: a tick or a cross (drawn, so no font has to carry the glyph). */
+function Tick({ ok }: { ok: boolean }) {
+  return (
+    <svg
+      className="scenario-tick"
+      viewBox="0 0 16 16"
+      width="16"
+      height="16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      role="img"
+      aria-label={ok ? 'passed' : 'failed'}
+    >
+      {ok ? <path d="M3 8.5l3.2 3.2L13 4.8" /> : <path d="M4 4l8 8M12 4l-8 8" />}
+    </svg>
+  );
+}
+
 function RunCard() {
   const env = useStore((s) => s.env);
   const text = useStore((s) => s.scenarioText);
@@ -262,7 +283,7 @@ function RunCard() {
           </SubmitButton>
           {result && (
             <span
-              className={`pill ${result.ok ? 'pill-running' : 'pill-frozen'}`}
+              className={`pill ${result.ok ? 'pill-running' : 'pill-failed'}`}
               data-testid="scenario-result"
               data-ok={result.ok}
             >
@@ -280,8 +301,8 @@ function RunCard() {
               data-testid={`scenario-step-${step.index}`}
               data-ok={step.ok}
             >
-              <span className="scenario-tick">{step.ok ? '✓' : '✗'}</span>
-              <span className="stack">
+              <Tick ok={step.ok} />
+              <span className="scenario-step-text">
                 <span>
                   {step.label} <span className="muted small">line {step.line}</span>
                 </span>
