@@ -90,6 +90,13 @@ describe('scenarios page', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toBe(shown);
 
+    // It runs green from the page too, against this very sandbox (times are relative to its clock).
+    await byTestId('recorded-to-runner').click();
+    expect(await byTestId('scenario-text').inputValue()).toBe(shown);
+    await byTestId('scenario-run').click();
+    await el('[data-testid="scenario-result"][data-ok="true"]').waitFor();
+    expect(await el('li[data-testid^="scenario-step-"][data-ok="true"]').count()).toBe(6);
+
     // It runs green in a fresh sandbox, and ends where the recorded one is.
     const parsed = parseScenario(text);
     if (!parsed.ok) throw new Error(`downloaded scenario is invalid: ${JSON.stringify(parsed.errors)}`);
