@@ -24,6 +24,7 @@ import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
+import { scenarioLibraryRoutes } from './http/sandbox/scenario-library.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
@@ -37,6 +38,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import { runScenario } from './scenarios/run.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -179,6 +181,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(transferControlRoutes, { transfer: options.transfer });
+      await control.register(scenarioLibraryRoutes, {
+        runner: { run: (scenario, opts) => runScenario({ urls: options.workspace.urls() }, scenario, opts) },
+      });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

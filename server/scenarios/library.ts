@@ -106,7 +106,7 @@ export const LIBRARY: readonly LibraryEntry[] = [
   {
     name: 'card.declined.limit',
     description: 'An authorization above the card’s per-transaction limit is declined.',
-    events: ['card.created', 'card.transaction'],
+    events: ['card.created', 'card.transaction', 'card.transaction'],
   },
   {
     name: 'card.reversal',
