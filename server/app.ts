@@ -26,6 +26,7 @@ import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
+import { scenarioLibraryRoutes } from './http/sandbox/scenario-library.js';
 import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { transferControlRoutes } from './http/sandbox/transfer.js';
@@ -40,6 +41,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import { runScenario } from './scenarios/run.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -200,6 +202,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
       await control.register(transferControlRoutes, { transfer: options.transfer });
       await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
+      await control.register(scenarioLibraryRoutes, {
+        runner: { run: (scenario, opts) => runScenario({ urls: options.workspace.urls() }, scenario, opts) },
+      });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

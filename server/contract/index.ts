@@ -13,6 +13,7 @@ import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
+import * as library from './scenario-library.js';
 import * as scenarios from './scenarios.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
@@ -70,6 +71,8 @@ export const namedSchemas = {
   SandboxEvent: workspace.SandboxEvent,
   RequestLogEntry: requests.RequestLogEntry,
   ImportResult: transfer.ImportResult,
+  LibraryScenario: library.LibraryScenario,
+  LibraryScenarioDetail: library.LibraryScenarioDetail,
   CheckoutCreatedData: events.CheckoutCreatedData,
   CheckoutPaidData: events.CheckoutPaidData,
   CheckoutCompletedData: events.CheckoutCompletedData,

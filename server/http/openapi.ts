@@ -65,6 +65,18 @@ const OVERRIDES: Record<string, { operationId: string; summary: string }> = {
     summary: 'Clear the messages of an inbox',
   },
   'POST /sandbox/reset': { operationId: 'sandboxReset', summary: 'Reset the workspace' },
+  'GET /sandbox/scenarios/library': {
+    operationId: 'sandboxListLibraryScenarios',
+    summary: 'List the built-in scenarios',
+  },
+  'GET /sandbox/scenarios/library/{name}': {
+    operationId: 'sandboxGetLibraryScenario',
+    summary: 'Get a built-in scenario and its file',
+  },
+  'POST /sandbox/scenarios/library/{name}/run': {
+    operationId: 'sandboxRunLibraryScenario',
+    summary: 'Run a built-in scenario against this sandbox',
+  },
   'GET /sandbox/export': {
     operationId: 'sandboxExportWorkspace',
     summary: 'Export the workspace (or one merchant) as a bundle file',

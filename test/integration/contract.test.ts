@@ -890,6 +890,11 @@ const STEPS: Record<string, Step> = {
   },
   'POST /sandbox/reset': {},
   'GET /sandbox/export': { query: (w) => ({ merchant_id: w.merchant }) },
+  'GET /sandbox/scenarios/library/{name}': { params: () => ({ name: 'checkout.paid' }) },
+  'POST /sandbox/scenarios/library/{name}/run': {
+    params: () => ({ name: 'checkout.created' }),
+    body: () => ({ env: 'test' }),
+  },
   // Called in step 5 with the bundle a whole-workspace export just made (it replaces the workspace).
   'POST /sandbox/import': {},
   'POST /v1/reseller/connections': { body: (w) => ({ merchant_id: w.reseller.target, rate: 450 }) },
