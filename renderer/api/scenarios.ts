@@ -6,6 +6,7 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../../server/contract/recording.js';
+import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
 import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
 import type { ImportResult } from '../../server/contract/transfer.js';
 import { ApiError, request } from './client';
@@ -17,21 +18,12 @@ export type {
   RecordingState,
   RecordingStopped,
 } from '../../server/contract/recording.js';
+export type {
+  LibraryScenario as LibraryItem,
+  LibraryScenarioDetail,
+} from '../../server/contract/scenario-library.js';
 export type { ScenarioProgress, ScenarioRun, ScenarioStepResult } from '../../server/contract/scenarios.js';
 export type { ImportResult } from '../../server/contract/transfer.js';
-
-/**
- * The library's shapes, as the shared contract of issue 12 states them (GET /sandbox/scenarios/library):
- * when its routes publish them in server/contract, these become type re-exports like the others.
- */
-export interface LibraryItem {
-  name: string;
-  description: string;
-  events: string[];
-}
-export interface LibraryScenario extends LibraryItem {
-  scenario: string;
-}
 
 export const recordingState = () => request<RecordingState>('GET', '/sandbox/recording');
 export const startRecording = (name?: string) =>
@@ -46,9 +38,9 @@ export const addExpectation = (path: string, fields?: string[]) =>
 
 export const runScenario = (scenario: string, env: Env) =>
   request<ScenarioRun>('POST', '/sandbox/scenarios/run', { scenario, env });
-export const listLibrary = () => request<{ items: LibraryItem[] }>('GET', '/sandbox/scenarios/library');
+export const listLibrary = () => request<LibraryList>('GET', '/sandbox/scenarios/library');
 export const getLibraryScenario = (name: string) =>
-  request<LibraryScenario>('GET', `/sandbox/scenarios/library/${encodeURIComponent(name)}`);
+  request<LibraryScenarioDetail>('GET', `/sandbox/scenarios/library/${encodeURIComponent(name)}`);
 
 async function binary(method: 'GET' | 'POST', path: string, body?: Blob): Promise<Response> {
   let response: Response;

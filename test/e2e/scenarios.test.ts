@@ -185,6 +185,24 @@ describe('scenarios page', () => {
     expect(await el('li[data-testid^="scenario-step-"]').count()).toBe(1);
     await el('[data-testid="scenario-step-2"][data-ok="false"]').waitFor();
     expect(await byTestId('scenario-result').textContent()).toBe('Failed: live progress');
+
+    // From the library, in production: the file loads into the editor and runs green there.
+    await byTestId('scenario-library').selectOption('checkout.partial');
+    await el('[data-testid="scenario-text"]:has-text("name: checkout.partial")').waitFor();
+    await byTestId('scenario-env').selectOption('production');
+    await byTestId('scenario-run').click();
+    await el('[data-testid="scenario-result"][data-ok="true"]').waitFor();
+    expect(await byTestId('scenario-result').textContent()).toBe('Passed: checkout.partial');
+    expect(await el('li[data-testid^="scenario-step-"][data-ok="true"]').count()).toBe(8);
+    const all = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
+      id: string;
+      name: string;
+    }[];
+    const roaster = all.find((m) => m.name === 'Demo Coffee Roasters')!;
+    const inProduction = (
+      await h.sandbox.apps.test.inject({ url: `/sandbox/merchants/${roaster.id}/checkouts?env=production` })
+    ).json() as { status: string }[];
+    expect(inProduction.map((c) => c.status)).toEqual(['partial']);
   }, 60_000);
 
   it('exports the workspace as a bundle file and imports it back', async () => {
