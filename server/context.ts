@@ -221,7 +221,7 @@ export function createContext(options: ContextOptions) {
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
-  const recorder = new ScenarioRecorder({ clock, merchants });
+  const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
 
   // Scenarios run against this sandbox over its own addresses, like any integration.
   const scenarios = new ScenarioService({

@@ -69,6 +69,9 @@ interface Session {
 export interface ScenarioRecorderDeps {
   clock: { now(): number; nowIso(): string };
   merchants: Pick<MerchantService, 'get' | 'listKeys'>;
+  /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
+   * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
+  baseUrl: (env: Env) => string;
 }
 
 /** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
@@ -213,6 +216,10 @@ export class ScenarioRecorder {
     return state;
   }
 
+  private ownUrls(): [string, string][] {
+    return (['test', 'production'] as const).map((env) => [this.deps.baseUrl(env), `sandbox.urls.${env}`]);
+  }
+
   private ownerKey(merchantId: string): string | null {
     const keys = this.deps.merchants.listKeys(merchantId).filter((k) => k.revoked_at === null);
     return (keys.find((k) => k.role === 'owner') ?? keys[0])?.key ?? null;
@@ -252,7 +259,7 @@ export class ScenarioRecorder {
   private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
     const now = this.deps.clock.now();
     const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
-    const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf);
+    const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf, this.ownUrls());
     if (ex.status >= 400) {
       if (body !== undefined) step.body = body;
       step.expect = { status: ex.status };

@@ -90,16 +90,30 @@ export function relativeTime(value: string, nowMs: number): string | undefined {
   return seconds >= 0 ? `clock.in.${duration(seconds)}` : `clock.ago.${duration(seconds)}`;
 }
 
-/** Replaces every string of a JSON value equal to a known value by its reference. */
-export function substitute(value: unknown, refOf: (s: string) => string | undefined): unknown {
+/** A literal `${` stays literal: `$${` is the format's escape. */
+const escapeRefs = (text: string) => text.replaceAll('${', () => '$${');
+
+/**
+ * Replaces every string of a JSON value equal to a known value by its reference, and a string that
+ * starts with one of `prefixes` (the sandbox's own addresses) by that reference spliced in.
+ */
+export function substitute(
+  value: unknown,
+  refOf: (s: string) => string | undefined,
+  prefixes: readonly [prefix: string, ref: string][] = [],
+): unknown {
   if (typeof value === 'string') {
     const ref = refOf(value);
-    // A literal `${` in a body stays literal: `$${` is the format's escape.
-    return ref === undefined ? value.replaceAll('${', () => '$${') : `\${${ref}}`;
+    if (ref !== undefined) return `\${${ref}}`;
+    const splice = prefixes.find(
+      ([prefix]) => value.startsWith(prefix) && /^([/?#]|$)/.test(value.slice(prefix.length)),
+    );
+    if (splice) return `\${${splice[1]}}${escapeRefs(value.slice(splice[0].length))}`;
+    return escapeRefs(value);
   }
-  if (Array.isArray(value)) return value.map((v) => substitute(v, refOf));
+  if (Array.isArray(value)) return value.map((v) => substitute(v, refOf, prefixes));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, refOf)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, refOf, prefixes)]));
   }
   return value;
 }

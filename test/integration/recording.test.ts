@@ -206,6 +206,49 @@ describe('recording', () => {
     expect(await finalState(replay)).toEqual(original);
   });
 
+  it("points webhook endpoints on the built-in inbox at the replaying sandbox's own address", async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    await ok(call(sandbox, 'POST', '/sandbox/recording/start', { name: 'hooks' }));
+    const shop = await ok<Created>(call(sandbox, 'POST', '/sandbox/merchants', { name: 'Hook Shop' }));
+    await ok(
+      call(sandbox, 'POST', `/sandbox/merchants/${shop.merchant.id}/webhook-endpoints`, {
+        url: `${urls.test}/sandbox/inbox/shop-hooks`,
+        events: ['checkout.created'],
+      }),
+    );
+    await ok(
+      call(
+        sandbox,
+        'POST',
+        '/v1/checkouts',
+        { title: 'Hooked', amount: 1_000_000, expires_at: inFuture(sandbox) },
+        { key: shop.api_key.key },
+      ),
+    );
+    const stopped = await ok<RecordingStopped>(call(sandbox, 'POST', '/sandbox/recording/stop'));
+    expect(stopped.scenario).toContain('url: ${sandbox.urls.test}/sandbox/inbox/shop-hooks');
+    expect(stopped.scenario).not.toContain(urls.test);
+
+    const parsed = parseScenario(stopped.scenario);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const replay = await testSandbox({
+      seed: parsed.scenario.seed,
+      clock: { at: Date.parse(parsed.scenario.clock.start), frozen: true },
+    });
+    const run = await runScenario({ urls: await replay.listen() }, parsed.scenario);
+    expect(run.steps.filter((s) => !s.ok)).toEqual([]);
+    // The replay's webhook reached the replay's own inbox.
+    await expect
+      .poll(
+        async () =>
+          (await ok<{ messages: unknown[] }>(call(replay, 'GET', '/sandbox/inboxes/shop-hooks'))).messages
+            .length,
+        { timeout: 5000 },
+      )
+      .toBe(1);
+  });
+
   it('reports its state, created resources included, and adopts a merchant made before it started', async () => {
     const sandbox = await testSandbox();
     const before = await createMerchant(sandbox, 'Old Shop');

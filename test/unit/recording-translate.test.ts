@@ -58,6 +58,27 @@ describe('recording translation', () => {
     ).toEqual({ checkout_id: '${co1.id}', nested: [{ key: '${acme.key}' }], note: 'costs $${5}', n: 3 });
   });
 
+  it("splices the sandbox's own address into URLs under it, and only under it", () => {
+    const own: [string, string][] = [['http://127.0.0.1:4010', 'sandbox.urls.test']];
+    expect(
+      substitute(
+        {
+          url: 'http://127.0.0.1:4010/sandbox/inbox/hooks',
+          other: 'http://127.0.0.1:40100/x',
+          exact: 'http://127.0.0.1:4010',
+          away: 'https://example.com/hooks',
+        },
+        refOf,
+        own,
+      ),
+    ).toEqual({
+      url: '${sandbox.urls.test}/sandbox/inbox/hooks',
+      other: 'http://127.0.0.1:40100/x',
+      exact: '${sandbox.urls.test}',
+      away: 'https://example.com/hooks',
+    });
+  });
+
   it('knows which values differ in every sandbox', () => {
     expect(isVolatile('id', ID)).toBe(true);
     expect(isVolatile('key', 'svcb_test_abc')).toBe(true);
