@@ -262,7 +262,10 @@ interface Observed {
 }
 
 async function send(apps: Sandbox['apps'], req: FuzzRequest): Promise<Observed> {
-  const sse = req.op.key === 'GET /sandbox/events';
+  // Also a path that resolves to the stream (`/sandbox/merchants/../events` is /sandbox/events).
+  const sse =
+    req.op.key === 'GET /sandbox/events' ||
+    (req.op.method === 'GET' && new URL(req.url, 'http://fuzz').pathname === '/sandbox/events');
   const res = (await apps[req.env].inject({
     method: req.op.method as 'GET',
     url: req.url,
