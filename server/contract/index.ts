@@ -83,6 +83,5 @@ export const namedSchemas = {
   ScenarioRunBody: scenarios.ScenarioRunBody,
   ScenarioRun: scenarios.ScenarioRun,
   ScenarioStepResult: scenarios.ScenarioStepResult,
-  ScenarioInvalid: scenarios.ScenarioInvalid,
   ScenarioProgress: scenarios.ScenarioProgress,
 };

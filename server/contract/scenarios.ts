@@ -44,20 +44,6 @@ export const ScenarioRun = Type.Object({
 });
 export type ScenarioRun = Static<typeof ScenarioRun>;
 
-export const ScenarioProblem = Type.Object({
-  line: Type.Integer({ minimum: 1 }),
-  /** where in the file, e.g. steps[2].clock.advance */
-  path: Type.String(),
-  message: Type.String(),
-});
-
-/** 400 for an invalid file: `error` sums it up, `errors` lists every problem with its line. */
-export const ScenarioInvalid = Type.Object({
-  error: Type.String(),
-  errors: Type.Array(ScenarioProblem),
-});
-export type ScenarioInvalid = Static<typeof ScenarioInvalid>;
-
 /** GET /sandbox/events, `event: scenario`: each finished step of a run on this sandbox. */
 export const ScenarioProgress = Type.Object({
   run_id: Type.String(),

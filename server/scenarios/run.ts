@@ -76,7 +76,13 @@ function expectationLabel(e: Expectation): string {
   return `balance ${e.balance.merchant} ${e.balance.currency}`;
 }
 
-const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+const SHOWN_CHARS = 500;
+/** A value as JSON in a message, cut short when long (a whole list would drown the point). */
+const show = (value: unknown): string => {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length <= SHOWN_CHARS ? text : `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)`;
+};
 
 const LISTED = 5;
 /** The first few items, newest first as the sandbox lists them, and how many more there are. */

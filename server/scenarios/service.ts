@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../contract/common.js';
 import type { ScenarioProgress, ScenarioRun } from '../contract/scenarios.js';
-import { AppError } from '../errors.js';
+import { AppError, ConflictError } from '../errors.js';
 import { type Scenario, type ScenarioJsonSchemaDocument, scenarioJsonSchema } from './format.js';
 import { parseScenario, type ScenarioError } from './parse.js';
 import { runScenario } from './run.js';
 
-/** 400: the scenario text is not a valid file; `errors` has every problem with its line. */
+/** 400: the scenario text is not a valid file; the message lists every problem with its line. */
 export class ScenarioInvalidError extends AppError {
   constructor(readonly errors: ScenarioError[]) {
-    const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     super(
       400,
-      first
-        ? `invalid scenario: line ${first.line}: ${first.path}: ${first.message}${more}`
-        : 'invalid scenario',
+      `invalid scenario: ${errors.map((e) => `line ${e.line}: ${e.path}: ${e.message}`).join('; ')}`,
     );
   }
 }
@@ -57,7 +53,10 @@ export class ScenarioService {
     // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
     // seeded generator would shift every id the scenario itself then makes.
     const runId = randomUUID();
-    return runScenario({ urls: this.deps.urls() }, scenario, {
+    const urls = this.deps.urls();
+    if (/:0$/.test(urls.test))
+      throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
+    return runScenario({ urls }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
       onStep: (step) => {
         // The runner stops after a failed action, so the last step is known as it finishes.

@@ -199,6 +199,20 @@ describe('svc-sandbox run', () => {
     const merchants = (await (await fetch(`${urls.test}/sandbox/merchants`)).json()) as { name: string }[];
     expect(merchants.map((m) => m.name)).toEqual(['shop']);
 
+    // --json: one object per file, the run as the control API gives it.
+    const asJson = await cli(['run', 'paid.yaml', '--url', urls.test, '--json'], dir);
+    expect(asJson.code).toBe(0);
+    const lines = asJson.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const run = JSON.parse(lines[0]!) as {
+      file: string;
+      ok: boolean;
+      name: string;
+      steps: { ok: boolean }[];
+    };
+    expect(run).toMatchObject({ file: 'paid.yaml', ok: true, name: 'checkout paid and settled' });
+    expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, true, true, true]);
+
     const nobody = await cli(['run', 'paid.yaml', '--url', 'http://127.0.0.1:9'], dir);
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toContain('no sandbox answering at http://127.0.0.1:9');

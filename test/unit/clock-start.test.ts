@@ -9,7 +9,10 @@ function setup(initial: ClockState | undefined, start: { at: number; frozen?: bo
   let real = Date.parse('2026-11-23T12:00:00.000Z');
   const saved: ClockState[] = [];
   const clock = new SandboxClock({ load: () => initial, save: (s) => void saved.push(s) }, () => real, start);
-  return { clock, saved, tick: (ms: number) => void (real += ms) };
+  const tick = (ms: number) => {
+    real += ms;
+  };
+  return { clock, saved, tick };
 }
 
 describe('a clock start (scenario replays)', () => {

@@ -215,5 +215,9 @@ describe('subset matching', () => {
     expect(mismatch({ a: [1] }, { a: [1, 2] }, 'body')).toBe('body.a: expected 1 items, actual 2: [1,2]');
     expect(mismatch({ a: { b: 1 } }, { a: null })).toBe('a: expected {"b":1}, actual null');
     expect(mismatch({ missing: 1 }, {})).toBe('missing: expected 1, actual nothing');
+    const long = 'x'.repeat(600);
+    expect(mismatch({ a: 1 }, { a: long })).toBe(
+      `a: expected 1, actual "${'x'.repeat(499)}… (602 characters)`,
+    );
   });
 });

@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody } from '../../contract/common.js';
-import {
-  ScenarioInvalid,
-  ScenarioJsonSchema,
-  ScenarioRun,
-  ScenarioRunBody,
-} from '../../contract/scenarios.js';
-import { ScenarioInvalidError, type ScenarioService } from '../../scenarios/service.js';
+import { ScenarioJsonSchema, ScenarioRun, ScenarioRunBody } from '../../contract/scenarios.js';
+import type { ScenarioService } from '../../scenarios/service.js';
 
 /**
  * Scenarios (docs/scenarios.md) run against this sandbox: GET /sandbox/scenario.schema.json and
@@ -35,17 +30,12 @@ export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRou
       schema: {
         tags,
         body: ScenarioRunBody,
-        response: { 200: ScenarioRun, 400: ScenarioInvalid, 422: ErrorBody },
+        response: { 200: ScenarioRun, 400: ErrorBody, 409: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request, reply) => {
-      try {
-        const { scenario, env } = request.body;
-        return await scenarios.runText(scenario, env === undefined ? {} : { env });
-      } catch (error) {
-        if (!(error instanceof ScenarioInvalidError)) throw error;
-        return reply.code(400).send({ error: error.message, errors: error.errors });
-      }
+    async (request) => {
+      const { scenario, env } = request.body;
+      return scenarios.runText(scenario, env === undefined ? {} : { env });
     },
   );
 };
