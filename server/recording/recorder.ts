@@ -13,6 +13,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../erro
 import {
   duration,
   isEmptyBody,
+  isUuid,
   isVolatile,
   prefixFor,
   relativeTime,
@@ -333,14 +334,21 @@ export class ScenarioRecorder {
     return name;
   }
 
-  /** Ids of merchants in a control call's path (`/sandbox/merchants/:id/...`) that are not named yet. */
+  /**
+   * Merchants the call names (a path parameter, a body field such as a connection's `merchant_id`)
+   * that the session did not create: each gets a `merchant:` step first, so the reference exists.
+   */
   private adoptMerchants(s: Session, ex: Exchange): void {
-    const id = ex.route.startsWith('/sandbox/merchants/:id') ? ex.params.id : undefined;
-    if (id === undefined || s.merchants.has(id)) return;
-    try {
-      this.merchantName(s, id);
-    } catch {
-      // not a merchant (the call failed with 404): the path keeps the literal id
+    const candidates = new Set<string>();
+    for (const value of Object.values(ex.params)) if (isUuid(value)) candidates.add(value);
+    for (const [, value] of strings(ex.body)) if (isUuid(value)) candidates.add(value);
+    for (const id of candidates) {
+      if (s.refs.has(id)) continue;
+      try {
+        this.merchantName(s, id);
+      } catch {
+        // not a merchant (or not any more): the value stays literal
+      }
     }
   }
 

@@ -5,6 +5,8 @@
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export const isUuid = (value: string): boolean => UUID.test(value);
+
 /** Values a later step may repeat and that differ in every sandbox: ids, keys, deposit addresses. */
 export function isVolatile(key: string, value: string): boolean {
   return UUID.test(value) || value.startsWith('svcb_') || (key === 'address' && value.length >= 16);

@@ -299,6 +299,38 @@ describe('recording', () => {
     ]);
   });
 
+  it('adds a merchant named only in a body (a reseller connection target) before the step', async () => {
+    const sandbox = await testSandbox();
+    const reseller = await createMerchant(sandbox, 'Reseller One');
+    const target = await createMerchant(sandbox, 'Target Shop');
+    await ok(call(sandbox, 'POST', '/sandbox/recording/start', { name: 'connect' }));
+    await ok(
+      call(
+        sandbox,
+        'POST',
+        '/v1/reseller/connections',
+        { merchant_id: target.merchantId, rate: 450 },
+        { key: reseller.key },
+      ),
+    );
+    const stopped = await ok<RecordingStopped>(call(sandbox, 'POST', '/sandbox/recording/stop'));
+    const steps = (parse(stopped.scenario) as { steps: Step[] }).steps;
+    expect(steps.map((step) => step.merchant ?? step.call)).toEqual([
+      'reseller_one',
+      'target_shop',
+      'reseller_one',
+    ]);
+    expect(steps[2]).toMatchObject({
+      call: 'POST /v1/reseller/connections',
+      body: { merchant_id: '${target_shop.id}', rate: 450 },
+    });
+    const parsed = parseScenario(stopped.scenario);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const replay = await testSandbox({ seed: parsed.scenario.seed });
+    const run = await runScenario({ urls: await replay.listen() }, parsed.scenario);
+    expect(run.steps.filter((step) => !step.ok)).toEqual([]);
+  });
+
   it('refuses what makes no sense: start twice, stop or expect with none running, bad paths', async () => {
     const sandbox = await testSandbox();
     const stop = await call(sandbox, 'POST', '/sandbox/recording/stop');
