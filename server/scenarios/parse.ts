@@ -113,6 +113,7 @@ export function parseScenario(text: string): ParseResult {
   /** TypeBox's errors for `value` against `schema`, as messages at paths below `base`. */
   const check = (schema: TSchema, value: unknown, base: Path) => {
     const seen = new Set<string>();
+    let unmatched: Path | undefined;
     for (const error of Value.Errors(schema, value)) {
       const relative: Path = error.instancePath
         .split('/')
@@ -122,7 +123,9 @@ export function parseScenario(text: string): ParseResult {
       if (error.keyword === 'boolean' && error.schemaPath.endsWith('additionalProperties')) {
         message = `unknown field ${String(relative.at(-1))}`;
       } else if (error.keyword === 'additionalProperties' || error.keyword === 'anyOf') {
-        continue; // said better by the errors of the fields themselves
+        // said better by the errors of the fields themselves, if there are any
+        if (error.keyword === 'anyOf') unmatched ??= [...base, ...relative];
+        continue;
       } else if (error.keyword === 'required') {
         const missing = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
         message = `missing field ${missing.join(', ')}`;
@@ -138,9 +141,16 @@ export function parseScenario(text: string): ParseResult {
       seen.add(key);
       fail(path, message);
     }
+    if (seen.size === 0 && unmatched) fail(unmatched, 'matches none of the allowed forms');
   };
 
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // an alias bomb, or another document YAML parses but cannot turn into data
+    return { ok: false, errors: [{ line: 1, path: '(file)', message: (error as Error).message }] };
+  }
   if (!isObject(raw)) {
     return {
       ok: false,

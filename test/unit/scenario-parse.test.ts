@@ -191,6 +191,14 @@ steps:
       { line: 1, path: '(file)', message: 'a scenario is a mapping with name and steps' },
     ]);
     expect(errorsOf('name: t\nname: u\nsteps: [{ merchant: a }]\n')[0]).toMatchObject({ line: 2 });
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const c of 'bcdefgh')
+      bomb.push(
+        `${c}: &${c} [${Array(10)
+          .fill(`*${String.fromCharCode(c.charCodeAt(0) - 1)}`)
+          .join(', ')}]`,
+      );
+    expect(errorsOf(`${bomb.join('\n')}\nname: t\nsteps: [{ merchant: a }]\n`)[0]!.message).toMatch(/alias/i);
   });
 });
 
