@@ -132,6 +132,9 @@ export function parseScenario(text: string): ParseResult {
       } else if (error.keyword === 'pattern') {
         const pattern = (error.params as { pattern?: string }).pattern ?? '';
         message = PATTERN_MESSAGES[pattern] ?? error.message ?? 'does not match';
+      } else if (error.keyword === 'enum') {
+        const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+        message = `must be one of ${allowed.map(String).join(', ')}`;
       } else if (error.keyword === 'format' && (error.params as { format?: string }).format === 'date-time') {
         message = 'must be a date-time like 2026-01-01T00:00:00Z';
       } else message = error.message ?? `fails ${error.keyword}`;
@@ -139,6 +142,16 @@ export function parseScenario(text: string): ParseResult {
       const key = `${formatPath(path)}: ${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      // A union of types fails once per type at the same place: one message names them all.
+      const previous = errors.at(-1);
+      if (
+        error.keyword === 'type' &&
+        previous?.path === formatPath(path) &&
+        previous.message.startsWith('must be ')
+      ) {
+        previous.message = `${previous.message.replace(/ or /g, ', ')} or ${message.slice('must be '.length)}`;
+        continue;
+      }
       fail(path, message);
     }
     if (seen.size === 0 && unmatched) fail(unmatched, 'matches none of the allowed forms');

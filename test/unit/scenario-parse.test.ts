@@ -86,6 +86,19 @@ steps:
     ]);
   });
 
+  it('says which values an enum takes and which types a union takes', () => {
+    const errors = errorsOf(`${HEAD}    body: { kyb_status: great }
+  - call: GET /v1/checkouts
+    query: { limit: [1] }
+  - expect: { webhook: { event: checkout.paid, status: lost } }
+`);
+    expect(errors.map((e) => [e.line, e.path, e.message])).toEqual([
+      [4, 'steps[0].body.kyb_status', 'must be one of draft, pending, approved, rejected'],
+      [6, 'steps[1].query.limit', 'must be string, number or boolean'],
+      [7, 'steps[2].expect.webhook.status', 'must be one of pending, delivered, failed'],
+    ]);
+  });
+
   it('refuses bad durations, naming their line', () => {
     const errors = errorsOf(`${HEAD}  - clock: { advance: 2 hours }
   - clock:
