@@ -113,6 +113,7 @@ export function parseScenario(text: string): ParseResult {
   /** TypeBox's errors for `value` against `schema`, as messages at paths below `base`. */
   const check = (schema: TSchema, value: unknown, base: Path) => {
     const seen = new Set<string>();
+    let unmatched: Path | undefined;
     for (const error of Value.Errors(schema, value)) {
       const relative: Path = error.instancePath
         .split('/')
@@ -122,13 +123,18 @@ export function parseScenario(text: string): ParseResult {
       if (error.keyword === 'boolean' && error.schemaPath.endsWith('additionalProperties')) {
         message = `unknown field ${String(relative.at(-1))}`;
       } else if (error.keyword === 'additionalProperties' || error.keyword === 'anyOf') {
-        continue; // said better by the errors of the fields themselves
+        // said better by the errors of the fields themselves, if there are any
+        if (error.keyword === 'anyOf') unmatched ??= [...base, ...relative];
+        continue;
       } else if (error.keyword === 'required') {
         const missing = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
         message = `missing field ${missing.join(', ')}`;
       } else if (error.keyword === 'pattern') {
         const pattern = (error.params as { pattern?: string }).pattern ?? '';
         message = PATTERN_MESSAGES[pattern] ?? error.message ?? 'does not match';
+      } else if (error.keyword === 'enum') {
+        const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+        message = `must be one of ${allowed.map(String).join(', ')}`;
       } else if (error.keyword === 'format' && (error.params as { format?: string }).format === 'date-time') {
         message = 'must be a date-time like 2026-01-01T00:00:00Z';
       } else message = error.message ?? `fails ${error.keyword}`;
@@ -136,11 +142,28 @@ export function parseScenario(text: string): ParseResult {
       const key = `${formatPath(path)}: ${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      // A union of types fails once per type at the same place: one message names them all.
+      const previous = errors.at(-1);
+      if (
+        error.keyword === 'type' &&
+        previous?.path === formatPath(path) &&
+        previous.message.startsWith('must be ')
+      ) {
+        previous.message = `${previous.message.replace(/ or /g, ', ')} or ${message.slice('must be '.length)}`;
+        continue;
+      }
       fail(path, message);
     }
+    if (seen.size === 0 && unmatched) fail(unmatched, 'matches none of the allowed forms');
   };
 
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // an alias bomb, or another document YAML parses but cannot turn into data
+    return { ok: false, errors: [{ line: 1, path: '(file)', message: (error as Error).message }] };
+  }
   if (!isObject(raw)) {
     return {
       ok: false,

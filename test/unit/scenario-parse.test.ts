@@ -86,6 +86,19 @@ steps:
     ]);
   });
 
+  it('says which values an enum takes and which types a union takes', () => {
+    const errors = errorsOf(`${HEAD}    body: { kyb_status: great }
+  - call: GET /v1/checkouts
+    query: { limit: [1] }
+  - expect: { webhook: { event: checkout.paid, status: lost } }
+`);
+    expect(errors.map((e) => [e.line, e.path, e.message])).toEqual([
+      [4, 'steps[0].body.kyb_status', 'must be one of draft, pending, approved, rejected'],
+      [6, 'steps[1].query.limit', 'must be string, number or boolean'],
+      [7, 'steps[2].expect.webhook.status', 'must be one of pending, delivered, failed'],
+    ]);
+  });
+
   it('refuses bad durations, naming their line', () => {
     const errors = errorsOf(`${HEAD}  - clock: { advance: 2 hours }
   - clock:
@@ -191,6 +204,14 @@ steps:
       { line: 1, path: '(file)', message: 'a scenario is a mapping with name and steps' },
     ]);
     expect(errorsOf('name: t\nname: u\nsteps: [{ merchant: a }]\n')[0]).toMatchObject({ line: 2 });
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const c of 'bcdefgh')
+      bomb.push(
+        `${c}: &${c} [${Array(10)
+          .fill(`*${String.fromCharCode(c.charCodeAt(0) - 1)}`)
+          .join(', ')}]`,
+      );
+    expect(errorsOf(`${bomb.join('\n')}\nname: t\nsteps: [{ merchant: a }]\n`)[0]!.message).toMatch(/alias/i);
   });
 });
 
