@@ -25,6 +25,7 @@ import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
 import { scenarioLibraryRoutes } from './http/sandbox/scenario-library.js';
+import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
@@ -38,7 +39,6 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
-import { runScenario } from './scenarios/run.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -158,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         dispatcher: ctx.dispatcher,
         events: ctx.events,
         requests: ctx.requests,
+        scenarios: ctx.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -180,10 +181,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         refunds: ctx.refunds,
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
+      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
+      await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
-      await control.register(scenarioLibraryRoutes, {
-        runner: { run: (scenario, opts) => runScenario({ urls: options.workspace.urls() }, scenario, opts) },
-      });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

@@ -37,6 +37,7 @@ import { RequestLogService } from './domain/requests/service.js';
 import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import type { Ids } from './ids.js';
+import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -219,6 +220,11 @@ export function createContext(options: ContextOptions) {
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
 
+  // Scenarios run against this sandbox over its own addresses, like any integration.
+  const scenarios = new ScenarioService({
+    urls: () => ({ test: baseUrl('test'), production: baseUrl('production') }),
+  });
+
   return {
     db,
     ids,
@@ -249,6 +255,7 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     webhooks,
     inbox,
+    scenarios,
     baseUrl,
   };
 }

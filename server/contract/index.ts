@@ -14,6 +14,7 @@ import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
 import * as library from './scenario-library.js';
+import * as scenarios from './scenarios.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
 import * as transfer from './transfer.js';
@@ -79,4 +80,9 @@ export const namedSchemas = {
   CardCreatedData: events.CardCreatedData,
   CardTransactionData: events.CardTransactionData,
   DepositReceivedData: events.DepositReceivedData,
+  ScenarioRunBody: scenarios.ScenarioRunBody,
+  ScenarioRun: scenarios.ScenarioRun,
+  ScenarioStepResult: scenarios.ScenarioStepResult,
+  ScenarioInvalid: scenarios.ScenarioInvalid,
+  ScenarioProgress: scenarios.ScenarioProgress,
 };

@@ -89,6 +89,10 @@ const OVERRIDES: Record<string, { operationId: string; summary: string }> = {
     operationId: 'sandboxProvisionMerchant',
     summary: 'Provision a merchant as a reseller',
   },
+  'GET /sandbox/scenario.schema.json': {
+    operationId: 'sandboxGetScenarioSchema',
+    summary: 'Get the JSON Schema of scenario files',
+  },
 };
 
 /** Nouns that end in `s` but are not plurals (a GET of one is a read, not a list). */
@@ -253,6 +257,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'sandbox: merchant views', description: 'What a merchant has, read across environments.' },
   { name: 'sandbox: acting as a merchant', description: 'Merchant operations made from the dashboard.' },
   { name: 'sandbox: resellers', description: 'Reseller connections and income, from the control side.' },
+  { name: 'sandbox: scenarios', description: 'Scenario files (docs/scenarios.md): their schema, and runs.' },
   { name: 'webhooks', description: 'What the sandbox POSTs to a merchant’s webhook endpoints.' },
 ];
 
@@ -322,8 +327,9 @@ export function webhooks(): Record<string, Json> {
 const STREAM_RESPONSE = {
   200: {
     description:
-      'Server-sent events: `event: event` (a SandboxEvent as JSON in `data`) and `event: delivery` (a ' +
-      'webhook delivery attempt), with `: ping` comments every 15 s.',
+      'Server-sent events: `event: event` (a SandboxEvent as JSON in `data`), `event: delivery` (a ' +
+      'webhook delivery attempt), `event: request` (a request log entry) and `event: scenario` (a ' +
+      'ScenarioProgress: a finished step of a scenario run), with `: ping` comments every 15 s.',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   },
 };

@@ -263,14 +263,35 @@ export type ScenarioStep =
 
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z';
 
+/** The outline of the JSON Schema document (the rest is the schema's own keywords). */
+export interface ScenarioJsonSchemaDocument {
+  $schema: string;
+  $id: string;
+  title: string;
+  type: 'object';
+  properties: Record<string, unknown>;
+  required: string[];
+  [keyword: string]: unknown;
+}
+
 /** The file's JSON Schema, as editors and GET /sandbox/scenario.schema.json get it. */
-export function scenarioJsonSchema(): Record<string, unknown> {
+export function scenarioJsonSchema(): ScenarioJsonSchemaDocument {
+  // A plain JSON copy: TypeBox's schemas carry non-enumerable markers an HTTP reply need not see.
+  const { type, properties, required, ...keywords } = JSON.parse(JSON.stringify(ScenarioFile)) as {
+    type: 'object';
+    properties: Record<string, unknown>;
+    required: string[];
+    [keyword: string]: unknown;
+  };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://svc-sandbox.local/scenario.schema.json',
     title: 'svc-sandbox scenario',
     description: 'A sequence of sandbox steps and expectations (docs/scenarios.md).',
-    ...(JSON.parse(JSON.stringify(ScenarioFile)) as Record<string, unknown>),
+    type,
+    ...keywords,
+    properties,
+    required,
   };
 }
 

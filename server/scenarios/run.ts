@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Env } from '../contract/common.js';
+import type { ScenarioRun, ScenarioStepResult } from '../contract/scenarios.js';
 import {
   durationSeconds,
   type Expectation,
@@ -19,23 +20,7 @@ export interface ScenarioTarget {
   urls: { test: string; production: string };
 }
 
-export interface ScenarioStepResult {
-  /** 1-based position in the file's steps */
-  index: number;
-  line: number;
-  kind: string;
-  label: string;
-  ok: boolean;
-  /** what failed: the expected and the actual value */
-  error?: string;
-  duration_ms: number;
-}
-
-export interface ScenarioRun {
-  ok: boolean;
-  name: string;
-  steps: ScenarioStepResult[];
-}
+export type { ScenarioRun, ScenarioStepResult };
 
 export interface RunOptions {
   onStep?(result: ScenarioStepResult): void;
@@ -92,6 +77,13 @@ function expectationLabel(e: Expectation): string {
 }
 
 const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+const LISTED = 5;
+/** The first few items, newest first as the sandbox lists them, and how many more there are. */
+const listed = (items: string[]): string =>
+  items.length <= LISTED
+    ? items.join('; ')
+    : `${items.slice(0, LISTED).join('; ')}; and ${items.length - LISTED} more`;
 
 /**
  * Where `actual` differs from the subset `expected`: every given field must be equal; arrays
@@ -268,7 +260,8 @@ export async function runScenario(
           const { key } = merchantKey(step.merchant);
           response = await request(method, `${target.urls[envOf(step.env)]}${path}`, {
             body,
-            headers: { ...resolve(step.headers ?? {}, results), authorization: `Bearer ${key}` },
+            // A header the step gives wins: `authorization` lets a step call with another key, or none.
+            headers: { authorization: `Bearer ${key}`, ...resolve(step.headers ?? {}, results) },
           });
         } else response = await control(method, path, body);
         checkResponse(`${method} ${path}`, response, resolve(step.expect, results));
@@ -316,7 +309,7 @@ export async function runScenario(
       }`;
       const actual =
         ofType.length > 0
-          ? `${matching.length} matching; ${type} data: ${ofType.map((event) => show(event.data)).join('; ')}`
+          ? `${matching.length} matching; ${type} data: ${listed(ofType.map((event) => show(event.data)))}`
           : `events in ${env}: ${[...new Set(all.map((event) => event.type))].join(', ') || 'none'}`;
       throw new StepFailure(`expected ${wanted}, actual ${actual}`);
     }
@@ -325,12 +318,17 @@ export async function runScenario(
       const env = envOf(w.env);
       const query = new URLSearchParams({ event: w.event, env, limit: '1000' });
       if (w.merchant) query.set('merchant_id', merchantKey(w.merchant).id);
-      const deliveries = (await controlOk('GET', `/sandbox/deliveries?${query}`)) as {
-        event_id: string;
-        merchant_id: string;
-        status: string;
-        attempt_count: number;
-      }[];
+      // Without a merchant: the deliveries of the merchants this scenario made, not the sandbox's
+      // other tenants' (a running sandbox has its own).
+      const ours = new Set([...merchants.values()].map((m) => m.id));
+      const deliveries = (
+        (await controlOk('GET', `/sandbox/deliveries?${query}`)) as {
+          event_id: string;
+          merchant_id: string;
+          status: string;
+          attempt_count: number;
+        }[]
+      ).filter((d) => w.merchant !== undefined || ours.has(d.merchant_id));
       let dataOf = async (_d: { event_id: string; merchant_id: string }): Promise<unknown> => undefined;
       if (w.data !== undefined) {
         const cache = new Map<string, Map<string, unknown>>();
@@ -357,9 +355,11 @@ export async function runScenario(
       const actual =
         deliveries.length === 0
           ? `no ${w.event} deliveries in ${env}`
-          : deliveries
-              .map((d) => `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`)
-              .join('; ');
+          : listed(
+              deliveries.map(
+                (d) => `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`,
+              ),
+            );
       throw new StepFailure(
         `expected a ${w.event} delivery${wanted.length ? ` ${wanted.join(', ')}` : ''}, actual ${actual}`,
       );

@@ -934,6 +934,12 @@ const STEPS: Record<string, Step> = {
     query: (w) => ({ merchant_id: w.merchant, env: 'test', status: '2xx', limit: '50' }),
   },
   'GET /sandbox/request-log/{id}': { params: (w) => ({ id: w.requestLogEntry }) },
+  'POST /sandbox/scenarios/run': {
+    body: () => ({
+      scenario:
+        'name: contract\nsteps:\n  - merchant: scenario-co\n  - call: GET /v1/checkouts\n    expect: { status: 200 }\n',
+    }),
+  },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */

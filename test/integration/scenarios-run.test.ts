@@ -78,7 +78,29 @@ steps:
   - clock: { advance: 2h }
 `;
 
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+/** The README's "Scenarios" section: its example file and the failure it shows. */
+const README_SECTION = /## Scenarios\n([\s\S]*?)\n## /.exec(README)![1]!;
+const README_EXAMPLE = /```yaml\n([\s\S]*?)```/.exec(README_SECTION)![1]!;
+
 describe('runScenario', () => {
+  it('runs the README example green; the failure the README shows is what a wrong status prints', async () => {
+    const run = await runFresh(parsed(README_EXAMPLE));
+    expect(run.steps.filter((s) => !s.ok)).toEqual([]);
+    expect(run.ok).toBe(true);
+
+    const wrong = parsed(
+      README_EXAMPLE.replace('body: { status: partial, paid_amount', 'body: { status: expired, paid_amount'),
+    );
+    const failed = (await runFresh(wrong, { waitMs: 100 })).steps.filter((s) => !s.ok);
+    expect(failed).toHaveLength(1);
+    const shown = /\n {2}✗ (\d+) (.+) \(line (\d+)\)\n {6}GET \/v1\/checkouts\/\S+: (.+)\n/.exec(
+      README_SECTION,
+    )!;
+    expect([String(failed[0]!.index), failed[0]!.label, String(failed[0]!.line)]).toEqual(shown.slice(1, 4));
+    expect(failed[0]!.error).toMatch(new RegExp(`^GET /v1/checkouts/[0-9a-f-]{36}: ${shown[4]}$`));
+  });
+
   it('runs the documented example green in a fresh sandbox, every step reported in order', async () => {
     const scenario = parsed(DOC_EXAMPLE);
     const seen: ScenarioStepResult[] = [];
@@ -156,13 +178,16 @@ steps:
     body: { title: no expiry }
     expect: { status: 422, body: { error: "expires_at: is required" } }
   - call: GET /v1/checkouts
+    headers: { authorization: Bearer svcb_unknown }
+    expect: { status: 401 }
+  - call: GET /v1/checkouts
     as: list
   - control: GET /sandbox/checkouts/\${list.0.nope}
 `);
     const run = await runFresh(scenario);
     expect(run.steps[1]!.error).toBeUndefined();
-    expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, false]);
-    expect(run.steps[3]!.error).toBe(`\${list.0.nope}: list has no field 0`);
+    expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, true, false]);
+    expect(run.steps[4]!.error).toBe(`\${list.0.nope}: list has no field 0`);
   });
 
   it('is deterministic: two fresh runs give the same ids, keys and timestamps, line by line', async () => {

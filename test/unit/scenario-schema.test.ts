@@ -8,6 +8,7 @@ import { scenarioJsonSchema } from '../../server/scenarios/format.js';
 
 const FILE = fileURLToPath(new URL('../../docs/scenario.schema.json', import.meta.url));
 const DOC = fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url));
+const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const text = () => `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
 
 describe('docs/scenario.schema.json', () => {
@@ -23,10 +24,16 @@ describe('docs/scenario.schema.json', () => {
     const ajv = new Ajv2020.default({ strict: false, allErrors: true });
     addFormats.default(ajv);
     const validate = ajv.compile(scenarioJsonSchema());
-    const example = /```yaml\n([\s\S]*?)```/.exec(readFileSync(DOC, 'utf8'))![1]!;
-    const ok = validate(parse(example));
-    expect(validate.errors ?? [], 'documented example').toEqual([]);
-    expect(ok).toBe(true);
+    const readme = /## Scenarios\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readFileSync(README, 'utf8'))![1]!;
+    const doc = /```yaml\n([\s\S]*?)```/.exec(readFileSync(DOC, 'utf8'))![1]!;
+    for (const [where, example] of [
+      ['docs/scenarios.md', doc],
+      ['README', readme],
+    ] as const) {
+      const ok = validate(parse(example));
+      expect(validate.errors ?? [], where).toEqual([]);
+      expect(ok).toBe(true);
+    }
     expect(validate({ name: 'x', steps: [{ call: 'POST /v1/checkouts', bodyy: {} }] })).toBe(false);
     expect(validate({ name: 'x', steps: [{ clock: { advance: '2 hours' } }] })).toBe(false);
   });

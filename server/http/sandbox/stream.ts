@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
+import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
@@ -11,17 +12,19 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /sandbox/events: server-sent events — every recorded event (`event: event`) and every
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
- * the entry) as it happens, optionally filtered by env and merchant.
+ * the entry) as it happens, optionally filtered by env and merchant; and each finished step of a
+ * scenario run on this sandbox (`event: scenario`, never filtered).
  */
 export interface StreamControlRoutesDeps {
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
+  scenarios: Pick<ScenarioService, 'on'>;
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { dispatcher, events, requests },
+  { dispatcher, events, requests, scenarios },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -68,6 +71,9 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       const offRequests = requests.on((entry) => {
         if (wanted(entry)) send('request', entry.id, entry);
       });
+      const offScenarios = scenarios.on((progress) =>
+        send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
+      );
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
@@ -75,6 +81,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         offEvents();
         offAttempts();
         offRequests();
+        offScenarios();
         streams.delete(raw);
       });
     },
