@@ -41,7 +41,6 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
-import { runScenario } from './scenarios/run.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -200,11 +199,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
-      await control.register(transferControlRoutes, { transfer: options.transfer });
       await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
-      await control.register(scenarioLibraryRoutes, {
-        runner: { run: (scenario, opts) => runScenario({ urls: options.workspace.urls() }, scenario, opts) },
-      });
+      await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
+      await control.register(transferControlRoutes, { transfer: options.transfer });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

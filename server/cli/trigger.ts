@@ -1,4 +1,5 @@
-import type { LibraryList, LibraryRunResult } from '../contract/scenario-library.js';
+import type { LibraryList } from '../contract/scenario-library.js';
+import type { ScenarioRun } from '../contract/scenarios.js';
 import { SandboxClient } from './client.js';
 import { baseUrl, COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
@@ -51,7 +52,7 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`no built-in scenario named ${name} (svc-sandbox trigger --list shows them)`);
   const env = envOption(values.env);
   const client = new SandboxClient(baseUrl(values));
-  const run = await client.post<LibraryRunResult>(
+  const run = await client.post<ScenarioRun>(
     `/sandbox/scenarios/library/${encodeURIComponent(name)}/run`,
     env === undefined ? {} : { env },
   );

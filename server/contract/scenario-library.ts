@@ -25,25 +25,3 @@ export const LibraryRunBody = Type.Object({
   env: Type.Optional(EnvName),
 });
 export type LibraryRunBody = Static<typeof LibraryRunBody>;
-
-/**
- * The result of a run, as the shared scenario contract has it (ScenarioRun: ok, name, steps with
- * index, line, kind, label, ok, error?, duration_ms). Kept here unnamed so it cannot clash with the
- * runner's own named ScenarioRun schema; the two are the same shape.
- */
-export const LibraryRunResult = Type.Object({
-  ok: Type.Boolean(),
-  name: Type.String(),
-  steps: Type.Array(
-    Type.Object({
-      index: Type.Integer(),
-      line: Type.Integer(),
-      kind: Type.String(),
-      label: Type.String(),
-      ok: Type.Boolean(),
-      error: Type.Optional(Type.String()),
-      duration_ms: Type.Number(),
-    }),
-  ),
-});
-export type LibraryRunResult = Static<typeof LibraryRunResult>;

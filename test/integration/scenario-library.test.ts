@@ -2,11 +2,8 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../server/contract/events.js';
-import type {
-  LibraryList,
-  LibraryRunResult,
-  LibraryScenarioDetail,
-} from '../../server/contract/scenario-library.js';
+import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
+import type { ScenarioRun } from '../../server/contract/scenarios.js';
 import { freshSandboxOptions } from '../../server/scenarios/fresh.js';
 import { LIBRARY, libraryText } from '../../server/scenarios/library.js';
 import { parseScenario } from '../../server/scenarios/parse.js';
@@ -112,7 +109,10 @@ describe('control API: /sandbox/scenarios/library', () => {
     const sandbox = await testSandbox();
     await sandbox.listen();
     const existing = await createMerchant(sandbox, 'Already Here');
-    const run = ok<LibraryRunResult>(
+    // Progress goes where every scenario run's goes (the event stream's `event: scenario`).
+    const progress: { name: string; done: boolean }[] = [];
+    sandbox.ctx.scenarios.on((p) => progress.push({ name: p.name, done: p.done }));
+    const run = ok<ScenarioRun>(
       await sandbox.apps.test.inject({
         method: 'POST',
         url: '/sandbox/scenarios/library/checkout.partial/run',
@@ -123,6 +123,8 @@ describe('control API: /sandbox/scenarios/library', () => {
     expect(run.name).toBe('checkout.partial');
     expect(run.steps.map((s) => s.ok)).toEqual(run.steps.map(() => true));
     expect(run.steps[0]).toMatchObject({ index: 1, kind: 'merchant', ok: true });
+    expect(progress.length).toBe(run.steps.length);
+    expect(progress.at(-1)).toEqual({ name: 'checkout.partial', done: true });
     const merchants = ok<{ id: string; name: string }[]>(
       await sandbox.apps.test.inject({ method: 'GET', url: '/sandbox/merchants' }),
     );
@@ -134,7 +136,7 @@ describe('control API: /sandbox/scenarios/library', () => {
     expect(events.map((e) => e.type)).toEqual(['checkout.partial', 'checkout.created']);
 
     // In production when asked: the steps that name no env act there.
-    const prod = ok<LibraryRunResult>(
+    const prod = ok<ScenarioRun>(
       await sandbox.apps.test.inject({
         method: 'POST',
         url: '/sandbox/scenarios/library/checkout.created/run',

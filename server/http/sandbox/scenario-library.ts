@@ -4,30 +4,25 @@ import {
   LibraryList,
   LibraryNameParams,
   LibraryRunBody,
-  LibraryRunResult,
   LibraryScenarioDetail,
 } from '../../contract/scenario-library.js';
-import type { Env } from '../../domain/types.js';
+import { ScenarioRun } from '../../contract/scenarios.js';
 import { NotFoundError } from '../../errors.js';
-import type { Scenario } from '../../scenarios/format.js';
 import { LIBRARY, libraryEntry, libraryText } from '../../scenarios/library.js';
 import { parseScenario } from '../../scenarios/parse.js';
-import type { ScenarioRun } from '../../scenarios/run.js';
-
-/** Runs a parsed scenario against this sandbox (the scenario service's `run`). */
-export interface ScenarioRunner {
-  run(scenario: Scenario, options?: { env?: Env }): Promise<ScenarioRun>;
-}
+import type { ScenarioService } from '../../scenarios/service.js';
 
 export interface ScenarioLibraryRoutesDeps {
-  runner: ScenarioRunner;
+  /** runs against this sandbox and reports each step on the event stream (`event: scenario`) */
+  runner: Pick<ScenarioService, 'run'>;
 }
 
 const tags = ['sandbox: scenarios'];
 
 /**
  * The built-in scenario library (server/scenarios/library/): list, read, run against this sandbox.
- * A run makes real HTTP calls to this sandbox's own addresses, as `svc-sandbox trigger` does.
+ * A run makes real HTTP calls to this sandbox's own addresses, as `svc-sandbox trigger` does, and
+ * its progress goes out on GET /sandbox/events like any scenario run's.
  */
 export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRoutesDeps> = async (
   app,
@@ -61,7 +56,7 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
         tags,
         params: LibraryNameParams,
         body: LibraryRunBody,
-        response: { 200: LibraryRunResult, 404: ErrorBody, 422: ErrorBody },
+        response: { 200: ScenarioRun, 404: ErrorBody, 422: ErrorBody },
       },
     },
     async (request) => {
