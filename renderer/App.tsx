@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Notices } from './components/Notices';
+import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
 import { useRoute } from './components/useRoute';
@@ -30,11 +31,18 @@ export function App() {
           </div>
           {page.scoped && <ScopeBar />}
         </header>
-        <Suspense fallback={<p className="muted" data-testid="page-loading">Loading…</p>}>
+        <Suspense
+          fallback={
+            <p className="muted" data-testid="page-loading">
+              Loading…
+            </p>
+          }
+        >
           <Component />
         </Suspense>
       </main>
       <Notices />
+      <RecordingIndicator />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { groupCommit } from './http/plugins/group-commit.js';
 import { jsonBodies } from './http/plugins/json-bodies.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
+import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
@@ -25,9 +26,13 @@ import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
+import { scenarioLibraryRoutes } from './http/sandbox/scenario-library.js';
+import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
+import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
@@ -39,6 +44,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
 
@@ -49,6 +55,8 @@ export interface BuildAppOptions {
   dashboardDir?: string | undefined;
   logger?: FastifyServerOptions['logger'];
   workspace: WorkspaceInfo;
+  /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
+  transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
@@ -107,6 +115,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });
+  // After the group commit: a change is recorded once it is durable (server/recording/).
+  await app.register(recording, { recorder: ctx.recorder, env });
+  ctx.recorder.attachReader(env, async (url, key) => {
+    const headers: Record<string, string> = { host: 'localhost' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const response = await app.inject({ method: 'GET', url, headers });
+    let body: unknown;
+    try {
+      body = response.json();
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, body };
+  });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   // The document: operationIds, summaries and security on each route (before any route is added),
@@ -158,6 +180,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         dispatcher: ctx.dispatcher,
         events: ctx.events,
         requests: ctx.requests,
+        recorder: ctx.recorder,
+        scenarios: ctx.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -181,6 +205,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         refunds: ctx.refunds,
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
+      await control.register(recordingControlRoutes, { recorder: ctx.recorder });
+      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
+      await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
+      await control.register(transferControlRoutes, { transfer: options.transfer });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/sandbox' },

@@ -19,6 +19,9 @@ Options:
   --allow-remote-control
                     serve the control API (/sandbox, no key needed) to other machines too;
                     by default only clients on this machine reach it, whatever --host is
+  --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
+                    branded merchants, checkouts in every state, invoices, a reseller, cards,
+                    webhook deliveries with failures and retries); prints a line when done
   -h, --help        show this help
 `;
 
@@ -29,6 +32,7 @@ export interface ServeOptions {
   db: string;
   seed: string | undefined;
   allowRemoteControl: boolean;
+  demo: boolean;
 }
 
 function port(name: string, value: string | undefined, fallback: number): number {
@@ -59,6 +63,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     db: values.db ?? './svc-sandbox.db',
     seed: values.seed,
     allowRemoteControl: values['allow-remote-control'] ?? false,
+    demo: values.demo ?? false,
   };
   if (options.port !== 0 && options.port === options.prodPort)
     throw new UsageError('--port and --prod-port must differ');
@@ -72,6 +77,7 @@ const OPTIONS = {
   db: { type: 'string' },
   seed: { type: 'string' },
   'allow-remote-control': { type: 'boolean' },
+  demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -86,9 +92,18 @@ Commands:
   clock [advance <d>|freeze|resume]
                             show or move the sandbox clock
   reset --yes               erase everything in the running sandbox
+  export --out <bundle> [--db <file>] [--merchant <id>]
+                            write the workspace (or one merchant) to a bundle file
+  import <bundle> [--db <file>]
+                            replace the workspace with a bundle's
+  run FILE... [--junit <file>]
+                            run scenario files, each in a fresh sandbox (or --url); exit 0 when
+                            every step held, 1 when one failed, 2 when a file is invalid
+  trigger <name> | --list   run a built-in scenario (one event sequence each) against the sandbox
 
-Every command but serve talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
-http://127.0.0.1:4010). Run \`svc-sandbox <command> --help\` for a command's options.
+Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+http://127.0.0.1:4010); export and import work on a database file instead with --db.
+Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
 ${USAGE}`;
@@ -117,6 +132,22 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/reset.js');
     return { run: m.reset, usage: m.RESET_USAGE };
   },
+  export: async () => {
+    const m = await import('./cli/export.js');
+    return { run: m.exportCommand, usage: m.EXPORT_USAGE };
+  },
+  import: async () => {
+    const m = await import('./cli/import.js');
+    return { run: m.importCommand, usage: m.IMPORT_USAGE };
+  },
+  run: async () => {
+    const m = await import('./cli/run.js');
+    return { run: m.run, usage: m.RUN_USAGE };
+  },
+  trigger: async () => {
+    const m = await import('./cli/trigger.js');
+    return { run: m.trigger, usage: m.TRIGGER_USAGE };
+  },
 };
 
 /** Flags that take a value as the next argument: what follows them is not the command. */
@@ -131,6 +162,8 @@ const VALUE_FLAGS = new Set([
   '--events',
   '--merchant',
   '--env',
+  '--out',
+  '--junit',
 ]);
 
 function commandOf(argv: string[]): string | undefined {
@@ -239,6 +272,35 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
   );
+  if (options.demo) await buildDemo(urls);
+}
+
+/** serve --demo: runs the built-in demo scenario against this sandbox, over its own addresses. */
+async function buildDemo(urls: Urls): Promise<void> {
+  const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
+    import('./scenarios/library.js'),
+    import('./scenarios/parse.js'),
+    import('./scenarios/run.js'),
+  ]);
+  const parsed = parseScenario(libraryText('demo'));
+  if (!parsed.ok) {
+    process.stderr.write(`svc-sandbox: the demo scenario is invalid: ${parsed.errors[0]?.message}\n`);
+    return;
+  }
+  try {
+    const run = await runScenario({ urls }, parsed.scenario);
+    const failed = run.steps.filter((s) => !s.ok);
+    if (run.ok)
+      process.stdout.write(
+        `svc-sandbox demo ready: ${run.steps.length} steps (svc-sandbox trigger --list for more)\n`,
+      );
+    else
+      process.stderr.write(
+        `svc-sandbox: the demo did not complete: ${failed.map((s) => `step ${s.index} ${s.label}: ${s.error}`).join('; ')}\n`,
+      );
+  } catch (error) {
+    process.stderr.write(`svc-sandbox: the demo did not complete: ${(error as Error).message}\n`);
+  }
 }
 
 const invokedDirectly =

@@ -14,6 +14,14 @@ export interface ClockStore {
   save(state: ClockState): void;
 }
 
+/** Where a new workspace's clock starts (a scenario's replay): used only when none is stored yet. */
+export interface ClockStart {
+  /** sandbox time at start (ms since epoch) */
+  at: number;
+  /** stand still at `at` until advanced or resumed (default), or run on from it */
+  frozen?: boolean;
+}
+
 export interface Clock {
   now(): number;
   nowIso(): string;
@@ -25,8 +33,18 @@ export class SandboxClock implements Clock {
   constructor(
     private readonly store: ClockStore,
     private readonly realNow: () => number = Date.now,
+    start?: ClockStart,
   ) {
-    this.state = store.load() ?? { offsetMs: 0, frozenAt: null };
+    const stored = store.load();
+    if (stored) this.state = stored;
+    else if (start === undefined) this.state = { offsetMs: 0, frozenAt: null };
+    else {
+      this.state =
+        start.frozen === false
+          ? { offsetMs: start.at - realNow(), frozenAt: null }
+          : { offsetMs: 0, frozenAt: start.at };
+      store.save(this.state);
+    }
   }
 
   now(): number {
@@ -65,6 +83,11 @@ export class SandboxClock implements Clock {
     if (this.state.frozenAt === null) return;
     this.state = { offsetMs: this.state.frozenAt - this.realNow(), frozenAt: null };
     this.store.save(this.state);
+  }
+
+  /** Reads the state again from the store (a workspace import replaced it underneath). */
+  reload(): void {
+    this.state = this.store.load() ?? { offsetMs: 0, frozenAt: null };
   }
 
   /** Back to real time, unfrozen (used by a workspace reset). */

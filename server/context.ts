@@ -1,5 +1,5 @@
 import { ChangeFeed, watchWrites } from './changes.js';
-import { type Clock, SandboxClock } from './clock.js';
+import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
 import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
@@ -40,6 +40,8 @@ import { ResellerService } from './domain/resellers/service.js';
 import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
+import { ScenarioRecorder } from './recording/recorder.js';
+import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -54,6 +56,8 @@ export interface ContextOptions {
   ids: Ids;
   /** Real time source for the sandbox clock; tests pass a controllable one. */
   realNow?: (() => number) | undefined;
+  /** where a new workspace's clock starts (ignored when the database already has a clock) */
+  clockStart?: ClockStart | undefined;
   baseUrl: (env: Env) => string;
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
@@ -75,6 +79,7 @@ export function createContext(options: ContextOptions) {
   const clock = new SandboxClock(
     { load: () => kv.get('clock'), save: (state) => kv.set('clock', state) },
     options.realNow,
+    options.clockStart,
   );
   const repos = {
     kv,
@@ -223,6 +228,13 @@ export function createContext(options: ContextOptions) {
   });
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
+  // Recording a scenario: one recorder shared by both listeners (server/recording/).
+  const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
+
+  // Scenarios run against this sandbox over its own addresses, like any integration.
+  const scenarios = new ScenarioService({
+    urls: () => ({ test: baseUrl('test'), production: baseUrl('production') }),
+  });
 
   return {
     db,
@@ -256,7 +268,9 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     webhooks,
     inbox,
+    scenarios,
     baseUrl,
+    recorder,
   };
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp, type Timeouts } from './app.js';
+import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
 import { wipeData } from './db/workspace.js';
@@ -10,6 +11,7 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
 import { VERSION } from './version.js';
+import { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 export interface SandboxOptions {
   /** SQLite file, or ':memory:' (default). */
@@ -22,6 +24,11 @@ export interface SandboxOptions {
   seed?: string;
   /** Real-time source behind the sandbox clock (tests pass a controllable one). */
   realNow?: () => number;
+  /**
+   * Where the clock of a new workspace starts (a scenario replay: frozen at a fixed time, so
+   * timestamps repeat). Ignored when the database file already holds a clock.
+   */
+  clock?: ClockStart;
   dashboardDir?: string;
   /** better-sqlite3 binary for another runtime (the Electron shell's). */
   nativeBinding?: string;
@@ -87,6 +94,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     db,
     ids: createIds(options.seed),
     realNow: options.realNow,
+    clockStart: options.clock,
     baseUrl: (env) => base[env],
     log,
     requestLogLimit: options.requestLogLimit,
@@ -105,12 +113,33 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.changes.note({ kind: 'workspace' });
     },
   };
+  // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
+  // in-memory copy of the data is dropped or read again, as after a reset.
+  const transfer = new WorkspaceTransfer({
+    db,
+    nowIso: () => ctx.clock.nowIso(),
+    appVersion: VERSION,
+    quiesce: () => ctx.dispatcher.idle(),
+    commitPending: () => {
+      ctx.batcher.commit();
+      ctx.repos.requestLog.flush();
+    },
+    beforeReplace: () => ctx.repos.requestLog.clearQueue(),
+    afterReplace: () => {
+      ctx.merchants.clearCache();
+      ctx.repos.checkouts.clearCache();
+      ctx.clock.reload();
+      ctx.settings.reload();
+      ctx.scheduler.wake();
+    },
+  });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
     dashboardDir,
     logger: options.logger,
     workspace,
+    transfer,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
     timeouts: options.timeouts,

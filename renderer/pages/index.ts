@@ -12,6 +12,7 @@ import {
 } from '../components/icons';
 import { CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
 import { OverviewPage } from './Overview/OverviewPage';
+import { ScenariosIcon } from './Scenarios/ScenariosIcon';
 import { SettingsIcon } from './Settings/SettingsIcon';
 
 /**
@@ -31,6 +32,7 @@ const MerchantsPage = onDemand(() => import('./Merchants/MerchantsPage'), 'Merch
 const MoneyPage = onDemand(() => import('./Money/MoneyPage'), 'MoneyPage');
 const RequestsPage = onDemand(() => import('./Requests/RequestsPage'), 'RequestsPage');
 const ResellersPage = onDemand(() => import('./Resellers/ResellersPage'), 'ResellersPage');
+const ScenariosPage = onDemand(() => import('./Scenarios/ScenariosPage'), 'ScenariosPage');
 const SettingsPage = onDemand(() => import('./Settings/SettingsPage'), 'SettingsPage');
 const WebhooksPage = onDemand(() => import('./Webhooks/WebhooksPage'), 'WebhooksPage');
 
@@ -136,6 +138,13 @@ export const pages: PageDef[] = [
     Icon: RequestsIcon,
     Component: RequestsPage,
     scoped: true,
+  },
+  {
+    id: 'scenarios',
+    label: 'Scenarios',
+    description: 'Record what you do as a scenario file, run scenarios step by step, export the workspace.',
+    Icon: ScenariosIcon,
+    Component: ScenariosPage,
   },
   {
     id: 'clock',

@@ -11,6 +11,7 @@ import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
+import { createScenariosSlice } from './scenarios';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
@@ -34,6 +35,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCustomersSlice(...a),
   ...createInvoicesSlice(...a),
   ...createEventsSlice(...a),
+  ...createScenariosSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

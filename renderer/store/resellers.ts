@@ -11,7 +11,7 @@ import type {
 import { formatAmount } from '../components/format';
 import { sandboxNow } from './clock';
 import { attempt, scopedChange } from './notices';
-import { currentScope, type Scope, serialized, stillCurrent } from './scope';
+import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice, Store } from './types';
 
 export interface OnBehalfCheckout {

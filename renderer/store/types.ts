@@ -11,6 +11,7 @@ import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
+import type { ScenariosSlice } from './scenarios';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
@@ -30,7 +31,8 @@ export type Store = WorkspaceSlice &
   RequestsSlice &
   CustomersSlice &
   InvoicesSlice &
-  EventsSlice;
+  EventsSlice &
+  ScenariosSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

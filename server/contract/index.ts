@@ -13,8 +13,11 @@ import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
+import * as library from './scenario-library.js';
+import * as scenarios from './scenarios.js';
 import * as settings from './settings.js';
 import * as addresses from './static-addresses.js';
+import * as transfer from './transfer.js';
 import * as views from './views.js';
 import * as webhooks from './webhooks.js';
 import * as workspace from './workspace.js';
@@ -73,6 +76,9 @@ export const namedSchemas = {
   ChangeNotice: workspace.ChangeNotice,
   Change: workspace.Change,
   RequestLogEntry: requests.RequestLogEntry,
+  ImportResult: transfer.ImportResult,
+  LibraryScenario: library.LibraryScenario,
+  LibraryScenarioDetail: library.LibraryScenarioDetail,
   CheckoutCreatedData: events.CheckoutCreatedData,
   CheckoutPaidData: events.CheckoutPaidData,
   CheckoutCompletedData: events.CheckoutCompletedData,
@@ -80,4 +86,8 @@ export const namedSchemas = {
   CardCreatedData: events.CardCreatedData,
   CardTransactionData: events.CardTransactionData,
   DepositReceivedData: events.DepositReceivedData,
+  ScenarioRunBody: scenarios.ScenarioRunBody,
+  ScenarioRun: scenarios.ScenarioRun,
+  ScenarioStepResult: scenarios.ScenarioStepResult,
+  ScenarioProgress: scenarios.ScenarioProgress,
 };

@@ -65,9 +65,33 @@ const OVERRIDES: Record<string, { operationId: string; summary: string }> = {
     summary: 'Clear the messages of an inbox',
   },
   'POST /sandbox/reset': { operationId: 'sandboxReset', summary: 'Reset the workspace' },
+  'GET /sandbox/scenarios/library': {
+    operationId: 'sandboxListLibraryScenarios',
+    summary: 'List the built-in scenarios',
+  },
+  'GET /sandbox/scenarios/library/{name}': {
+    operationId: 'sandboxGetLibraryScenario',
+    summary: 'Get a built-in scenario and its file',
+  },
+  'POST /sandbox/scenarios/library/{name}/run': {
+    operationId: 'sandboxRunLibraryScenario',
+    summary: 'Run a built-in scenario against this sandbox',
+  },
+  'GET /sandbox/export': {
+    operationId: 'sandboxExportWorkspace',
+    summary: 'Export the workspace (or one merchant) as a bundle file',
+  },
+  'POST /sandbox/import': {
+    operationId: 'sandboxImportWorkspace',
+    summary: 'Import a bundle file, replacing the workspace',
+  },
   'POST /sandbox/merchants/{id}/provision': {
     operationId: 'sandboxProvisionMerchant',
     summary: 'Provision a merchant as a reseller',
+  },
+  'GET /sandbox/scenario.schema.json': {
+    operationId: 'sandboxGetScenarioSchema',
+    summary: 'Get the JSON Schema of scenario files',
   },
 };
 
@@ -233,6 +257,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'sandbox: merchant views', description: 'What a merchant has, read across environments.' },
   { name: 'sandbox: acting as a merchant', description: 'Merchant operations made from the dashboard.' },
   { name: 'sandbox: resellers', description: 'Reseller connections and income, from the control side.' },
+  { name: 'sandbox: scenarios', description: 'Scenario files (docs/scenarios.md): their schema, and runs.' },
   { name: 'webhooks', description: 'What the sandbox POSTs to a merchant’s webhook endpoints.' },
 ];
 
@@ -302,8 +327,9 @@ export function webhooks(): Record<string, Json> {
 const STREAM_RESPONSE = {
   200: {
     description:
-      'Server-sent events: `event: event` (a SandboxEvent as JSON in `data`) and `event: delivery` (a ' +
-      'webhook delivery attempt), with `: ping` comments every 15 s.',
+      'Server-sent events: `event: event` (a SandboxEvent as JSON in `data`), `event: delivery` (a ' +
+      'webhook delivery attempt), `event: request` (a request log entry) and `event: scenario` (a ' +
+      'ScenarioProgress: a finished step of a scenario run), with `: ping` comments every 15 s.',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   },
 };

@@ -34,6 +34,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const SSE = 'GET /sandbox/events';
 const RESET = 'POST /sandbox/reset';
+const IMPORT = 'POST /sandbox/import';
 const APPLY = {
   account_purpose: 'business expenses',
   occupation: 'engineer',
@@ -88,12 +89,15 @@ interface Request {
   /** the merchant key; defaults to the world's key on `/v1` paths */
   auth?: string | null;
   app?: App;
+  /** a body that is bytes, not JSON (the bundle file of an import) */
+  bytes?: Buffer;
 }
 
 interface Response {
   status: number;
   json: unknown;
   raw: string;
+  bytes: Buffer;
 }
 
 interface Problem {
@@ -124,8 +128,15 @@ class Recorder {
     const res = await this.sandbox.apps[request.app ?? 'test'].inject({
       method: request.method,
       url: query ? `${url}?${query}` : url,
-      headers: auth ? { authorization: `Bearer ${auth}` } : {},
-      ...(request.body === undefined ? {} : { payload: request.body as Json }),
+      headers: {
+        ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+        ...(request.bytes ? { 'content-type': 'application/octet-stream' } : {}),
+      },
+      ...(request.bytes
+        ? { payload: request.bytes }
+        : request.body === undefined
+          ? {}
+          : { payload: request.body as Json }),
     });
     this.record(operation, res.statusCode, res.headers['content-type']?.toString(), res.body);
     let json: unknown;
@@ -134,7 +145,7 @@ class Recorder {
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, json, raw: res.body };
+    return { status: res.statusCode, json, raw: res.body, bytes: res.rawPayload };
   }
 
   record(operation: string, status: number, contentType: string | undefined, body: string): void {
@@ -886,6 +897,14 @@ const STEPS: Record<string, Step> = {
     body: () => ({ status: 'locked' }),
   },
   'POST /sandbox/reset': {},
+  'GET /sandbox/export': { query: (w) => ({ merchant_id: w.merchant }) },
+  'GET /sandbox/scenarios/library/{name}': { params: () => ({ name: 'checkout.paid' }) },
+  'POST /sandbox/scenarios/library/{name}/run': {
+    params: () => ({ name: 'checkout.created' }),
+    body: () => ({ env: 'test' }),
+  },
+  // Called in step 5 with the bundle a whole-workspace export just made (it replaces the workspace).
+  'POST /sandbox/import': {},
   'POST /v1/reseller/connections': { body: (w) => ({ merchant_id: w.reseller.target, rate: 450 }) },
   'PUT /v1/reseller/connections/{connection_id}': {
     params: (w) => ({ connection_id: w.reseller.connection }),
@@ -923,6 +942,17 @@ const STEPS: Record<string, Step> = {
     query: (w) => ({ merchant_id: w.merchant, env: 'test', status: '2xx', limit: '50' }),
   },
   'GET /sandbox/request-log/{id}': { params: (w) => ({ id: w.requestLogEntry }) },
+  // Recording: start, state, an expectation from a merchant's current state, stop (in that order).
+  'POST /sandbox/recording/start': { body: () => ({ name: 'contract sweep' }) },
+  'POST /sandbox/recording/expect': {
+    body: (w) => ({ kind: 'resource', path: `/sandbox/merchants/${w.merchant}` }),
+  },
+  'POST /sandbox/scenarios/run': {
+    body: () => ({
+      scenario:
+        'name: contract\nsteps:\n  - merchant: scenario-co\n  - call: GET /v1/checkouts\n    expect: { status: 200 }\n',
+    }),
+  },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */
@@ -1022,7 +1052,7 @@ async function firstStreamEvent(
 async function probeErrors(api: Recorder, operations: Operation[], w: World): Promise<number> {
   let probes = 0;
   for (const op of operations) {
-    if (op.key === SSE || op.key === RESET || !resolvable(op, w)) continue;
+    if (op.key === SSE || op.key === RESET || op.key === IMPORT || !resolvable(op, w)) continue;
     const responses = op.operation.responses ?? {};
     const uuids = (op.operation.parameters ?? []).filter(
       (p) => p.in === 'path' && p.schema?.format === 'uuid',
@@ -1108,7 +1138,9 @@ describe('contract: real responses against the served OpenAPI document', () => {
     const world = await buildWorld(api, sandbox, urls.test);
 
     // 1. The sweep: every operation but deletions, the stream and the reset, once, with its fixtures.
-    const sweep = operations.filter((op) => op.method !== 'DELETE' && op.key !== SSE && op.key !== RESET);
+    const sweep = operations.filter(
+      (op) => op.method !== 'DELETE' && op.key !== SSE && op.key !== RESET && op.key !== IMPORT,
+    );
     const missingSteps: string[] = [];
     for (const op of sweep) {
       if (!(op.key in STEPS) && (op.operation.requestBody?.required || !resolvable(op, world))) {
@@ -1172,6 +1204,23 @@ describe('contract: real responses against the served OpenAPI document', () => {
       const op = contract.operation(key);
       if (!op) continue;
       api.expectStatus(key, await api.send(requestFor(op, world)), 400, 'repeated transition');
+      errorProbes += 1;
+    }
+    // The workspace exported whole and imported back (it replaces itself: the same answers after),
+    // and a file that is no bundle refused with a 400.
+    if (contract.operation(IMPORT)) {
+      const before = await api.ok({ method: 'GET', path: '/sandbox/merchants' });
+      const bundle = await api.send({ method: 'GET', path: '/sandbox/export' });
+      api.expectStatus('GET /sandbox/export', bundle, 200, 'whole-workspace export');
+      const imported = await api.send({ method: 'POST', path: '/sandbox/import', bytes: bundle.bytes });
+      api.expectStatus(IMPORT, imported, 200, 'import of the export');
+      expect(await api.ok({ method: 'GET', path: '/sandbox/merchants' })).toEqual(before);
+      const refused = await api.send({
+        method: 'POST',
+        path: '/sandbox/import',
+        bytes: Buffer.from('not a bundle'),
+      });
+      api.expectStatus(IMPORT, refused, 400, 'a file that is no bundle');
       errorProbes += 1;
     }
     const reset = contract.operation(RESET);

@@ -262,7 +262,9 @@ interface Observed {
 }
 
 async function send(apps: Sandbox['apps'], req: FuzzRequest): Promise<Observed> {
-  const sse = req.op.key === 'GET /sandbox/events';
+  // Any GET may land on the event stream: a `..` path parameter resolves
+  // /sandbox/merchants/../events to /sandbox/events. Read GETs as streams and close a live one.
+  const sse = req.op.method === 'GET';
   const res = (await apps[req.env].inject({
     method: req.op.method as 'GET',
     url: req.url,

@@ -10,7 +10,17 @@ export class SettingsService {
   private current: Settings;
 
   constructor(private readonly kv: KvRepo) {
-    this.current = { ...DEFAULT_SETTINGS, ...kv.get<Partial<Settings>>(KEY) };
+    this.current = this.load();
+  }
+
+  /** Reads the settings again from the store (a workspace import replaced them underneath). */
+  reload(): Settings {
+    this.current = this.load();
+    return this.current;
+  }
+
+  private load(): Settings {
+    return { ...DEFAULT_SETTINGS, ...this.kv.get<Partial<Settings>>(KEY) };
   }
 
   get(): Settings {

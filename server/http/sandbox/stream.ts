@@ -4,6 +4,8 @@ import type { ChangeFeed } from '../../changes.js';
 import { StreamQuery } from '../../contract/workspace.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
+import type { ScenarioRecorder } from '../../recording/recorder.js';
+import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
 
@@ -14,18 +16,22 @@ const HEARTBEAT_MS = 15_000;
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
  * the entry) as it happens, and a change notice (`event: change`, a ChangeNotice) after every
  * committed write whatever made it, optionally filtered by env and merchant. A change that does not
- * say its env or merchant passes every filter.
+ * say its env or merchant passes every filter. Also, never filtered: each finished step of a
+ * scenario run on this sandbox (`event: scenario`) and the recording's state (`event: recording`)
+ * whenever it changes.
  */
 export interface StreamControlRoutesDeps {
   changes: Pick<ChangeFeed, 'on'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
+  recorder: Pick<ScenarioRecorder, 'on'>;
+  scenarios: Pick<ScenarioService, 'on'>;
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
   app,
-  { changes, dispatcher, events, requests },
+  { changes, dispatcher, events, requests, recorder, scenarios },
 ) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -80,6 +86,11 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         );
         if (shown.length > 0) send('change', `change:${notice.seq}`, { seq: notice.seq, changes: shown });
       });
+      let recordings = 0;
+      const offRecording = recorder.on((state) => send('recording', `recording:${++recordings}`, state));
+      const offScenarios = scenarios.on((progress) =>
+        send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
+      );
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       raw.on('close', () => {
@@ -88,6 +99,8 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         offAttempts();
         offRequests();
         offChanges();
+        offRecording();
+        offScenarios();
         streams.delete(raw);
       });
     },

@@ -1,0 +1,144 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Scenario } from '../scenarios/format.js';
+import { type FileReport, junitXml } from '../scenarios/junit.js';
+import { formatErrors, parseScenario } from '../scenarios/parse.js';
+import { type RunOptions, runScenario, type ScenarioRun, stepLabel } from '../scenarios/run.js';
+import { SandboxClient } from './client.js';
+import { CliFailure, envOption, json, out, parse, UsageError } from './common.js';
+
+export const RUN_USAGE = `Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL]
+
+Runs scenario files (YAML or JSON, see docs/scenarios.md) and prints each step with a tick or the
+failure. Each file runs in a fresh in-memory sandbox of its own (its seed and clock, so ids and
+timestamps repeat), or, with --url, against that running sandbox.
+
+Options:
+  --junit <file>    also write a JUnit XML report: one test suite per file, one test case per step
+  --env <env>       environment of the steps that name none: test or production (default: the file's)
+  --url <url>       run against this running sandbox instead of fresh ones (its own ids and clock)
+  --json            print each file's result as one JSON object per line
+  -h, --help        show this help
+
+Exit codes: 0 every step held, 1 a step failed (or no sandbox answers at --url), 2 a file is
+invalid (each problem printed as FILE:LINE: FIELD: MESSAGE; nothing is run) or a bad command line.
+
+Example (CI): npx svc-sandbox run scenarios/*.yaml --junit report.xml
+`;
+
+interface Loaded {
+  file: string;
+  scenario?: Scenario;
+  report?: FileReport;
+}
+
+function load(file: string): Loaded {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message;
+    return {
+      file,
+      report: { file, invalid: [{ line: 1, path: '(file)', message: `cannot read: ${reason}` }] },
+    };
+  }
+  const parsed = parseScenario(text);
+  return parsed.ok ? { file, scenario: parsed.scenario } : { file, report: { file, invalid: parsed.errors } };
+}
+
+function printRun(run: ScenarioRun, scenario: Scenario): void {
+  const ran = run.steps.length;
+  for (const [i, step] of scenario.steps.entries()) {
+    if (i < ran) continue;
+    out(`  - ${i + 1} ${stepLabel(step)} (line ${step.line}): not run`);
+  }
+  const failed = run.steps.filter((s) => !s.ok).length;
+  const skipped = scenario.steps.length - ran;
+  out(
+    `  ${run.ok ? 'passed' : 'FAILED'}: ${ran - failed} of ${scenario.steps.length} steps held` +
+      `${failed ? `, ${failed} failed` : ''}${skipped ? `, ${skipped} not run` : ''}`,
+  );
+}
+
+export async function run(argv: string[]): Promise<number | 'help'> {
+  const { values, positionals } = parse(argv, { junit: { type: 'string' }, env: { type: 'string' } });
+  if (values.help) return 'help';
+  const files = positionals.slice(1);
+  if (files.length === 0) throw new UsageError('run needs at least one scenario file');
+  const env = envOption(values.env);
+  const junit = values.junit as string | undefined;
+  const asJson = values.json === true;
+  let target: { urls: { test: string; production: string } } | undefined;
+  if (values.url !== undefined) {
+    const url = values.url as string;
+    try {
+      new URL(url);
+    } catch {
+      throw new UsageError(`--url must be an http(s) URL, got ${url}`);
+    }
+    const client = new SandboxClient(url.replace(/\/+$/, ''));
+    const health = await client.get<{ urls: { test: string; production: string } }>('/sandbox/health');
+    target = { urls: health.urls };
+  }
+
+  const loaded = files.map(load);
+  const invalid = loaded.filter((l) => l.report);
+  if (invalid.length > 0) {
+    for (const { file, report } of invalid) {
+      if (report && 'invalid' in report)
+        process.stderr.write(`${formatErrors(file, report.invalid).join('\n')}\n`);
+    }
+    process.stderr.write(
+      `svc-sandbox: ${invalid.length} invalid scenario file${invalid.length === 1 ? '' : 's'}: nothing was run\n`,
+    );
+    if (junit)
+      write(
+        junit,
+        invalid.map((l) => l.report!),
+      );
+    return 2;
+  }
+
+  const runFresh = target ? undefined : (await import('../scenarios/fresh.js')).runFresh;
+  const reports: FileReport[] = [];
+  let allOk = true;
+  for (const { file, scenario } of loaded) {
+    if (!scenario) continue;
+    if (!asJson) out(`${scenario.name} (${file})`);
+    const options: RunOptions = {
+      ...(env === undefined ? {} : { env }),
+      onStep: (r) => {
+        if (asJson) return;
+        out(`  ${r.ok ? '✓' : '✗'} ${r.index} ${r.label}${r.ok ? '' : ` (line ${r.line})`}`);
+        if (!r.ok && r.error) for (const line of r.error.split('\n')) out(`      ${line}`);
+      },
+    };
+    const startedAt = new Date().toISOString();
+    let result: ScenarioRun;
+    try {
+      result = target ? await runScenario(target, scenario, options) : await runFresh!(scenario, options);
+    } catch (error) {
+      throw new CliFailure(`${file}: ${(error as Error).message}`);
+    }
+    if (asJson) json({ file, ...result });
+    else printRun(result, scenario);
+    allOk &&= result.ok;
+    reports.push({ file, scenario, run: result, started_at: startedAt });
+  }
+  if (junit) write(junit, reports);
+  if (!asJson && files.length > 1) {
+    const passed = reports.filter((r) => 'run' in r && r.run.ok).length;
+    out(`${files.length} scenarios: ${passed} passed, ${files.length - passed} failed`);
+  }
+  return allOk ? 0 : 1;
+}
+
+function write(file: string, reports: FileReport[]): void {
+  try {
+    writeFileSync(file, junitXml(reports));
+  } catch (error) {
+    throw new CliFailure(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,54 @@
+import fp from 'fastify-plugin';
+import type { Env } from '../../contract/common.js';
+import type { ScenarioRecorder } from '../../recording/recorder.js';
+
+export interface RecordingOptions {
+  recorder: Pick<ScenarioRecorder, 'capture' | 'recording'>;
+  /** the listener's environment */
+  env: Env;
+}
+
+const parse = (payload: unknown): unknown => {
+  const text =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+  if (text === null || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Hands every exchange of the app (the `/v1` API and the control API, so dashboard clicks too) to
+ * the scenario recorder while a recording runs. It runs in `onSend` after the group commit's hook:
+ * the change is durable, and the step exists before the caller has its answer, so a stop that
+ * follows can never miss it. Nothing happens (not even a parse) when no recording runs; a failure
+ * here is logged, never the request's.
+ */
+export const recording = fp<RecordingOptions>(
+  async (app, { recorder, env }) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (recorder.recording && request.routeOptions.url !== undefined) {
+        try {
+          recorder.capture({
+            env,
+            method: request.method,
+            url: request.url,
+            route: request.routeOptions.url,
+            params: (request.params ?? {}) as Record<string, string>,
+            query: (request.query ?? {}) as Record<string, unknown>,
+            body: request.body,
+            status: reply.statusCode,
+            response: parse(payload),
+            merchantId: request.principal?.merchantId ?? null,
+          });
+        } catch (error) {
+          request.log.error({ err: error }, 'recording: step not recorded');
+        }
+      }
+      done(null, payload);
+    });
+  },
+  { name: 'recording', dependencies: ['group-commit'] },
+);

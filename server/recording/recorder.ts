@@ -1,0 +1,435 @@
+import { stringify } from 'yaml';
+import type { Env } from '../contract/common.js';
+import type { Merchant } from '../contract/merchants.js';
+import type {
+  RecordedResource,
+  RecordingExpectBody,
+  RecordingExpectResult,
+  RecordingState,
+  RecordingStopped,
+} from '../contract/recording.js';
+import type { MerchantService } from '../domain/merchants/service.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import {
+  duration,
+  isEmptyBody,
+  isUuid,
+  isVolatile,
+  prefixFor,
+  relativeTime,
+  slug,
+  strings,
+  substitute,
+  substitutePath,
+} from './translate.js';
+
+/** One HTTP exchange as the recording plugin saw it, after its response left. */
+export interface Exchange {
+  /** the listener's environment */
+  env: Env;
+  method: string;
+  /** the URL as called, query included */
+  url: string;
+  /** the matched route pattern (`/v1/checkouts/:id`) */
+  route: string;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  status: number;
+  /** the parsed JSON answer (undefined when none) */
+  response: unknown;
+  /** `/v1`: the authenticated merchant (null when authentication failed) */
+  merchantId: string | null;
+}
+
+/** Reads a resource's current state through the app of an environment (GET, as a merchant's key). */
+export type ResourceReader = (path: string, key: string | null) => Promise<{ status: number; body: unknown }>;
+
+type Step = Record<string, unknown>;
+
+interface Owner {
+  merchantId: string;
+  env: Env;
+}
+
+interface Session {
+  name: string;
+  startedAt: string;
+  steps: Step[];
+  /** a value seen in an answer (id, key, address) → its reference (`co1.id`) */
+  refs: Map<string, string>;
+  /** merchant id → the merchant step's name */
+  merchants: Map<string, string>;
+  names: Set<string>;
+  counters: Map<string, number>;
+  /** an object created while recording → who owns it, in which environment (to read it back) */
+  owners: Map<string, Owner>;
+  resources: RecordedResource[];
+}
+
+export interface ScenarioRecorderDeps {
+  clock: { now(): number; nowIso(): string };
+  merchants: Pick<MerchantService, 'get' | 'listKeys'>;
+  /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
+   * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
+  baseUrl: (env: Env) => string;
+}
+
+/** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
+const EXCLUDED =
+  /^\/sandbox\/(recording|events|openapi\.json|scenario\.schema\.json|scenarios|export|import)(\/|\?|$)/;
+/** Statuses that say nothing a replay could reproduce (no key, rate limit, not JSON, server fault). */
+const SKIPPED_STATUS = new Set([401, 415, 429]);
+
+/**
+ * Turns what is done to the sandbox while a recording runs into a scenario file (docs/scenarios.md).
+ * One per sandbox, shared by both listeners. Choices (docs/decisions.md, "Recording"):
+ * - reads (GET) are left out; a failed write (4xx) is kept with `expect: { status }`, since a QA
+ *   reproduction may be about the error; 401, 415, 429 and 5xx are left out;
+ * - a merchant the session uses but did not create gets a `merchant:` step of its current state;
+ * - every id, key and deposit address an answer reveals is a reference in later steps.
+ */
+export class ScenarioRecorder {
+  private session: Session | null = null;
+  private readonly listeners = new Set<(state: RecordingState) => void>();
+  private readonly readers = new Map<Env, ResourceReader>();
+
+  constructor(private readonly deps: ScenarioRecorderDeps) {}
+
+  /** Each listener's app registers how to read a resource in its environment. */
+  attachReader(env: Env, reader: ResourceReader): void {
+    this.readers.set(env, reader);
+  }
+
+  on(listener: (state: RecordingState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get recording(): boolean {
+    return this.session !== null;
+  }
+
+  start(name?: string): RecordingState {
+    if (this.session) throw new ConflictError(`A recording is already running: ${this.session.name}`);
+    const startedAt = this.deps.clock.nowIso();
+    this.session = {
+      name: name ?? `recording ${startedAt}`,
+      startedAt,
+      steps: [],
+      refs: new Map(),
+      merchants: new Map(),
+      // built-in reference names of the format
+      names: new Set(['sandbox', 'clock']),
+      counters: new Map(),
+      owners: new Map(),
+      resources: [],
+    };
+    return this.changed();
+  }
+
+  state(): RecordingState {
+    const s = this.session;
+    if (!s) return { recording: false, steps: 0 };
+    return {
+      recording: true,
+      name: s.name,
+      started_at: s.startedAt,
+      steps: s.steps.length,
+      resources: s.resources.map((r) => ({ ...r })),
+    };
+  }
+
+  stop(): RecordingStopped {
+    const s = this.session;
+    if (!s) throw new ConflictError('No recording is running: start one with POST /sandbox/recording/start');
+    this.session = null;
+    const scenario = render(s);
+    this.changed();
+    return { recording: false, name: s.name, steps: s.steps.length, scenario };
+  }
+
+  /**
+   * Records one exchange if a recording runs and it changed something (or tried to). It may throw
+   * (a merchant that vanished meanwhile): the plugin logs that, the request never sees it.
+   */
+  capture(exchange: Exchange): void {
+    const s = this.session;
+    if (!s || !recordable(exchange)) return;
+    const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
+    if (!step) return;
+    s.steps.push(step);
+    this.changed();
+  }
+
+  /** Adds `expect: { get, body }` from the current state of the resource at `path`. */
+  async expect(body: RecordingExpectBody): Promise<RecordingExpectResult> {
+    const s = this.session;
+    if (!s) throw new ConflictError('No recording is running: start one with POST /sandbox/recording/start');
+    const path = body.path.split('?')[0]!;
+    const isV1 = path.startsWith('/v1/');
+    const ids = path.split('/').filter((segment) => s.refs.has(segment));
+    const owner = [...ids]
+      .reverse()
+      .map((id) => s.owners.get(id))
+      .find((o) => o !== undefined);
+    if (isV1 && !owner) {
+      throw new ValidationError(
+        'path',
+        'names no object created while recording (use a control-API path, /sandbox/..., for other objects)',
+      );
+    }
+    const env = owner?.env ?? 'test';
+    const reader = this.readers.get(env);
+    if (!reader) throw new AppError(503, `The ${env} listener is not available to read ${path}`);
+    const key = owner && isV1 ? this.ownerKey(owner.merchantId) : null;
+    const read = await reader(path, key);
+    if (read.status === 404) throw new NotFoundError('Resource', path);
+    if (
+      read.status >= 400 ||
+      read.body === null ||
+      typeof read.body !== 'object' ||
+      Array.isArray(read.body)
+    ) {
+      throw new ValidationError('path', `GET ${path} answered ${read.status}, not an object to expect on`);
+    }
+    const current = read.body as Record<string, unknown>;
+    const fields = body.fields ?? defaultFields(current);
+    const missing = fields.find((f) => !(f in current));
+    if (missing !== undefined) throw new ValidationError('fields', `${path} has no field ${missing}`);
+    const expected = Object.fromEntries(fields.map((f) => [f, current[f]]));
+    const refOf = (v: string) => s.refs.get(v);
+    const expectation: Step = { get: substitutePath(path, refOf) };
+    if (isV1 && owner) {
+      expectation.merchant = this.merchantName(s, owner.merchantId);
+      if (owner.env !== 'test') expectation.env = owner.env;
+    }
+    expectation.body = substitute(expected, refOf);
+    const step: Step = { expect: expectation };
+    s.steps.push(step);
+    this.changed();
+    return { recording: true, steps: s.steps.length, step: stringify([step]).trimEnd() };
+  }
+
+  private changed(): RecordingState {
+    const state = this.state();
+    for (const listener of this.listeners) listener(state);
+    return state;
+  }
+
+  private ownUrls(): [string, string][] {
+    return (['test', 'production'] as const).map((env) => [this.deps.baseUrl(env), `sandbox.urls.${env}`]);
+  }
+
+  private ownerKey(merchantId: string): string | null {
+    const keys = this.deps.merchants.listKeys(merchantId).filter((k) => k.revoked_at === null);
+    return (keys.find((k) => k.role === 'owner') ?? keys[0])?.key ?? null;
+  }
+
+  // ---- translation --------------------------------------------------------------------------------
+
+  private callStep(s: Session, ex: Exchange): Step | null {
+    if (ex.merchantId === null) return null;
+    const merchant = this.merchantName(s, ex.merchantId);
+    this.adoptMerchants(s, ex);
+    const refOf = (v: string) => s.refs.get(v);
+    const step: Step = { call: `${ex.method} ${substitutePath(ex.url, refOf)}`, merchant, env: ex.env };
+    this.finish(s, ex, step, { merchantId: ex.merchantId, env: ex.env });
+    return step;
+  }
+
+  private controlStep(s: Session, ex: Exchange): Step | null {
+    const ok = ex.status < 400;
+    const route = `${ex.method} ${ex.route}`;
+    if (ok && route === 'POST /sandbox/merchants') return this.merchantStep(s, ex);
+    this.adoptMerchants(s, ex);
+    if (ok && route === 'POST /sandbox/clock/advance') {
+      const seconds = (ex.body as { seconds?: unknown } | null)?.seconds;
+      if (typeof seconds === 'number') return { clock: { advance: duration(seconds) } };
+    }
+    if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
+    if (ok && route === 'POST /sandbox/clock/resume') return { clock: 'resume' };
+    if (ok && route === 'PATCH /sandbox/settings' && !isEmptyBody(ex.body)) return { settings: ex.body };
+    const refOf = (v: string) => s.refs.get(v);
+    const step: Step = { control: `${ex.method} ${substitutePath(ex.url, refOf)}` };
+    this.finish(s, ex, step, this.controlOwner(s, ex));
+    return step;
+  }
+
+  /** `as`, `body` and `expect` of a call or control step; names what the answer created. */
+  private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
+    const now = this.deps.clock.now();
+    const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
+    const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf, this.ownUrls());
+    if (ex.status >= 400) {
+      if (body !== undefined) step.body = body;
+      step.expect = { status: ex.status };
+      return;
+    }
+    const prefix = prefixFor(ex.route);
+    const name = this.nextName(s, prefix);
+    // Only a step whose answer revealed something new gets a name (and uses up its number).
+    if (this.learn(s, name, ex.response)) {
+      s.names.add(name);
+      s.counters.set(prefix, (s.counters.get(prefix) ?? 0) + 1);
+      step.as = name;
+      const id = topId(ex.response);
+      if (id && owner && s.refs.get(id) === `${name}.id`) {
+        s.owners.set(id, owner);
+        const path = resourcePath(ex, id);
+        if (path) s.resources.push({ name, id, path, env: owner.env });
+      }
+    }
+    if (body !== undefined) step.body = body;
+  }
+
+  /** Registers every volatile value of an answer not known yet; true when there was one. */
+  private learn(s: Session, name: string, response: unknown): boolean {
+    let learned = false;
+    for (const [path, value] of strings(response)) {
+      const key = path.at(-1) ?? '';
+      if (!isVolatile(key, value) || s.refs.has(value)) continue;
+      s.refs.set(value, [name, ...path].join('.'));
+      learned = true;
+    }
+    return learned;
+  }
+
+  private nextName(s: Session, prefix: string): string {
+    let n = (s.counters.get(prefix) ?? 0) + 1;
+    while (s.names.has(`${prefix}${n}`)) n++;
+    return `${prefix}${n}`;
+  }
+
+  private merchantStep(s: Session, ex: Exchange): Step | null {
+    const created = ex.response as
+      | { merchant?: Merchant; api_key?: { id?: string; key?: string } }
+      | undefined;
+    const merchant = created?.merchant;
+    if (!merchant) return null;
+    const name = this.uniqueName(s, slug(merchant.name));
+    this.nameMerchant(s, merchant.id, name);
+    if (created.api_key?.key) s.refs.set(created.api_key.key, `${name}.key`);
+    // The runner's merchant result is { id, name, key, merchant, api_key }.
+    if (created.api_key?.id) s.refs.set(created.api_key.id, `${name}.api_key.id`);
+    const step: Step = { merchant: name };
+    if (!isEmptyBody(ex.body)) step.body = ex.body;
+    return step;
+  }
+
+  /** The merchant step's name for a merchant id; one the session did not create is added first. */
+  private merchantName(s: Session, merchantId: string): string {
+    const known = s.merchants.get(merchantId);
+    if (known) return known;
+    const merchant = this.deps.merchants.get(merchantId);
+    const name = this.uniqueName(s, slug(merchant.name));
+    this.nameMerchant(s, merchantId, name);
+    const body: Record<string, unknown> = { name: merchant.name, kyb_status: merchant.kyb_status };
+    if (merchant.legal_name !== null) body.legal_name = merchant.legal_name;
+    if (merchant.country !== null) body.country = merchant.country;
+    if (merchant.website !== null) body.website = merchant.website;
+    s.steps.push({ merchant: name, body });
+    const key = this.ownerKey(merchantId);
+    if (key) s.refs.set(key, `${name}.key`);
+    return name;
+  }
+
+  /**
+   * Merchants the call names (a path parameter, a body field such as a connection's `merchant_id`)
+   * that the session did not create: each gets a `merchant:` step first, so the reference exists.
+   */
+  private adoptMerchants(s: Session, ex: Exchange): void {
+    const candidates = new Set<string>();
+    for (const value of Object.values(ex.params)) if (isUuid(value)) candidates.add(value);
+    for (const [, value] of strings(ex.body)) if (isUuid(value)) candidates.add(value);
+    for (const id of candidates) {
+      if (s.refs.has(id)) continue;
+      try {
+        this.merchantName(s, id);
+      } catch {
+        // not a merchant (or not any more): the value stays literal
+      }
+    }
+  }
+
+  private controlOwner(s: Session, ex: Exchange): Owner | null {
+    const env = ex.query.env === 'production' ? 'production' : ex.query.env === 'test' ? 'test' : undefined;
+    if (ex.route.startsWith('/sandbox/merchants/:id') && ex.params.id)
+      return { merchantId: ex.params.id, env: env ?? 'test' };
+    const parent = Object.values(ex.params)
+      .map((v) => s.owners.get(v))
+      .find((o) => o !== undefined);
+    if (parent) return parent;
+    const merchantId = (ex.response as { merchant_id?: unknown } | undefined)?.merchant_id;
+    return typeof merchantId === 'string' ? { merchantId, env: env ?? 'test' } : null;
+  }
+
+  private uniqueName(s: Session, base: string): string {
+    let name = base;
+    for (let n = 2; s.names.has(name); n++) name = `${base}${n}`;
+    s.names.add(name);
+    return name;
+  }
+
+  private nameMerchant(s: Session, id: string, name: string): void {
+    s.merchants.set(id, name);
+    s.refs.set(id, `${name}.id`);
+  }
+}
+
+function recordable(ex: Exchange): boolean {
+  if (ex.method === 'GET' || ex.method === 'HEAD' || ex.method === 'OPTIONS') return false;
+  if (!ex.url.startsWith('/v1/') && !ex.url.startsWith('/sandbox/')) return false;
+  if (EXCLUDED.test(ex.url)) return false;
+  if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
+  return true;
+}
+
+const topId = (response: unknown): string | undefined => {
+  const id = (response as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** Where an object a step created can be read back, when there is a GET for it. */
+function resourcePath(ex: Exchange, id: string): string | null {
+  if (ex.method !== 'POST') return null;
+  const path = ex.url.split('?')[0]!;
+  if (ex.route === '/sandbox/merchants/:id/checkouts') return `/v1/checkouts/${id}`;
+  if (ex.route === '/sandbox/merchants/:id/cardholders') return `/v1/cardholders/${id}`;
+  if (ex.route === '/sandbox/cardholders/:id/cards') return `/v1/cardholders/${ex.params.id}/cards/${id}`;
+  if (
+    /^\/v1\/(checkouts|customers|invoices|cardholders|cardholders\/:id\/cards|reseller\/connections)$/.test(
+      ex.route,
+    )
+  )
+    return `${path}/${id}`;
+  return null;
+}
+
+/** `status` when there is one, else every top-level scalar that is not an id or a timestamp. */
+function defaultFields(current: Record<string, unknown>): string[] {
+  if ('status' in current) return ['status'];
+  return Object.entries(current)
+    .filter(
+      ([k, v]) =>
+        (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') &&
+        k !== 'id' &&
+        !k.endsWith('_at') &&
+        !(typeof v === 'string' && isVolatile(k, v)),
+    )
+    .map(([k]) => k);
+}
+
+/** The scenario file: steps in order, `as` kept only where a later step refers to it. */
+function render(s: Session): string {
+  const text = JSON.stringify(s.steps);
+  const used = (name: string) => text.includes(`\${${name}.`) || text.includes(`\${${name}}`);
+  const steps = s.steps.map((step) => {
+    if (typeof step.as !== 'string' || used(step.as)) return step;
+    const { as: _unused, ...rest } = step;
+    return rest;
+  });
+  // The replay starts at the sandbox time the recording started (frozen, so only the recorded clock
+  // steps move it): absolute times in bodies (expires_at) mean the same thing in both.
+  return stringify({ name: s.name, clock: { start: s.startedAt, frozen: true }, steps }, { lineWidth: 0 });
+}

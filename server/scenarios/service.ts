@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { Env } from '../contract/common.js';
+import type { ScenarioProgress, ScenarioRun } from '../contract/scenarios.js';
+import { AppError, ConflictError } from '../errors.js';
+import { type Scenario, type ScenarioJsonSchemaDocument, scenarioJsonSchema } from './format.js';
+import { parseScenario, type ScenarioError } from './parse.js';
+import { runScenario } from './run.js';
+
+/** 400: the scenario text is not a valid file; the message lists every problem with its line. */
+export class ScenarioInvalidError extends AppError {
+  constructor(readonly errors: ScenarioError[]) {
+    super(
+      400,
+      `invalid scenario: ${errors.map((e) => `line ${e.line}: ${e.path}: ${e.message}`).join('; ')}`,
+    );
+  }
+}
+
+export interface ScenarioServiceDeps {
+  /** this sandbox's addresses (known once it listens) */
+  urls: () => { test: string; production: string };
+}
+
+type ProgressListener = (progress: ScenarioProgress) => void;
+
+/**
+ * Runs scenarios against this very sandbox, over its own HTTP addresses (as an integration
+ * would), and tells listeners (the event stream) about each finished step.
+ */
+export class ScenarioService {
+  private readonly listeners = new Set<ProgressListener>();
+
+  constructor(private readonly deps: ScenarioServiceDeps) {}
+
+  schema(): ScenarioJsonSchemaDocument {
+    return scenarioJsonSchema();
+  }
+
+  /** Every finished step of every run; returns the unsubscribe function. */
+  on(listener: ProgressListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Parses and runs scenario text; throws ScenarioInvalidError for an invalid file. */
+  runText(text: string, options: { env?: Env } = {}): Promise<ScenarioRun> {
+    const parsed = parseScenario(text);
+    if (!parsed.ok) throw new ScenarioInvalidError(parsed.errors);
+    return this.run(parsed.scenario, options);
+  }
+
+  async run(scenario: Scenario, options: { env?: Env } = {}): Promise<ScenarioRun> {
+    // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
+    // seeded generator would shift every id the scenario itself then makes.
+    const runId = randomUUID();
+    const urls = this.deps.urls();
+    if (/:0$/.test(urls.test))
+      throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
+    return runScenario({ urls }, scenario, {
+      ...(options.env === undefined ? {} : { env: options.env }),
+      onStep: (step) => {
+        // The runner stops after a failed action, so the last step is known as it finishes.
+        const done = step.index === scenario.steps.length || (!step.ok && step.kind !== 'expect');
+        const progress: ScenarioProgress = { run_id: runId, name: scenario.name, step, done };
+        for (const listener of this.listeners) {
+          try {
+            listener(progress);
+          } catch {
+            // a listener's failure (a closed stream) is not the run's
+          }
+        }
+      },
+    });
+  }
+}
