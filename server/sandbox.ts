@@ -131,6 +131,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.clock.reload();
       ctx.settings.reload();
       ctx.scheduler.wake();
+      // Everything on any open dashboard is from the replaced workspace.
+      ctx.changes.note({ kind: 'workspace' });
     },
   });
   const limiter = new KeyLimiter();

@@ -183,6 +183,18 @@ describe('change notices on the live stream', () => {
       await stream.expectAfter(() => call(sandbox, 'POST', '/sandbox/clock/freeze'), kind('clock'));
       await stream.expectAfter(() => call(sandbox, 'POST', '/sandbox/clock/resume'), kind('clock'));
 
+      // import: the workspace is replaced, as after a reset
+      const bundle = Buffer.from(await (await fetch(`${urls.test}/sandbox/export`)).arrayBuffer());
+      await stream.expectAfter(
+        () =>
+          fetch(`${urls.test}/sandbox/import`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream' },
+            body: bundle,
+          }),
+        kind('workspace'),
+      );
+
       // reset: one notice says the whole workspace is new
       await stream.expectAfter(() => call(sandbox, 'POST', '/sandbox/reset'), kind('workspace'));
     } finally {
