@@ -86,13 +86,15 @@ describe('card reveal', () => {
     expect(await byTestId('card-secret-pan').count()).toBe(0);
 
     // Watch the exchange: the page sends a session and receives only ciphertext.
+    // (Only the secrets exchange: live change notices make the page re-read other card routes.)
+    const exchange = (url: string) => /\/sandbox\/cards\/[^/]+\/(secrets|pin)$/.test(new URL(url).pathname);
     const sent: string[] = [];
     const received: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/sandbox/cards/')) sent.push(request.postData() ?? '');
+      if (exchange(request.url())) sent.push(request.postData() ?? '');
     });
     page.on('response', async (response) => {
-      if (response.url().includes('/sandbox/cards/')) received.push(await response.text());
+      if (exchange(response.url())) received.push(await response.text());
     });
 
     await byTestId('card-reveal').click();
