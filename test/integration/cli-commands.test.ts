@@ -1,77 +1,24 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../server/cli/logs.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { verify } from '../../server/webhooks/signing.js';
+import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { testSandbox } from '../helpers/sandbox.js';
 
 // The client commands of the built CLI (`node dist/server/cli.js <command> --url ...`), real child
 // processes talking over HTTP to a sandbox started in this process.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/server/cli.js');
 const EXIT_TIMEOUT_MS = 8_000;
 const LINE_TIMEOUT_MS = 8_000;
 
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI))
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
-
-/** The environment of every child: no SVC_SANDBOX_URL from the caller's shell. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  if (!('SVC_SANDBOX_URL' in extra)) delete env.SVC_SANDBOX_URL;
-  return env;
-}
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+beforeAll(() => ensureBuilt(), 120_000);
 
 /** Runs the CLI to completion; rejects if it has not exited within EXIT_TIMEOUT_MS. */
-function run(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(new Error(`svc-sandbox ${args.join(' ')} did not exit\nstdout: ${stdout}\nstderr: ${stderr}`)),
-      EXIT_TIMEOUT_MS,
-    );
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env, timeoutMs: EXIT_TIMEOUT_MS });
 
 /** A long-running command (listen, logs tail): its lines as they come, and a way to wait for one. */
 class Streaming {
@@ -148,13 +95,7 @@ class Streaming {
 }
 
 function start(args: string[]): Streaming {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env: childEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Streaming(child);
+  return new Streaming(spawnCli(args));
 }
 
 async function sandboxUrl(): Promise<{ sandbox: Sandbox; url: string }> {

@@ -1,60 +1,16 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 import { parseXml, type XmlElement } from '../helpers/xml.js';
 
 // `svc-sandbox run` through the built CLI, a real child process: exit codes, output, JUnit.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/server/cli.js');
 const EXIT_TIMEOUT_MS = 60_000;
 
-const children: ChildProcess[] = [];
+beforeAll(() => ensureBuilt([join(ROOT, 'dist/server/cli/run.js')]), 180_000);
 
-afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-});
-
-beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/server/cli/run.js')))
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { cwd: ROOT, stdio: 'inherit' });
-}, 180_000);
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd: string): Promise<Result> {
-  const env = { ...process.env };
-  delete env.SVC_SANDBOX_URL;
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(new Error(`svc-sandbox ${args.join(' ')} did not exit\nstdout: ${stdout}\nstderr: ${stderr}`)),
-      EXIT_TIMEOUT_MS,
-    );
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd, timeoutMs: EXIT_TIMEOUT_MS });
 
 const PASSING = `name: checkout paid and settled
 steps:

@@ -1,55 +1,16 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { createMerchant, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
 import { answers, buildRichWorkspace, checksum, probesFor } from '../helpers/workspace.js';
 
 // `svc-sandbox export` and `import` of the built CLI: on a database file offline (refused while a
 // sandbox holds it) and against a running sandbox with --url.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/server/cli.js');
-const children: ChildProcess[] = [];
+beforeAll(() => ensureBuilt(), 120_000);
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI))
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.SVC_SANDBOX_URL;
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`svc-sandbox ${args.join(' ')} did not exit: ${stderr}`)),
-      20_000,
-    );
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runCli(args, { timeoutMs: 20_000 });
 
 /** A sandbox on a database file with a rich workspace, closed again (the file is free). */
 async function workspaceFile(time: ManualTime): Promise<string> {

@@ -1,59 +1,18 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY } from '../../server/scenarios/library.js';
+import { CLI, ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
 import { testSandbox } from '../helpers/sandbox.js';
 
 // `svc-sandbox trigger` and the built-in library through the built CLI (dist/), as a user runs them.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/server/cli.js');
 const LIBRARY_DIR = join(ROOT, 'dist/server/scenarios/library');
-const children: ChildProcess[] = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+// The library ships beside the built server (build:server copies it): build as the package does.
+beforeAll(() => ensureBuilt([CLI, LIBRARY_DIR], ['npm', 'run', 'build:server', '--silent']), 180_000);
 
-beforeAll(() => {
-  // The library ships beside the built server (build:server copies it): build as the package does.
-  if (!existsSync(CLI) || !existsSync(LIBRARY_DIR))
-    execFileSync('npm', ['run', 'build:server', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-}, 180_000);
-
-function run(
-  args: string[],
-  timeoutMs = 30_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.SVC_SANDBOX_URL;
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`svc-sandbox ${args.join(' ')} did not exit: ${stdout} ${stderr}`)),
-      timeoutMs,
-    );
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], timeoutMs = 30_000) => runCli(args, { timeoutMs });
 
 describe('the built-in library through the built CLI', () => {
   it('every built-in scenario runs green with svc-sandbox run', { timeout: 180_000 }, async () => {

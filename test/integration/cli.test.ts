@@ -1,14 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/sandbox.js';
 
 // The built CLI as users run it: `node dist/server/cli.js serve ...`, a real process on 127.0.0.1.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/server/cli.js');
 const READY = /^svc-sandbox ready test=(\S+) production=(\S+) dashboard=(\S+)$/;
 const READY_TIMEOUT_MS = 10_000;
 const EXIT_TIMEOUT_MS = 5_000;
@@ -20,26 +17,10 @@ interface Running {
   stderr: () => string;
 }
 
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-beforeAll(() => {
-  // `npm test` builds first; a bare `vitest run` may find no build.
-  if (!existsSync(CLI))
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
+beforeAll(() => ensureBuilt(), 120_000);
 
 function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-cli-'));
-  dirs.push(dir);
-  return join(dir, 'sandbox.db');
+  return join(tempDir(), 'sandbox.db');
 }
 
 /** Resolves with the exit code and signal; rejects if the process has not exited within `ms`. */
@@ -61,15 +42,7 @@ function exited(
 
 /** Starts `serve` on free ports and resolves on its ready line (rejects on early exit or timeout). */
 function serve(dbPath: string, extra: string[] = []): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'serve', '--port', '0', '--prod-port', '0', '--db', dbPath, ...extra],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
+  const child = spawnCli(['serve', '--port', '0', '--prod-port', '0', '--db', dbPath, ...extra]);
   const stdout: string[] = [];
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -103,29 +76,7 @@ function serve(dbPath: string, extra: string[] = []): Promise<Running> {
 }
 
 /** Runs the CLI to completion (for the flag errors and --help). */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`svc-sandbox ${args.join(' ')} did not exit`)),
-      EXIT_TIMEOUT_MS,
-    );
-    // 'close' (not 'exit'): both pipes are fully read by then.
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runCli(args, { timeoutMs: EXIT_TIMEOUT_MS });
 
 async function getJson(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
@@ -188,7 +139,7 @@ describe('svc-sandbox serve (the CLI process)', () => {
   it('exits 1 with a message when a port is taken', async () => {
     const first = await serve(tempDb());
     const taken = new URL(first.urls.production).port;
-    const { code, stdout, stderr } = await runCli([
+    const { code, stdout, stderr } = await run([
       'serve',
       '--port',
       '0',
@@ -207,7 +158,7 @@ describe('svc-sandbox serve (the CLI process)', () => {
   it('refuses a database file another sandbox is using, with exit 1 and the reason', async () => {
     const db = tempDb();
     const first = await serve(db);
-    const { code, stdout, stderr } = await runCli(['serve', '--port', '0', '--prod-port', '0', '--db', db]);
+    const { code, stdout, stderr } = await run(['serve', '--port', '0', '--prod-port', '0', '--db', db]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/cannot open .*locked \(is another svc-sandbox using this file\?\)/);
     expect(stdout).not.toContain('svc-sandbox ready');
@@ -221,7 +172,7 @@ describe('svc-sandbox serve (the CLI process)', () => {
     ['no command', [], /missing command/],
     ['an unknown command', ['start'], /unknown command: start/],
   ])('rejects %s with usage on stderr and exit code 2', async (_name, args, message) => {
-    const { code, stdout, stderr } = await runCli(args);
+    const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toContain('Usage: svc-sandbox serve [options]');
@@ -230,7 +181,7 @@ describe('svc-sandbox serve (the CLI process)', () => {
 
   it('prints usage and exits 0 on --help', async () => {
     for (const flag of ['--help', '-h']) {
-      const { code, stdout, stderr } = await runCli([flag]);
+      const { code, stdout, stderr } = await run([flag]);
       expect(code).toBe(0);
       expect(stdout).toContain('Usage: svc-sandbox serve [options]');
       expect(stdout).toContain('--prod-port');
