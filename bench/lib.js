@@ -276,3 +276,37 @@ export async function limitsOff(base) {
     throw new Error('PATCH /sandbox/settings did not turn the limits off');
   }
 }
+
+/**
+ * An A/B section's set-up: the bare Fastify baseline and a sandbox on a fresh database file
+ * (`bench-<name>.db`) with the limits off; `fn({ bare, sandbox, base })` runs between them and both
+ * are stopped afterwards, whatever happens.
+ */
+export async function withSandboxAndBaseline({ name, nodeArgs = [] }, fn) {
+  const bare = await startBaseline();
+  const sandbox = await startSandbox({ dbPath: join(tempDir(), `bench-${name}.db`), nodeArgs });
+  try {
+    const base = sandbox.urls.test;
+    await limitsOff(base);
+    return await fn({ bare, sandbox, base });
+  } finally {
+    await stop(sandbox.child, 10_000);
+    await stop(bare.child);
+  }
+}
+
+/** The load spec of the bare baseline's GET /, with the section's load options. */
+export function bareSpec(bare, options) {
+  return [{ url: `${bare.url}/`, ...options }, { serverPid: bare.child.pid }];
+}
+
+/** A merchant made through the control API: the authorization header of its owner key. */
+export async function merchantHeaders(base, name) {
+  const { api_key } = await api(base, 'POST', '/sandbox/merchants', { body: { name } });
+  return { authorization: `Bearer ${api_key.key}` };
+}
+
+/** An `expires_at` a week from now, for checkouts that must stay open through a run. */
+export function weekFromNow() {
+  return new Date(Date.now() + 7 * 86_400_000).toISOString();
+}

@@ -1,18 +1,16 @@
 // HTTP routes vs a bare Fastify hello world, interleaved A/B rounds in one run: B G P B G P B ...
 // Each sandbox figure is divided by the mean of the bare runs just before and after it, so a
 // machine that slows down or speeds up mid-run moves both sides of every ratio together.
-import { join } from 'node:path';
 import {
   api,
+  bareSpec,
   figure,
   fmt,
-  limitsOff,
   load,
   median,
-  startBaseline,
-  startSandbox,
-  stop,
-  tempDir,
+  merchantHeaders,
+  weekFromNow,
+  withSandboxAndBaseline,
 } from '../lib.js';
 
 const TARGETS = { get: 0.6, post: 0.15 };
@@ -20,90 +18,82 @@ const TARGETS = { get: 0.6, post: 0.15 };
 export default {
   name: 'http',
   async run({ config, log }) {
-    const bare = await startBaseline();
-    const sandbox = await startSandbox({
-      dbPath: join(tempDir(), 'bench-http.db'),
-      nodeArgs: config.serverNodeArgs,
-    });
-    try {
-      const base = sandbox.urls.test;
-      await limitsOff(base);
-      const { api_key } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Bench' } });
-      const headers = { authorization: `Bearer ${api_key.key}` };
-      const expires_at = new Date(Date.now() + 7 * 86_400_000).toISOString();
-      const checkout = await api(base, 'POST', '/v1/checkouts', {
-        headers,
-        body: { title: 'Bench order', amount: 5_000_000, expires_at },
-      });
-      const specs = {
-        bare: [{ url: `${bare.url}/`, ...config.load }, { serverPid: bare.child.pid }],
-        get: [
-          { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...config.load },
-          { serverPid: sandbox.child.pid },
-        ],
-        post: [
-          {
-            url: `${base}/v1/checkouts`,
-            method: 'POST',
-            headers: { ...headers, 'content-type': 'application/json' },
-            // No reference, so no uniqueness collisions; titles are unique anyway.
-            bodyTemplate: JSON.stringify({ title: 'Bench order {{seq}}', amount: 5_000_000, expires_at }),
-            ...config.load,
-          },
-          { serverPid: sandbox.child.pid },
-        ],
-      };
-      const runs = { bare: [], get: [], post: [] };
-      const ratios = { get: [], post: [] };
-      const measure = async (what) => {
-        const result = await load(...specs[what]);
-        if (result.non2xx || result.errors || !result.total)
-          throw new Error(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        runs[what].push(result);
-        log(
-          `    ${what.padEnd(4)} ${fmt(result.rps)} req/s, ${fmt(result.server_cpu_us_per_req)} µs CPU/req`,
-        );
-        return result.rps;
-      };
-      let before = await measure('bare');
-      for (let round = 0; round < config.rounds; round++) {
-        const get = await measure('get');
-        const post = await measure('post');
-        const after = await measure('bare');
-        const reference = (before + after) / 2;
-        ratios.get.push(get / reference);
-        ratios.post.push(post / reference);
-        before = after;
-      }
-      const bareRps = median(runs.bare.map((r) => r.rps));
-      const bareCpu = median(runs.bare.map((r) => r.server_cpu_us_per_req));
-      const spread =
-        (Math.max(...runs.bare.map((r) => r.rps)) - Math.min(...runs.bare.map((r) => r.rps))) / bareRps;
-      const row = (what, name) => {
-        const rps = median(runs[what].map((r) => r.rps));
-        const p99 = median(runs[what].map((r) => r.latency_ms.p99));
-        const cpu = median(runs[what].map((r) => r.server_cpu_us_per_req));
-        const ratio = median(ratios[what]);
-        return figure({
-          name,
-          measured: `${fmt(rps)} req/s, p99 ${fmt(p99)} ms, ${fmt(cpu)} µs CPU/req`,
-          baseline: `bare Fastify GET /: ${fmt(bareRps)} req/s, ${fmt(bareCpu)} µs CPU/req`,
-          ratio,
-          target: `>= ${TARGETS[what].toFixed(2)}`,
-          pass: ratio >= TARGETS[what],
-          data: { rps, p99_ms: p99, cpu_us_per_req: cpu, ratios: ratios[what], runs: runs[what] },
+    return withSandboxAndBaseline(
+      { name: 'http', nodeArgs: config.serverNodeArgs },
+      async ({ bare, sandbox, base }) => {
+        const headers = await merchantHeaders(base, 'Bench');
+        const expires_at = weekFromNow();
+        const checkout = await api(base, 'POST', '/v1/checkouts', {
+          headers,
+          body: { title: 'Bench order', amount: 5_000_000, expires_at },
         });
-      };
-      return {
-        figures: [row('get', 'GET /v1/checkouts/{id}'), row('post', 'POST /v1/checkouts')],
-        notes: [
-          `http: ${config.rounds} round(s) of ${config.load.duration} s per route, ${config.load.connections} connections; ratio = median over rounds of route req/s ÷ mean of the bare runs around it; the bare runs differ by ${fmt(100 * spread)}%${spread > 0.25 ? ' (the machine was busy)' : ''}`,
-        ],
-        data: { bare: runs.bare },
-      };
-    } finally {
-      await stop(sandbox.child, 10_000);
-      await stop(bare.child);
-    }
+        const specs = {
+          bare: bareSpec(bare, config.load),
+          get: [
+            { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...config.load },
+            { serverPid: sandbox.child.pid },
+          ],
+          post: [
+            {
+              url: `${base}/v1/checkouts`,
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'application/json' },
+              // No reference, so no uniqueness collisions; titles are unique anyway.
+              bodyTemplate: JSON.stringify({ title: 'Bench order {{seq}}', amount: 5_000_000, expires_at }),
+              ...config.load,
+            },
+            { serverPid: sandbox.child.pid },
+          ],
+        };
+        const runs = { bare: [], get: [], post: [] };
+        const ratios = { get: [], post: [] };
+        const measure = async (what) => {
+          const result = await load(...specs[what]);
+          if (result.non2xx || result.errors || !result.total)
+            throw new Error(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+          runs[what].push(result);
+          log(
+            `    ${what.padEnd(4)} ${fmt(result.rps)} req/s, ${fmt(result.server_cpu_us_per_req)} µs CPU/req`,
+          );
+          return result.rps;
+        };
+        let before = await measure('bare');
+        for (let round = 0; round < config.rounds; round++) {
+          const get = await measure('get');
+          const post = await measure('post');
+          const after = await measure('bare');
+          const reference = (before + after) / 2;
+          ratios.get.push(get / reference);
+          ratios.post.push(post / reference);
+          before = after;
+        }
+        const bareRps = median(runs.bare.map((r) => r.rps));
+        const bareCpu = median(runs.bare.map((r) => r.server_cpu_us_per_req));
+        const spread =
+          (Math.max(...runs.bare.map((r) => r.rps)) - Math.min(...runs.bare.map((r) => r.rps))) / bareRps;
+        const row = (what, name) => {
+          const rps = median(runs[what].map((r) => r.rps));
+          const p99 = median(runs[what].map((r) => r.latency_ms.p99));
+          const cpu = median(runs[what].map((r) => r.server_cpu_us_per_req));
+          const ratio = median(ratios[what]);
+          return figure({
+            name,
+            measured: `${fmt(rps)} req/s, p99 ${fmt(p99)} ms, ${fmt(cpu)} µs CPU/req`,
+            baseline: `bare Fastify GET /: ${fmt(bareRps)} req/s, ${fmt(bareCpu)} µs CPU/req`,
+            ratio,
+            target: `>= ${TARGETS[what].toFixed(2)}`,
+            pass: ratio >= TARGETS[what],
+            data: { rps, p99_ms: p99, cpu_us_per_req: cpu, ratios: ratios[what], runs: runs[what] },
+          });
+        };
+        return {
+          figures: [row('get', 'GET /v1/checkouts/{id}'), row('post', 'POST /v1/checkouts')],
+          notes: [
+            `http: ${config.rounds} round(s) of ${config.load.duration} s per route, ${config.load.connections} connections; ratio = median over rounds of route req/s ÷ mean of the bare runs around it; the bare runs differ by ${fmt(100 * spread)}%${spread > 0.25 ? ' (the machine was busy)' : ''}`,
+          ],
+          data: { bare: runs.bare },
+        };
+      },
+    );
   },
 };

@@ -1,19 +1,18 @@
 // What a CI suite that isolates each test by merchant pays per test: merchants/s (each one five
 // static addresses and an API key) under load, interleaved with the bare Fastify GET / (A/B/A), and
 // the time of POST /sandbox/reset on a workspace with data, against a bare Fastify round trip.
-import { join } from 'node:path';
 import {
   api,
+  bareSpec,
   figure,
   fmt,
   limitsOff,
   load,
   median,
-  startBaseline,
-  startSandbox,
-  stop,
-  tempDir,
+  merchantHeaders,
   timeEach,
+  weekFromNow,
+  withSandboxAndBaseline,
 } from '../lib.js';
 
 const TARGETS = { merchants: 0.15, reset: 25 };
@@ -21,12 +20,8 @@ const TARGETS = { merchants: 0.15, reset: 25 };
 export default {
   name: 'reset',
   async run({ config, log }) {
-    const bare = await startBaseline();
-    const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-reset.db') });
-    try {
-      const base = sandbox.urls.test;
-      await limitsOff(base);
-      const bareSpec = [{ url: `${bare.url}/`, ...config.load }, { serverPid: bare.child.pid }];
+    return withSandboxAndBaseline({ name: 'reset' }, async ({ bare, sandbox, base }) => {
+      const baseline = bareSpec(bare, config.load);
       const merchantSpec = [
         {
           url: `${base}/sandbox/merchants`,
@@ -37,7 +32,7 @@ export default {
         },
         { serverPid: sandbox.child.pid },
       ];
-      const bareRuns = [(await load(...bareSpec)).rps];
+      const bareRuns = [(await load(...baseline)).rps];
       const merchantRuns = [];
       const ratios = [];
       for (let round = 0; round < config.rounds; round++) {
@@ -45,18 +40,17 @@ export default {
         if (result.non2xx || result.errors)
           throw new Error(`POST /sandbox/merchants: ${result.non2xx} non-2xx`);
         merchantRuns.push(result);
-        bareRuns.push((await load(...bareSpec)).rps);
+        bareRuns.push((await load(...baseline)).rps);
         ratios.push(result.rps / ((bareRuns[round] + bareRuns[round + 1]) / 2));
         log(`    merchants ${fmt(result.rps)}/s, bare ${fmt(bareRuns.at(-1))} req/s`);
       }
 
       // Reset with data: what the load above left (thousands of merchants), then a CI-sized
       // workspace each time (10 merchants with 10 checkouts each).
-      const expires_at = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      const expires_at = weekFromNow();
       const fill = async () => {
         for (let m = 0; m < 10; m++) {
-          const { api_key } = await api(base, 'POST', '/sandbox/merchants', { body: { name: `R${m}` } });
-          const headers = { authorization: `Bearer ${api_key.key}` };
+          const headers = await merchantHeaders(base, `R${m}`);
           await Promise.all(
             Array.from({ length: 10 }, (_, i) =>
               api(base, 'POST', '/v1/checkouts', {
@@ -99,9 +93,6 @@ export default {
           }),
         ],
       };
-    } finally {
-      await stop(sandbox.child, 10_000);
-      await stop(bare.child);
-    }
+    });
   },
 };
