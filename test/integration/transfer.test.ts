@@ -8,7 +8,7 @@ import { migrations } from '../../server/db/migrations/index.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { VERSION } from '../../server/version.js';
 import { expectError, ok } from '../helpers/api.js';
-import { createMerchant, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
 import {
   answers,
   buildRichWorkspace,
@@ -33,6 +33,23 @@ async function exportBundle(sandbox: Sandbox, merchantId?: string): Promise<Buff
 
 function importBundle(sandbox: Sandbox, bytes: Buffer) {
   return sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/import', headers: OCTET, payload: bytes });
+}
+
+/** POST /v1/checkouts for 1,000,000 expiring `ttlMs` from the sandbox's now; fails the test unless created. */
+async function createCheckout(sandbox: Sandbox, auth: Record<string, string>, title: string, ttlMs: number) {
+  return ok<{ id: string }>(
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/v1/checkouts',
+      headers: auth,
+      payload: { title, amount: 1_000_000, expires_at: inFuture(sandbox, ttlMs) },
+    }),
+  );
+}
+
+/** Moves the sandbox clock on by `seconds`; fails the test unless it moved. */
+async function advanceClock(sandbox: Sandbox, seconds: number): Promise<void> {
+  ok(await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds } }));
 }
 
 /** Opens bundle bytes as a database (a copy on disk), runs `fn`, returns the bytes of the copy after it. */
@@ -165,25 +182,13 @@ describe('export → import round trip', () => {
       }[]
     ).find((c) => c.title === 'Pending order');
     expect(pending?.status).toBe('active');
-    const fresh = ok<{ id: string }>(
-      await target.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: { authorization: `Bearer ${world.shop.key}` },
-        payload: {
-          title: 'After import',
-          amount: 1_000_000,
-          expires_at: new Date(target.ctx.clock.now() + 60_000).toISOString(),
-        },
-      }),
+    const fresh = await createCheckout(
+      target,
+      { authorization: `Bearer ${world.shop.key}` },
+      'After import',
+      60_000,
     );
-    ok(
-      await target.apps.test.inject({
-        method: 'POST',
-        url: '/sandbox/clock/advance',
-        payload: { seconds: 120 },
-      }),
-    );
+    await advanceClock(target, 120);
     const expired = ok<{ checkout: { status: string } }>(
       await target.apps.test.inject({ method: 'GET', url: `/sandbox/checkouts/${fresh.id}` }),
     );
@@ -193,13 +198,7 @@ describe('export → import round trip', () => {
   it('a frozen clock comes back frozen at the same instant', async () => {
     const { source, target, time } = await pair();
     await createMerchant(source, 'Frozen Co');
-    ok(
-      await source.apps.test.inject({
-        method: 'POST',
-        url: '/sandbox/clock/advance',
-        payload: { seconds: 3600 },
-      }),
-    );
+    await advanceClock(source, 3600);
     const frozen = ok<{ now: string }>(
       await source.apps.test.inject({ method: 'POST', url: '/sandbox/clock/freeze' }),
     );
@@ -312,25 +311,8 @@ describe('refused files change nothing', () => {
     const bundle = await exportBundle(source);
     // The target holds a workspace of its own, which must survive every refusal.
     const own = await createMerchant(target, 'Keep Me');
-    ok(
-      await target.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: own.auth,
-        payload: {
-          title: 'Mine',
-          amount: 1_000_000,
-          expires_at: new Date(target.ctx.clock.now() + 3600_000).toISOString(),
-        },
-      }),
-    );
-    ok(
-      await target.apps.test.inject({
-        method: 'POST',
-        url: '/sandbox/clock/advance',
-        payload: { seconds: 60 },
-      }),
-    );
+    await createCheckout(target, own.auth, 'Mine', 3600_000);
+    await advanceClock(target, 60);
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     const dir = tempDir();
