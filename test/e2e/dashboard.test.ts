@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { resultsDir, setupDashboard } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harness.js';
 
 // The dashboard in real Chromium against a real sandbox: the page is served by the sandbox itself,
 // exactly as the Electron window and `svc-sandbox serve` show it.
@@ -13,13 +11,7 @@ import { resultsDir, setupDashboard } from './harness.js';
 // UPDATE_SCREENSHOT is set; this one is for looking at after a run.
 const screenshotPath = join(resultsDir, 'merchants.png');
 
-const h = setupDashboard();
-let page: Page;
-let sandbox: Sandbox;
-let dashboardUrl: string;
-beforeEach(() => {
-  ({ page, sandbox, dashboardUrl } = h);
-});
+setupDashboard();
 
 const byTestId = (id: string) => page.getByTestId(id);
 const keyRow = (role: string, status?: 'active' | 'revoked') =>

@@ -20,7 +20,15 @@ export interface Harness {
   dashboardUrl: string;
 }
 
-/** Registers the hooks; the returned object is filled in before each test. */
+/**
+ * The current test's page, sandbox and dashboard URL (live bindings: import them and read them inside
+ * a test or hook); the object setupDashboard returns holds the same three.
+ */
+export let page: Page;
+export let sandbox: Sandbox;
+export let dashboardUrl: string;
+
+/** Registers the hooks; the returned object (and the bindings above) is filled in before each test. */
 export function setupDashboard(): Harness {
   const h = {} as Harness;
   let browser: Browser;
@@ -59,6 +67,7 @@ export function setupDashboard(): Harness {
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     h.page = await context.newPage();
     pageErrors = [];
+    ({ page, sandbox, dashboardUrl } = h);
     h.page.on('pageerror', (error) => pageErrors.push(error.message));
     h.page.on('console', (message) => {
       // A refused call (4xx) is logged by Chromium itself; the dashboard shows those as notices.

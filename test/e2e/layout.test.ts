@@ -1,19 +1,11 @@
 /// <reference lib="dom" />
-import type { Page } from 'playwright-core';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { setupDashboard } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardUrl, page, sandbox, setupDashboard } from './harness.js';
 
 // Every page at a small laptop (1024 × 768) and a phone (390 × 844): nothing off screen sideways,
 // no two controls on top of each other, and (the harness checks it) no console error on any page.
 
-const h = setupDashboard();
-let page: Page;
-let sandbox: Sandbox;
-let dashboardUrl: string;
-beforeEach(() => {
-  ({ page, sandbox, dashboardUrl } = h);
-});
+setupDashboard();
 
 interface Problem {
   kind: 'off-screen' | 'overlap';

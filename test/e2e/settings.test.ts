@@ -1,16 +1,8 @@
 /// <reference lib="dom" />
-import type { Page } from 'playwright-core';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { setupDashboard } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardUrl, page, sandbox, setupDashboard } from './harness.js';
 
-const h = setupDashboard();
-let page: Page;
-let sandbox: Sandbox;
-let dashboardUrl: string;
-beforeEach(() => {
-  ({ page, sandbox, dashboardUrl } = h);
-});
+setupDashboard();
 
 const byTestId = (id: string) => page.getByTestId(id);
 const settings = async () =>
