@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type Checkout, call, expectError, ok, pay, UNKNOWN_ID } from '../helpers/api.js';
+import { type Checkout, call, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../helpers/api.js';
 import { at, DAY, post, sandbox, useCheckoutSuite } from '../helpers/checkouts.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, testSandbox } from '../helpers/sandbox.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();
@@ -81,14 +81,7 @@ describe('hosted checkout page', () => {
   it('shows a QR code for every deposit address', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
-    const checkout = (
-      await sandbox.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: actor.auth,
-        payload: { title: 'QR', amount: 20_000_000, expires_at: inFuture(sandbox) },
-      })
-    ).json();
+    const checkout = await createCheckout(sandbox, actor, { title: 'QR', amount: 20_000_000 });
     const page = await sandbox.apps.test.inject({ url: new URL(checkout.hosted_url).pathname });
     expect(page.statusCode).toBe(200);
     for (const chain of checkout.crypto_chains) {
@@ -107,14 +100,7 @@ describe('hosted page countdown', () => {
       url: '/sandbox/clock/advance',
       payload: { seconds: 86_400 },
     });
-    const checkout = (
-      await sandbox.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: actor.auth,
-        payload: { title: 'Later', amount: 20_000_000, expires_at: inFuture(sandbox) },
-      })
-    ).json();
+    const checkout = await createCheckout(sandbox, actor, { title: 'Later', amount: 20_000_000 });
     const page = await sandbox.apps.test.inject({ url: new URL(checkout.hosted_url).pathname });
     const embedded = JSON.parse(
       /<script type="application\/json" id="checkout-state">(.*?)<\/script>/.exec(page.body)![1]!,
@@ -140,14 +126,7 @@ describe('hosted checkout page states', () => {
   const open = async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox, 'Northwind Coffee');
-    const checkout = (
-      await sandbox.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: actor.auth,
-        payload: { title: 'Beans', amount: 10_000_000, expires_at: inFuture(sandbox) },
-      })
-    ).json() as { id: string; hosted_url: string };
+    const checkout = await createCheckout(sandbox, actor, { title: 'Beans', amount: 10_000_000 });
     const page = async () => (await sandbox.apps.test.inject({ url: `/pay/${checkout.id}` })).body;
     return { sandbox, actor, checkout, page };
   };
@@ -210,14 +189,7 @@ describe('hosted checkout page states', () => {
   it('a title that says </script> cannot end the page’s state script', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
-    const checkout = (
-      await sandbox.apps.test.inject({
-        method: 'POST',
-        url: '/v1/checkouts',
-        headers: actor.auth,
-        payload: { title: '</script><script>alert(1)</script>', expires_at: inFuture(sandbox) },
-      })
-    ).json();
+    const checkout = await createCheckout(sandbox, actor, { title: '</script><script>alert(1)</script>' });
     const body = (await sandbox.apps.test.inject({ url: `/pay/${checkout.id}` })).body;
     expect(body).not.toContain('</script><script>alert(1)');
     expect(body.match(/<script/g)).toHaveLength(2);
