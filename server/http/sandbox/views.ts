@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { Cardholder } from '../../contract/cards.js';
 import { CheckoutBase } from '../../contract/checkouts.js';
 import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../contract/common.js';
@@ -21,6 +21,8 @@ import type { DashboardViews } from '../../domain/views/service.js';
 const tags = ['sandbox: merchant views'];
 const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
 const errors = { 404: ErrorBody, 422: ErrorBody };
+/** The responses of a merchant's list: an array of `item`, or 404 / 422 {error}. */
+const listOf = <I extends TSchema>(item: I) => ({ 200: Type.Array(item), ...errors });
 
 /**
  * A merchant's resources as the dashboard (or a script) sees them without an API key: the same
@@ -39,14 +41,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 ) => {
   app.get(
     '/merchants/:id/checkouts',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        querystring: CheckoutListQuery,
-        response: { 200: Type.Array(CheckoutBase), ...errors },
-      },
-    },
+    { schema: { tags, params: IdParams, querystring: CheckoutListQuery, response: listOf(CheckoutBase) } },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
       return dashboard.checkouts(request.params.id, env, { limit, startingAfter, status, search: q });
@@ -55,14 +50,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/merchants/:id/customers',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        querystring: CustomerListQuery,
-        response: { 200: Type.Array(Customer), ...errors },
-      },
-    },
+    { schema: { tags, params: IdParams, querystring: CustomerListQuery, response: listOf(Customer) } },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, q } = request.query;
       return dashboard.customers(request.params.id, env, { limit, startingAfter, search: q });
@@ -77,14 +65,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/merchants/:id/invoices',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        querystring: InvoiceListQuery,
-        response: { 200: Type.Array(Invoice), ...errors },
-      },
-    },
+    { schema: { tags, params: IdParams, querystring: InvoiceListQuery, response: listOf(Invoice) } },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
       return dashboard.invoices(request.params.id, env, { limit, startingAfter, status, search: q });
@@ -99,27 +80,13 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/merchants/:id/static-addresses',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        querystring: EnvQuery,
-        response: { 200: Type.Array(StaticAddress), ...errors },
-      },
-    },
+    { schema: { tags, params: IdParams, querystring: EnvQuery, response: listOf(StaticAddress) } },
     async (request) => views.staticAddressesOf(request.params.id, request.query.env ?? 'test'),
   );
 
   app.get(
     '/merchants/:id/cardholders',
-    {
-      schema: {
-        tags,
-        params: IdParams,
-        querystring: Query,
-        response: { 200: Type.Array(Cardholder), ...errors },
-      },
-    },
+    { schema: { tags, params: IdParams, querystring: Query, response: listOf(Cardholder) } },
     async (request) => {
       merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
