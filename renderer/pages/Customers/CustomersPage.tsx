@@ -1,8 +1,8 @@
 import type { CustomerDetail } from '../../api/types';
 import { Card } from '../../components/Card';
-import { CopyButton } from '../../components/CopyButton';
+import { DetailHead, Fact } from '../../components/DetailHead';
 import { formatMoney, formatTimestamp } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { PagedList } from '../../components/PagedList';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -27,56 +27,45 @@ function CustomerList() {
   const { searchCustomers, customersPage, selectCustomer } = useStore.getState();
   const env = useStore((s) => s.env);
   return (
-    <Card
+    <PagedList
       title="Customers"
       subtitle={`Made through /v1/customers, or inline with a checkout or invoice, in ${env}. Newest first.`}
-      className="card-flush"
       testId="customer-list"
-    >
-      <div className="list-toolbar">
+      toolbar={
         <SearchBox
           value={search}
           onSearch={(text) => void searchCustomers(text)}
           placeholder="Search name, email or id"
           testId="customer-search"
         />
-      </div>
-      {loaded && customers.length === 0 ? (
-        <p className="empty" data-testid="customers-empty">
-          {search ? `No customer matches “${search}”.` : `No customers in ${env} yet.`}
-        </p>
-      ) : (
-        <ul className="row-list">
-          {(current ? customers : []).map((customer) => (
-            <li key={customer.id}>
-              <button
-                type="button"
-                className={`row-item ${customer.id === selected ? 'selected' : ''}`}
-                onClick={() => void selectCustomer(customer.id)}
-                data-testid="customer-row"
-                data-customer-id={customer.id}
-              >
-                <span className="row-item-text">
-                  <span className="row-item-title">{customer.name}</span>
-                  <span className="row-item-sub">
-                    {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
-                    {formatTimestamp(customer.created_at)}
-                  </span>
-                </span>
-                {customer.country && <span className="chip mono">{customer.country}</span>}
-              </button>
-            </li>
-          ))}
-        </ul>
+      }
+      items={customers}
+      current={current}
+      loaded={loaded}
+      empty={search ? `No customer matches “${search}”.` : `No customers in ${env} yet.`}
+      emptyTestId="customers-empty"
+      row={(customer) => (
+        <button
+          type="button"
+          className={`row-item ${customer.id === selected ? 'selected' : ''}`}
+          onClick={() => void selectCustomer(customer.id)}
+          data-testid="customer-row"
+          data-customer-id={customer.id}
+        >
+          <span className="row-item-text">
+            <span className="row-item-title">{customer.name}</span>
+            <span className="row-item-sub">
+              {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
+              {formatTimestamp(customer.created_at)}
+            </span>
+          </span>
+          {customer.country && <span className="chip mono">{customer.country}</span>}
+        </button>
       )}
-      <Pager
-        paging={paging}
-        count={customers.length}
-        onNewer={() => void customersPage('newer')}
-        onOlder={() => void customersPage('older')}
-        testId="customer-pager"
-      />
-    </Card>
+      paging={paging}
+      onPage={(direction) => void customersPage(direction)}
+      pagerTestId="customer-pager"
+    />
   );
 }
 
@@ -85,36 +74,20 @@ function Detail({ detail }: { detail: CustomerDetail }) {
   return (
     <div className="stack" data-testid="customer-detail">
       <Card>
-        <div className="detail-head">
-          <div className="detail-head-text">
-            <h2 className="detail-title" data-testid="customer-name">
-              {customer.name}
-            </h2>
-            <div className="merchant-id">
-              <code className="mono" data-testid="customer-id">
-                {customer.id}
-              </code>
-              <CopyButton value={customer.id} label="Copy id" />
-            </div>
-          </div>
-        </div>
+        <DetailHead
+          title={customer.name}
+          titleTestId="customer-name"
+          code={customer.id}
+          codeTestId="customer-id"
+          copyValue={customer.id}
+        />
         <dl className="facts facts-row facts-4">
-          <div>
-            <dt>Email</dt>
-            <dd data-testid="customer-email">{customer.email ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Phone</dt>
-            <dd>{customer.phone ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Country</dt>
-            <dd>{customer.country ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>{formatTimestamp(customer.created_at)}</dd>
-          </div>
+          <Fact label="Email" testId="customer-email">
+            {customer.email ?? '—'}
+          </Fact>
+          <Fact label="Phone">{customer.phone ?? '—'}</Fact>
+          <Fact label="Country">{customer.country ?? '—'}</Fact>
+          <Fact label="Created">{formatTimestamp(customer.created_at)}</Fact>
         </dl>
         {customer.notes && <p className="muted small">{customer.notes}</p>}
       </Card>
