@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { CustomerDetail } from '../../api/types';
 import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
@@ -69,6 +70,36 @@ function CustomerList() {
   );
 }
 
+/** A card of the customer's latest records (the read returns at most 100), or a line saying there are none. */
+function RelatedList<T extends { id: string }>({
+  title,
+  items,
+  empty,
+  testId,
+  row,
+}: {
+  title: string;
+  items: T[];
+  empty: string;
+  /** data-testid of the list */
+  testId: string;
+  row: (item: T) => ReactNode;
+}) {
+  return (
+    <Card title={title} subtitle="The latest 100, newest first." className="card-flush">
+      {items.length === 0 ? (
+        <p className="empty empty-inline">{empty}</p>
+      ) : (
+        <ul className="row-list" data-testid={testId}>
+          {items.map((item) => (
+            <li key={item.id}>{row(item)}</li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
 function Detail({ detail }: { detail: CustomerDetail }) {
   const { customer } = detail;
   return (
@@ -91,62 +122,54 @@ function Detail({ detail }: { detail: CustomerDetail }) {
         </dl>
         {customer.notes && <p className="muted small">{customer.notes}</p>}
       </Card>
-      <Card title="Invoices" subtitle="The latest 100, newest first." className="card-flush">
-        {detail.invoices.length === 0 ? (
-          <p className="empty empty-inline">No invoices for this customer.</p>
-        ) : (
-          <ul className="row-list" data-testid="customer-invoices">
-            {detail.invoices.map((invoice) => (
-              <li key={invoice.id}>
-                <button
-                  type="button"
-                  className="row-item"
-                  onClick={() => openInvoice(invoice.id)}
-                  data-testid="customer-invoice"
-                  data-invoice-id={invoice.id}
-                >
-                  <span className="row-item-text">
-                    <span className="row-item-title">{invoice.title}</span>
-                    <span className="row-item-sub mono">{invoice.invoice_number}</span>
-                  </span>
-                  <span className="row-item-side">
-                    <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
-                    <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+      <RelatedList
+        title="Invoices"
+        items={detail.invoices}
+        empty="No invoices for this customer."
+        testId="customer-invoices"
+        row={(invoice) => (
+          <button
+            type="button"
+            className="row-item"
+            onClick={() => openInvoice(invoice.id)}
+            data-testid="customer-invoice"
+            data-invoice-id={invoice.id}
+          >
+            <span className="row-item-text">
+              <span className="row-item-title">{invoice.title}</span>
+              <span className="row-item-sub mono">{invoice.invoice_number}</span>
+            </span>
+            <span className="row-item-side">
+              <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+              <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
+            </span>
+          </button>
         )}
-      </Card>
-      <Card title="Checkouts" subtitle="The latest 100, newest first." className="card-flush">
-        {detail.checkouts.length === 0 ? (
-          <p className="empty empty-inline">No checkouts for this customer.</p>
-        ) : (
-          <ul className="row-list" data-testid="customer-checkouts">
-            {detail.checkouts.map((checkout) => (
-              <li key={checkout.id}>
-                <button
-                  type="button"
-                  className="row-item"
-                  onClick={() => openCheckout(checkout.id)}
-                  data-testid="customer-checkout"
-                  data-checkout-id={checkout.id}
-                >
-                  <span className="row-item-text">
-                    <span className="row-item-title">{checkout.title}</span>
-                    <span className="row-item-sub">{formatTimestamp(checkout.created_at)}</span>
-                  </span>
-                  <span className="row-item-side">
-                    <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
-                    <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+      />
+      <RelatedList
+        title="Checkouts"
+        items={detail.checkouts}
+        empty="No checkouts for this customer."
+        testId="customer-checkouts"
+        row={(checkout) => (
+          <button
+            type="button"
+            className="row-item"
+            onClick={() => openCheckout(checkout.id)}
+            data-testid="customer-checkout"
+            data-checkout-id={checkout.id}
+          >
+            <span className="row-item-text">
+              <span className="row-item-title">{checkout.title}</span>
+              <span className="row-item-sub">{formatTimestamp(checkout.created_at)}</span>
+            </span>
+            <span className="row-item-side">
+              <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
+              <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+            </span>
+          </button>
         )}
-      </Card>
+      />
     </div>
   );
 }
