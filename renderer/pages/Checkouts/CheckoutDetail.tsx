@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Checkout, CheckoutDetail as Detail } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { CopyButton } from '../../components/CopyButton';
+import { DetailHead, Fact } from '../../components/DetailHead';
 import { AmountInput, Field, Select } from '../../components/Field';
 import { chainName, formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -18,64 +18,50 @@ function Summary({ detail }: { detail: Detail }) {
   const fees = checkout.platform_fee + checkout.reseller_fee + checkout.platform_gas_fee;
   return (
     <Card>
-      <div className="detail-head">
-        <div className="detail-head-text">
-          <div className="detail-title-row">
-            <h2 className="detail-title" data-testid="checkout-title">
-              {checkout.title}
-            </h2>
-            <StatusBadge
-              status={checkout.status}
-              tone={CHECKOUT_TONE[checkout.status]}
-              testId="checkout-status"
-              large
-            />
-          </div>
-          <div className="merchant-id">
-            <code className="mono" data-testid="checkout-id">
-              {checkout.id}
-            </code>
-            <CopyButton value={checkout.id} label="Copy id" />
-          </div>
-        </div>
-        <div className="detail-amount">
-          <span className="detail-amount-value" data-testid="checkout-amount">
-            {formatMoney(checkout.amount, checkout.currency)}
-          </span>
-          <a
-            className="btn btn-secondary btn-sm"
-            href={checkout.hosted_url}
-            target="_blank"
-            rel="noreferrer"
-            data-testid="checkout-hosted-link"
-          >
-            Open hosted page ↗
-          </a>
-        </div>
-      </div>
+      <DetailHead
+        title={checkout.title}
+        titleTestId="checkout-title"
+        badge={
+          <StatusBadge
+            status={checkout.status}
+            tone={CHECKOUT_TONE[checkout.status]}
+            testId="checkout-status"
+            large
+          />
+        }
+        code={checkout.id}
+        codeTestId="checkout-id"
+        copyValue={checkout.id}
+        amount={
+          <>
+            <span className="detail-amount-value" data-testid="checkout-amount">
+              {formatMoney(checkout.amount, checkout.currency)}
+            </span>
+            <a
+              className="btn btn-secondary btn-sm"
+              href={checkout.hosted_url}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="checkout-hosted-link"
+            >
+              Open hosted page ↗
+            </a>
+          </>
+        }
+      />
       <dl className="facts facts-row facts-4">
-        <div>
-          <dt>Received</dt>
-          <dd data-testid="checkout-received">
-            {formatAmount(detail.received_amount)} {checkout.currency}
-          </dd>
-        </div>
-        <div>
-          <dt>Refunded</dt>
-          <dd data-testid="checkout-refunded">
-            {formatAmount(checkout.refunded_amount)} {checkout.currency}
-          </dd>
-        </div>
-        <div>
-          <dt>Fees and gas</dt>
-          <dd title="Platform fee + reseller fee + platform gas fee">
-            {formatAmount(fees)} {checkout.currency}
-          </dd>
-        </div>
-        <div>
-          <dt>{checkout.paid_at ? 'Paid' : 'Expires'}</dt>
-          <dd>{formatTimestamp(checkout.paid_at ?? checkout.expires_at)}</dd>
-        </div>
+        <Fact label="Received" testId="checkout-received">
+          {formatAmount(detail.received_amount)} {checkout.currency}
+        </Fact>
+        <Fact label="Refunded" testId="checkout-refunded">
+          {formatAmount(checkout.refunded_amount)} {checkout.currency}
+        </Fact>
+        <Fact label="Fees and gas" title="Platform fee + reseller fee + platform gas fee">
+          {formatAmount(fees)} {checkout.currency}
+        </Fact>
+        <Fact label={checkout.paid_at ? 'Paid' : 'Expires'}>
+          {formatTimestamp(checkout.paid_at ?? checkout.expires_at)}
+        </Fact>
       </dl>
     </Card>
   );

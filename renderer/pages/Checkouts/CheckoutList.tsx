@@ -1,8 +1,7 @@
 import type { CheckoutStatus } from '../../api/types';
-import { Card } from '../../components/Card';
 import { Select } from '../../components/Field';
 import { formatMoney, formatTimestamp, humanize } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { PagedList } from '../../components/PagedList';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useStore } from '../../store';
@@ -25,71 +24,61 @@ export function CheckoutList() {
   const filtered = filter !== 'all' || search !== '';
 
   return (
-    <Card
+    <PagedList
       title="Checkouts"
       subtitle={loaded ? `In ${env}, newest first.` : 'Loading…'}
-      className="card-flush"
       testId="checkout-list"
-    >
-      <div className="list-toolbar">
-        <Select
-          value={filter}
-          onChange={(value) => void setCheckoutFilter(value as CheckoutFilter)}
-          testId="checkout-status-filter"
+      toolbar={
+        <>
+          <Select
+            value={filter}
+            onChange={(value) => void setCheckoutFilter(value as CheckoutFilter)}
+            testId="checkout-status-filter"
+          >
+            <option value="all">Any status</option>
+            {STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {humanize(status)}
+              </option>
+            ))}
+          </Select>
+          <SearchBox
+            value={search}
+            onSearch={(text) => void searchCheckouts(text)}
+            placeholder="Title, reference or id"
+            testId="checkout-search"
+          />
+        </>
+      }
+      items={checkouts}
+      current={loaded}
+      loaded={loaded}
+      empty={filtered ? 'No checkout matches.' : `No checkouts in ${env} yet.`}
+      emptyTestId="checkouts-empty"
+      row={(checkout) => (
+        <button
+          type="button"
+          className={`row-item ${checkout.id === selected ? 'selected' : ''}`}
+          onClick={() => void selectCheckout(checkout.id)}
+          data-testid="checkout-row"
+          data-checkout-id={checkout.id}
+          data-status={checkout.status}
         >
-          <option value="all">Any status</option>
-          {STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {humanize(status)}
-            </option>
-          ))}
-        </Select>
-        <SearchBox
-          value={search}
-          onSearch={(text) => void searchCheckouts(text)}
-          placeholder="Title, reference or id"
-          testId="checkout-search"
-        />
-      </div>
-      {loaded && checkouts.length === 0 ? (
-        <p className="empty" data-testid="checkouts-empty">
-          {filtered ? 'No checkout matches.' : `No checkouts in ${env} yet.`}
-        </p>
-      ) : (
-        <ul className="row-list">
-          {(loaded ? checkouts : []).map((checkout) => (
-            <li key={checkout.id}>
-              <button
-                type="button"
-                className={`row-item ${checkout.id === selected ? 'selected' : ''}`}
-                onClick={() => void selectCheckout(checkout.id)}
-                data-testid="checkout-row"
-                data-checkout-id={checkout.id}
-                data-status={checkout.status}
-              >
-                <span className="row-item-text">
-                  <span className="row-item-title">{checkout.title}</span>
-                  <span className="row-item-sub">
-                    <span className="mono">{checkout.id.slice(0, 8)}</span> ·{' '}
-                    {formatTimestamp(checkout.created_at)}
-                  </span>
-                </span>
-                <span className="row-item-side">
-                  <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
-                  <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
+          <span className="row-item-text">
+            <span className="row-item-title">{checkout.title}</span>
+            <span className="row-item-sub">
+              <span className="mono">{checkout.id.slice(0, 8)}</span> · {formatTimestamp(checkout.created_at)}
+            </span>
+          </span>
+          <span className="row-item-side">
+            <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
+            <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+          </span>
+        </button>
       )}
-      <Pager
-        paging={paging}
-        count={checkouts.length}
-        onNewer={() => void checkoutsPage('newer')}
-        onOlder={() => void checkoutsPage('older')}
-        testId="checkout-pager"
-      />
-    </Card>
+      paging={paging}
+      onPage={(direction) => void checkoutsPage(direction)}
+      pagerTestId="checkout-pager"
+    />
   );
 }

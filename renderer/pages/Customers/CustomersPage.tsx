@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import type { CustomerDetail } from '../../api/types';
 import { Card } from '../../components/Card';
-import { CopyButton } from '../../components/CopyButton';
+import { DetailHead, Fact } from '../../components/DetailHead';
 import { formatMoney, formatTimestamp } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { PagedList } from '../../components/PagedList';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -27,55 +28,74 @@ function CustomerList() {
   const { searchCustomers, customersPage, selectCustomer } = useStore.getState();
   const env = useStore((s) => s.env);
   return (
-    <Card
+    <PagedList
       title="Customers"
       subtitle={`Made through /v1/customers, or inline with a checkout or invoice, in ${env}. Newest first.`}
-      className="card-flush"
       testId="customer-list"
-    >
-      <div className="list-toolbar">
+      toolbar={
         <SearchBox
           value={search}
           onSearch={(text) => void searchCustomers(text)}
           placeholder="Search name, email or id"
           testId="customer-search"
         />
-      </div>
-      {loaded && customers.length === 0 ? (
-        <p className="empty" data-testid="customers-empty">
-          {search ? `No customer matches “${search}”.` : `No customers in ${env} yet.`}
-        </p>
+      }
+      items={customers}
+      current={current}
+      loaded={loaded}
+      empty={search ? `No customer matches “${search}”.` : `No customers in ${env} yet.`}
+      emptyTestId="customers-empty"
+      row={(customer) => (
+        <button
+          type="button"
+          className={`row-item ${customer.id === selected ? 'selected' : ''}`}
+          onClick={() => void selectCustomer(customer.id)}
+          data-testid="customer-row"
+          data-customer-id={customer.id}
+        >
+          <span className="row-item-text">
+            <span className="row-item-title">{customer.name}</span>
+            <span className="row-item-sub">
+              {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
+              {formatTimestamp(customer.created_at)}
+            </span>
+          </span>
+          {customer.country && <span className="chip mono">{customer.country}</span>}
+        </button>
+      )}
+      paging={paging}
+      onPage={(direction) => void customersPage(direction)}
+      pagerTestId="customer-pager"
+    />
+  );
+}
+
+/** A card of the customer's latest records (the read returns at most 100), or a line saying there are none. */
+function RelatedList<T extends { id: string }>({
+  title,
+  items,
+  empty,
+  testId,
+  row,
+}: {
+  title: string;
+  items: T[];
+  empty: string;
+  /** data-testid of the list */
+  testId: string;
+  row: (item: T) => ReactNode;
+}) {
+  return (
+    <Card title={title} subtitle="The latest 100, newest first." className="card-flush">
+      {items.length === 0 ? (
+        <p className="empty empty-inline">{empty}</p>
       ) : (
-        <ul className="row-list">
-          {(current ? customers : []).map((customer) => (
-            <li key={customer.id}>
-              <button
-                type="button"
-                className={`row-item ${customer.id === selected ? 'selected' : ''}`}
-                onClick={() => void selectCustomer(customer.id)}
-                data-testid="customer-row"
-                data-customer-id={customer.id}
-              >
-                <span className="row-item-text">
-                  <span className="row-item-title">{customer.name}</span>
-                  <span className="row-item-sub">
-                    {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
-                    {formatTimestamp(customer.created_at)}
-                  </span>
-                </span>
-                {customer.country && <span className="chip mono">{customer.country}</span>}
-              </button>
-            </li>
+        <ul className="row-list" data-testid={testId}>
+          {items.map((item) => (
+            <li key={item.id}>{row(item)}</li>
           ))}
         </ul>
       )}
-      <Pager
-        paging={paging}
-        count={customers.length}
-        onNewer={() => void customersPage('newer')}
-        onOlder={() => void customersPage('older')}
-        testId="customer-pager"
-      />
     </Card>
   );
 }
@@ -85,95 +105,71 @@ function Detail({ detail }: { detail: CustomerDetail }) {
   return (
     <div className="stack" data-testid="customer-detail">
       <Card>
-        <div className="detail-head">
-          <div className="detail-head-text">
-            <h2 className="detail-title" data-testid="customer-name">
-              {customer.name}
-            </h2>
-            <div className="merchant-id">
-              <code className="mono" data-testid="customer-id">
-                {customer.id}
-              </code>
-              <CopyButton value={customer.id} label="Copy id" />
-            </div>
-          </div>
-        </div>
+        <DetailHead
+          title={customer.name}
+          titleTestId="customer-name"
+          code={customer.id}
+          codeTestId="customer-id"
+          copyValue={customer.id}
+        />
         <dl className="facts facts-row facts-4">
-          <div>
-            <dt>Email</dt>
-            <dd data-testid="customer-email">{customer.email ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Phone</dt>
-            <dd>{customer.phone ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Country</dt>
-            <dd>{customer.country ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>{formatTimestamp(customer.created_at)}</dd>
-          </div>
+          <Fact label="Email" testId="customer-email">
+            {customer.email ?? '—'}
+          </Fact>
+          <Fact label="Phone">{customer.phone ?? '—'}</Fact>
+          <Fact label="Country">{customer.country ?? '—'}</Fact>
+          <Fact label="Created">{formatTimestamp(customer.created_at)}</Fact>
         </dl>
         {customer.notes && <p className="muted small">{customer.notes}</p>}
       </Card>
-      <Card title="Invoices" subtitle="The latest 100, newest first." className="card-flush">
-        {detail.invoices.length === 0 ? (
-          <p className="empty empty-inline">No invoices for this customer.</p>
-        ) : (
-          <ul className="row-list" data-testid="customer-invoices">
-            {detail.invoices.map((invoice) => (
-              <li key={invoice.id}>
-                <button
-                  type="button"
-                  className="row-item"
-                  onClick={() => openInvoice(invoice.id)}
-                  data-testid="customer-invoice"
-                  data-invoice-id={invoice.id}
-                >
-                  <span className="row-item-text">
-                    <span className="row-item-title">{invoice.title}</span>
-                    <span className="row-item-sub mono">{invoice.invoice_number}</span>
-                  </span>
-                  <span className="row-item-side">
-                    <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
-                    <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+      <RelatedList
+        title="Invoices"
+        items={detail.invoices}
+        empty="No invoices for this customer."
+        testId="customer-invoices"
+        row={(invoice) => (
+          <button
+            type="button"
+            className="row-item"
+            onClick={() => openInvoice(invoice.id)}
+            data-testid="customer-invoice"
+            data-invoice-id={invoice.id}
+          >
+            <span className="row-item-text">
+              <span className="row-item-title">{invoice.title}</span>
+              <span className="row-item-sub mono">{invoice.invoice_number}</span>
+            </span>
+            <span className="row-item-side">
+              <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+              <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
+            </span>
+          </button>
         )}
-      </Card>
-      <Card title="Checkouts" subtitle="The latest 100, newest first." className="card-flush">
-        {detail.checkouts.length === 0 ? (
-          <p className="empty empty-inline">No checkouts for this customer.</p>
-        ) : (
-          <ul className="row-list" data-testid="customer-checkouts">
-            {detail.checkouts.map((checkout) => (
-              <li key={checkout.id}>
-                <button
-                  type="button"
-                  className="row-item"
-                  onClick={() => openCheckout(checkout.id)}
-                  data-testid="customer-checkout"
-                  data-checkout-id={checkout.id}
-                >
-                  <span className="row-item-text">
-                    <span className="row-item-title">{checkout.title}</span>
-                    <span className="row-item-sub">{formatTimestamp(checkout.created_at)}</span>
-                  </span>
-                  <span className="row-item-side">
-                    <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
-                    <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+      />
+      <RelatedList
+        title="Checkouts"
+        items={detail.checkouts}
+        empty="No checkouts for this customer."
+        testId="customer-checkouts"
+        row={(checkout) => (
+          <button
+            type="button"
+            className="row-item"
+            onClick={() => openCheckout(checkout.id)}
+            data-testid="customer-checkout"
+            data-checkout-id={checkout.id}
+          >
+            <span className="row-item-text">
+              <span className="row-item-title">{checkout.title}</span>
+              <span className="row-item-sub">{formatTimestamp(checkout.created_at)}</span>
+            </span>
+            <span className="row-item-side">
+              <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
+              <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+            </span>
+          </button>
         )}
-      </Card>
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Select } from '../../components/Field';
 import { formatTimestamp } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { PagedList } from '../../components/PagedList';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { useScopedLoad } from '../../components/useScopedLoad';
@@ -80,70 +80,59 @@ export function EventsPage() {
   return (
     <ScopeGate>
       <div className="grid-split">
-        <Card
+        <PagedList
           title="Events"
           subtitle={`Every event recorded for this merchant in ${env}, newest first: what webhooks are made from.`}
-          className="card-flush"
           testId="event-log"
-        >
-          <div className="list-toolbar">
-            <Select
-              value={type}
-              onChange={(value) => void setEventTypeFilter(value as EventTypeFilter)}
-              testId="event-type-filter"
+          toolbar={
+            <>
+              <Select
+                value={type}
+                onChange={(value) => void setEventTypeFilter(value as EventTypeFilter)}
+                testId="event-type-filter"
+              >
+                <option value="all">All types</option>
+                {EVENT_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </Select>
+              <SearchBox
+                value={search}
+                onSearch={(text) => void searchEvents(text)}
+                placeholder="Event or resource id"
+                testId="event-search"
+              />
+            </>
+          }
+          items={events}
+          current={current}
+          loaded={loaded}
+          empty={type === 'all' && !search ? `No events in ${env} yet.` : 'No event matches.'}
+          emptyTestId="events-empty"
+          row={(event) => (
+            <button
+              type="button"
+              className={`row-item ${event.id === selected?.id ? 'selected' : ''}`}
+              onClick={() => selectEvent(event)}
+              data-testid="event-row"
+              data-event-id={event.id}
+              data-type={event.type}
             >
-              <option value="all">All types</option>
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </Select>
-            <SearchBox
-              value={search}
-              onSearch={(text) => void searchEvents(text)}
-              placeholder="Event or resource id"
-              testId="event-search"
-            />
-          </div>
-          {loaded && events.length === 0 ? (
-            <p className="empty" data-testid="events-empty">
-              {type === 'all' && !search ? `No events in ${env} yet.` : 'No event matches.'}
-            </p>
-          ) : (
-            <ul className="row-list">
-              {(current ? events : []).map((event) => (
-                <li key={event.id}>
-                  <button
-                    type="button"
-                    className={`row-item ${event.id === selected?.id ? 'selected' : ''}`}
-                    onClick={() => selectEvent(event)}
-                    data-testid="event-row"
-                    data-event-id={event.id}
-                    data-type={event.type}
-                  >
-                    <span className="row-item-text">
-                      <code className="row-item-title mono">{event.type}</code>
-                      <span className="row-item-sub">
-                        <span className="mono">{event.resource_id ?? event.id}</span>
-                      </span>
-                    </span>
-                    <span className="row-item-side muted small nowrap">
-                      {formatTimestamp(event.created_at)}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
+              <span className="row-item-text">
+                <code className="row-item-title mono">{event.type}</code>
+                <span className="row-item-sub">
+                  <span className="mono">{event.resource_id ?? event.id}</span>
+                </span>
+              </span>
+              <span className="row-item-side muted small nowrap">{formatTimestamp(event.created_at)}</span>
+            </button>
           )}
-          <Pager
-            paging={paging}
-            count={events.length}
-            onNewer={() => void eventsPage('newer')}
-            onOlder={() => void eventsPage('older')}
-            testId="event-pager"
-          />
-        </Card>
+          paging={paging}
+          onPage={(direction) => void eventsPage(direction)}
+          pagerTestId="event-pager"
+        />
         {selected ? (
           <EventDetail event={selected} />
         ) : (

@@ -1,9 +1,9 @@
 import type { InvoiceDetail } from '../../api/types';
 import { Card } from '../../components/Card';
-import { CopyButton } from '../../components/CopyButton';
+import { DetailHead, Fact } from '../../components/DetailHead';
 import { FilterTabs } from '../../components/FilterTabs';
 import { formatAmount, formatMoney, formatTimestamp } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { PagedList } from '../../components/PagedList';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -31,67 +31,57 @@ function InvoiceList() {
   const { setInvoiceFilter, searchInvoices, invoicesPage, selectInvoice } = useStore.getState();
   const env = useStore((s) => s.env);
   return (
-    <Card
+    <PagedList
       title="Invoices"
       subtitle={`Made through /v1/invoices in ${env}, newest first. Activating one creates the checkout that collects it.`}
-      className="card-flush"
       testId="invoice-list"
-    >
-      <div className="list-toolbar">
-        <FilterTabs
-          options={INVOICE_FILTERS}
-          value={filter}
-          onChange={(f) => void setInvoiceFilter(f)}
-          testIdPrefix="invoice-filter"
-          label={label}
-        />
-        <SearchBox
-          value={search}
-          onSearch={(text) => void searchInvoices(text)}
-          placeholder="Number, title or id"
-          testId="invoice-search"
-        />
-      </div>
-      {loaded && invoices.length === 0 ? (
-        <p className="empty" data-testid="invoices-empty">
-          {filter === 'all' && !search ? `No invoices in ${env} yet.` : 'No invoice matches.'}
-        </p>
-      ) : (
-        <ul className="row-list">
-          {(current ? invoices : []).map((invoice) => (
-            <li key={invoice.id}>
-              <button
-                type="button"
-                className={`row-item ${invoice.id === selected ? 'selected' : ''}`}
-                onClick={() => void selectInvoice(invoice.id)}
-                data-testid="invoice-row"
-                data-invoice-id={invoice.id}
-                data-status={invoice.status}
-              >
-                <span className="row-item-text">
-                  <span className="row-item-title">{invoice.title}</span>
-                  <span className="row-item-sub">
-                    <span className="mono">{invoice.invoice_number}</span> ·{' '}
-                    {formatTimestamp(invoice.created_at)}
-                  </span>
-                </span>
-                <span className="row-item-side">
-                  <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
-                  <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
+      toolbar={
+        <>
+          <FilterTabs
+            options={INVOICE_FILTERS}
+            value={filter}
+            onChange={(f) => void setInvoiceFilter(f)}
+            testIdPrefix="invoice-filter"
+            label={label}
+          />
+          <SearchBox
+            value={search}
+            onSearch={(text) => void searchInvoices(text)}
+            placeholder="Number, title or id"
+            testId="invoice-search"
+          />
+        </>
+      }
+      items={invoices}
+      current={current}
+      loaded={loaded}
+      empty={filter === 'all' && !search ? `No invoices in ${env} yet.` : 'No invoice matches.'}
+      emptyTestId="invoices-empty"
+      row={(invoice) => (
+        <button
+          type="button"
+          className={`row-item ${invoice.id === selected ? 'selected' : ''}`}
+          onClick={() => void selectInvoice(invoice.id)}
+          data-testid="invoice-row"
+          data-invoice-id={invoice.id}
+          data-status={invoice.status}
+        >
+          <span className="row-item-text">
+            <span className="row-item-title">{invoice.title}</span>
+            <span className="row-item-sub">
+              <span className="mono">{invoice.invoice_number}</span> · {formatTimestamp(invoice.created_at)}
+            </span>
+          </span>
+          <span className="row-item-side">
+            <span className="amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+            <StatusBadge status={invoice.status} tone={INVOICE_TONE[invoice.status]} />
+          </span>
+        </button>
       )}
-      <Pager
-        paging={paging}
-        count={invoices.length}
-        onNewer={() => void invoicesPage('newer')}
-        onOlder={() => void invoicesPage('older')}
-        testId="invoice-pager"
-      />
-    </Card>
+      paging={paging}
+      onPage={(direction) => void invoicesPage(direction)}
+      pagerTestId="invoice-pager"
+    />
   );
 }
 
@@ -104,55 +94,37 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
   return (
     <div className="stack" data-testid="invoice-detail">
       <Card>
-        <div className="detail-head">
-          <div className="detail-head-text">
-            <div className="detail-title-row">
-              <h2 className="detail-title" data-testid="invoice-title">
-                {invoice.title}
-              </h2>
-              <StatusBadge
-                status={invoice.status}
-                tone={INVOICE_TONE[invoice.status]}
-                testId="invoice-status"
-                large
-              />
-            </div>
-            <div className="merchant-id">
-              <code className="mono" data-testid="invoice-number">
-                {invoice.invoice_number}
-              </code>
-              <CopyButton value={invoice.id} label="Copy id" />
-            </div>
-          </div>
-          <div className="detail-amount">
+        <DetailHead
+          title={invoice.title}
+          titleTestId="invoice-title"
+          badge={
+            <StatusBadge
+              status={invoice.status}
+              tone={INVOICE_TONE[invoice.status]}
+              testId="invoice-status"
+              large
+            />
+          }
+          code={invoice.invoice_number}
+          codeTestId="invoice-number"
+          copyValue={invoice.id}
+          amount={
             <span className="detail-amount-value" data-testid="invoice-amount">
               {money(invoice.amount)}
             </span>
-          </div>
-        </div>
+          }
+        />
         <dl className="facts facts-row facts-4">
-          <div>
-            <dt>Customer</dt>
-            <dd data-testid="invoice-customer">
-              {customer ? `${customer.name}${customer.email ? ` <${customer.email}>` : ''}` : '—'}
-            </dd>
-          </div>
-          <div>
-            <dt>Due</dt>
-            <dd>{invoice.due_date ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>{formatTimestamp(invoice.created_at)}</dd>
-          </div>
-          <div>
-            <dt>Paid</dt>
-            <dd data-testid="invoice-paid">
-              {invoice.paid_at
-                ? `${money(invoice.paid_amount ?? 0)}, ${formatTimestamp(invoice.paid_at)}`
-                : '—'}
-            </dd>
-          </div>
+          <Fact label="Customer" testId="invoice-customer">
+            {customer ? `${customer.name}${customer.email ? ` <${customer.email}>` : ''}` : '—'}
+          </Fact>
+          <Fact label="Due">{invoice.due_date ?? '—'}</Fact>
+          <Fact label="Created">{formatTimestamp(invoice.created_at)}</Fact>
+          <Fact label="Paid" testId="invoice-paid">
+            {invoice.paid_at
+              ? `${money(invoice.paid_amount ?? 0)}, ${formatTimestamp(invoice.paid_at)}`
+              : '—'}
+          </Fact>
         </dl>
         {invoice.description && <p className="muted small">{invoice.description}</p>}
       </Card>

@@ -1,6 +1,7 @@
 import type { KybStatus } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
+import { Fact } from '../../components/DetailHead';
 import { describeStatus, formatTimestamp } from '../../components/format';
 import { KeyIcon } from '../../components/icons';
 import type { Tone } from '../../components/StatusBadge';
@@ -50,22 +51,12 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
           </span>
         </div>
         <dl className="facts facts-row">
-          <div>
-            <dt>Legal name</dt>
-            <dd>{merchant.legal_name ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Country</dt>
-            <dd>{merchant.country ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Platform rate</dt>
-            <dd>{merchant.platform_rate === null ? 'Sandbox default' : `${merchant.platform_rate} bps`}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>{formatTimestamp(merchant.created_at)}</dd>
-          </div>
+          <Fact label="Legal name">{merchant.legal_name ?? '—'}</Fact>
+          <Fact label="Country">{merchant.country ?? '—'}</Fact>
+          <Fact label="Platform rate">
+            {merchant.platform_rate === null ? 'Sandbox default' : `${merchant.platform_rate} bps`}
+          </Fact>
+          <Fact label="Created">{formatTimestamp(merchant.created_at)}</Fact>
         </dl>
       </Card>
       <Card
