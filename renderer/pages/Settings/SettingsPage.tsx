@@ -230,7 +230,6 @@ function ChainsCard({ settings }: { settings: Settings }) {
     <Card
       title="Chains and tokens"
       subtitle="What crypto checkouts accept: limits and the gas fee per token, in the token’s units."
-      className="card-flush"
       testId="settings-chains"
     >
       <div className="table-wrap">
