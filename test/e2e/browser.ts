@@ -70,6 +70,13 @@ export async function bundledChromium(): Promise<BrowserBinary> {
   const bin = join(pkg, 'bin');
   const dir = join(root, 'node_modules', '.cache', 'svc-sandbox-chromium', version);
   if (!existsSync(join(dir, 'ready'))) await unpack(bin, dir);
+  // fonts.conf holds absolute paths: a checkout that moved (or shares node_modules through a
+  // symlink) would point Chromium at fonts that are not there, and every page with text crashes.
+  const conf = join(dir, 'fonts', 'fonts.conf');
+  if (readFileSync(conf, 'utf8') !== fontsConf(dir)) {
+    writeFileSync(`${conf}.${process.pid}.tmp`, fontsConf(dir));
+    renameSync(`${conf}.${process.pid}.tmp`, conf);
+  }
   const libraries = [join(dir, 'al2023', 'lib'), join(dir, 'swiftshader'), process.env.LD_LIBRARY_PATH]
     .filter(Boolean)
     .join(':');
@@ -99,10 +106,7 @@ async function unpack(bin: string, dir: string): Promise<void> {
     );
   }
   // The package's fonts.conf points at Lambda's paths; ours points at the unpacked fonts.
-  writeFileSync(
-    join(staging, 'fonts', 'fonts.conf'),
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(dir, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
-  );
+  writeFileSync(join(staging, 'fonts', 'fonts.conf'), fontsConf(dir));
   writeFileSync(join(staging, 'ready'), new Date().toISOString());
   try {
     renameSync(staging, dir);
@@ -112,6 +116,10 @@ async function unpack(bin: string, dir: string): Promise<void> {
     if (!existsSync(join(dir, 'ready'))) throw error;
   }
 }
+
+/** Our fontconfig file for a Chromium unpacked at `dir`: its fonts and a font cache beside them. */
+const fontsConf = (dir: string) =>
+  `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(dir, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`;
 
 function stringEnv(): Record<string, string> {
   const env: Record<string, string> = {};

@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testSandbox } from '../helpers/sandbox.js';
@@ -35,5 +37,14 @@ describe('the bundled Chromium (no system browser needed)', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('points its fonts at this checkout even when the unpacked copy came from another path', async () => {
+    const conf = join(dirname((await bundledChromium()).executablePath), 'fonts', 'fonts.conf');
+    const good = readFileSync(conf, 'utf8');
+    // As if unpacked by a checkout that has since moved away (node_modules shared or copied).
+    writeFileSync(conf, good.replaceAll(dirname(dirname(conf)), '/gone/checkout'));
+    await bundledChromium();
+    expect(readFileSync(conf, 'utf8')).toBe(good);
   });
 });
