@@ -183,20 +183,21 @@ describe('paging', () => {
     }
 
     const walk = async (list: string, row: string, idAttribute: string, expected: string[]) => {
+      // (Polled: between pages the list may briefly show the loading state with no rows.)
       const ids = () =>
         byTestId(row).evaluateAll((rows, a) => rows.map((r) => r.getAttribute(a)), idAttribute);
       await el(`[data-testid="${row}"] >> nth=19`).waitFor();
-      expect(await ids()).toEqual(expected.slice(0, 20));
+      await expect.poll(ids, { timeout: 5_000 }).toEqual(expected.slice(0, 20));
       expect(await byTestId(`${list}-page`).textContent()).toBe('Page 1');
       expect(await byTestId(`${list}-newer`).isDisabled()).toBe(true);
       await byTestId(`${list}-older`).click();
       await byTestId(`${list}-page`).filter({ hasText: 'Page 2' }).waitFor();
       await el(`[data-testid="${row}"] >> nth=5`).waitFor({ state: 'detached' });
-      expect(await ids()).toEqual(expected.slice(20));
+      await expect.poll(ids, { timeout: 5_000 }).toEqual(expected.slice(20));
       expect(await byTestId(`${list}-older`).isDisabled()).toBe(true);
       await byTestId(`${list}-newer`).click();
       await el(`[data-testid="${row}"] >> nth=19`).waitFor();
-      expect(await ids()).toEqual(expected.slice(0, 20));
+      await expect.poll(ids, { timeout: 5_000 }).toEqual(expected.slice(0, 20));
     };
 
     await open('checkouts', m.id);
