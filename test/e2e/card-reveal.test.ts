@@ -83,7 +83,7 @@ describe('card reveal', () => {
     await page.locator(`[data-testid="card-row"][data-card-id="${card.id}"] .card-tile-main`).click();
     // Hidden until asked for.
     await byTestId('card-secrets').waitFor();
-    expect(await byTestId('card-secret-pan').count()).toBe(0);
+    await expect.poll(() => byTestId('card-secret-pan').count(), { timeout: 5_000 }).toBe(0);
 
     // Watch the exchange: the page sends a session and receives only ciphertext.
     // (Only the secrets exchange: live change notices make the page re-read other card routes.)
@@ -112,6 +112,6 @@ describe('card reveal', () => {
     }
 
     await byTestId('card-secrets-hide').click();
-    expect(await byTestId('card-secret-pan').count()).toBe(0);
+    await expect.poll(() => byTestId('card-secret-pan').count(), { timeout: 5_000 }).toBe(0);
   });
 });

@@ -64,7 +64,7 @@ describe('dashboard', () => {
     const ownerKey = await keyRow('owner').getByTestId('key-value').textContent();
     expect(ownerKey).toMatch(/^svcb_\S+$/);
     expect(sandbox.ctx.merchants.list().map((m) => m.name)).toContain('Acme Ltd');
-    expect(await byTestId('merchant-item').count()).toBe(2);
+    await expect.poll(() => byTestId('merchant-item').count(), { timeout: 5_000 }).toBe(2);
 
     // An admin key, then a developer key.
     await byTestId('key-name-input').fill('Backend server');

@@ -77,7 +77,7 @@ describe('merchant pages', () => {
       `${h.sandbox.urls().test}/pay/${checkoutId}`,
     );
     expect(await byTestId('checkout-chain').count()).toBeGreaterThan(0);
-    expect(await el('[data-testid="checkout-row"]').count()).toBe(3);
+    await expect.poll(() => el('[data-testid="checkout-row"]').count(), { timeout: 5_000 }).toBe(3);
 
     // Live: a script pays the rest of the part-paid checkout; its row follows the event stream.
     await call(h.sandbox, 'POST', `/sandbox/checkouts/${seats.id}/payments`, {});
@@ -87,7 +87,7 @@ describe('merchant pages', () => {
     await byTestId('checkout-pay-full').click();
     await el('[data-testid="checkout-status"][data-status="paid"]').waitFor();
     await el(`[data-testid="checkout-row"][data-checkout-id="${checkoutId}"][data-status="paid"]`).waitFor();
-    expect(await byTestId('checkout-payment').count()).toBe(1);
+    await expect.poll(() => byTestId('checkout-payment').count(), { timeout: 5_000 }).toBe(1);
     expect(await byTestId('checkout-received').textContent()).toBe('25.00 USDC');
 
     // Settle now: completed, and the money is the merchant's.
@@ -206,7 +206,7 @@ describe('merchant pages', () => {
     // While the filtered list loads no rows show; then only the pending one.
     await el('[data-testid="delivery-filter-pending"][aria-pressed="true"]').waitFor();
     await retrying.waitFor();
-    expect(await byTestId('delivery-row').count()).toBe(1);
+    await expect.poll(() => byTestId('delivery-row').count(), { timeout: 5_000 }).toBe(1);
 
     // It comes back up; a manual retry delivers, with the same delivery id.
     await answerWith(200);
@@ -356,7 +356,7 @@ describe('merchant pages', () => {
     );
     expect(productionKey.public_key_pem).not.toBe(testKey.public_key_pem);
     await el('[data-testid="cardholder-list"]:has-text("No cardholders in production yet.")').waitFor();
-    expect(await byTestId('cardholder-item').count()).toBe(0);
+    await expect.poll(() => byTestId('cardholder-item').count(), { timeout: 5_000 }).toBe(0);
     await shot('cards-production');
   });
 

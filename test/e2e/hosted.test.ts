@@ -58,9 +58,11 @@ async function waitForText(page: Page, testId: string, expected: string, timeout
 
 /** Nothing a customer could pay with is on screen. */
 async function expectNoPaymentOptions(page: Page): Promise<void> {
-  expect(await page.locator('[data-testid^="qr-"]').count()).toBe(0);
-  expect(await page.locator('[data-testid="payment-options"]').count()).toBe(0);
-  expect(await page.locator('[data-testid="pay-card"]').count()).toBe(0);
+  await expect.poll(() => page.locator('[data-testid^="qr-"]').count(), { timeout: 5_000 }).toBe(0);
+  await expect
+    .poll(() => page.locator('[data-testid="payment-options"]').count(), { timeout: 5_000 })
+    .toBe(0);
+  await expect.poll(() => page.locator('[data-testid="pay-card"]').count(), { timeout: 5_000 }).toBe(0);
   expect(await byTestId('simulate-full').isVisible()).toBe(false);
   expect(await byTestId('simulate-partial').isVisible()).toBe(false);
 }
@@ -88,7 +90,9 @@ describe('hosted checkout page', () => {
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
     // Chains in words, one QR code per deposit address.
     for (const { chain } of checkout.crypto_chains) {
-      expect(await page.locator(`[data-testid="qr-${chain}"] svg`).count()).toBe(1);
+      await expect
+        .poll(() => page.locator(`[data-testid="qr-${chain}"] svg`).count(), { timeout: 5_000 })
+        .toBe(1);
     }
     expect(await page.locator('body').innerText()).not.toMatch(/\bBsc\b/);
 
@@ -252,7 +256,7 @@ describe('hosted checkout page', () => {
       api_key.key,
     );
     await page.goto(checkout.hosted_url);
-    expect(await page.locator('[data-testid^="qr-"]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid^="qr-"]').count(), { timeout: 5_000 }).toBe(0);
     expect(await text('amount')).toBe('25.00 USD');
     await byTestId('pay-card').click();
     await page.waitForURL(/\/fiat$/);
@@ -384,7 +388,7 @@ describe('KYC provider page', () => {
     await page.goto(kyc.url);
     expect(await text('applicant')).toBe('Grace Hopper');
     expect(await text('kyc-status')).toBe('Pending review');
-    expect(await page.locator('link[rel="icon"]').count()).toBe(1);
+    await expect.poll(() => page.locator('link[rel="icon"]').count(), { timeout: 5_000 }).toBe(1);
     expect(await verified()).toBe(false);
 
     await byTestId('approve').click();

@@ -42,7 +42,7 @@ describe('requests page', () => {
     await el('[data-testid="request-row"][data-status="404"]').waitFor();
     const ok = el('[data-testid="request-row"][data-status="200"]');
     await ok.waitFor();
-    expect(await byTestId('request-row').count()).toBe(2);
+    await expect.poll(() => byTestId('request-row').count(), { timeout: 5_000 }).toBe(2);
     expect(await ok.getByTestId('request-method').textContent()).toBe('POST');
     expect(await ok.getByTestId('request-path').textContent()).toBe('/v1/customers');
 
@@ -59,10 +59,10 @@ describe('requests page', () => {
     // Status classes: 4xx shows the 404 only; a new 2xx does not enter that list.
     await byTestId('request-filter-4xx').click();
     await el('[data-testid="request-row"][data-status="200"]').waitFor({ state: 'detached' });
-    expect(await byTestId('request-row').count()).toBe(1);
+    await expect.poll(() => byTestId('request-row').count(), { timeout: 5_000 }).toBe(1);
     await call(h.sandbox, 'GET', '/v1/customers', undefined, key.key);
     await byTestId('request-filter-all').click();
     await el('[data-testid="request-row"]').nth(2).waitFor();
-    expect(await byTestId('request-row').count()).toBe(3);
+    await expect.poll(() => byTestId('request-row').count(), { timeout: 5_000 }).toBe(3);
   });
 });

@@ -95,7 +95,9 @@ describe('scenarios page', () => {
     expect(await byTestId('scenario-text').inputValue()).toBe(shown);
     await byTestId('scenario-run').click();
     await el('[data-testid="scenario-result"][data-ok="true"]').waitFor();
-    expect(await el('li[data-testid^="scenario-step-"][data-ok="true"]').count()).toBe(6);
+    await expect
+      .poll(() => el('li[data-testid^="scenario-step-"][data-ok="true"]').count(), { timeout: 5_000 })
+      .toBe(6);
 
     // It runs green in a fresh sandbox, and ends where the recorded one is.
     const parsed = parseScenario(text);
@@ -160,7 +162,7 @@ describe('scenarios page', () => {
     expect(await failed.textContent()).toContain('body.name: expected "Grace", actual "Ada"');
     await el('[data-testid="scenario-result"][data-ok="false"]').waitFor();
     expect(await byTestId('scenario-result').textContent()).toBe('Failed: pasted from a ticket');
-    expect(await el('li[data-testid^="scenario-step-"]').count()).toBe(4);
+    await expect.poll(() => el('li[data-testid^="scenario-step-"]').count(), { timeout: 5_000 }).toBe(4);
     // It ran here: the merchant is in this sandbox now.
     const merchants = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
       name: string;
@@ -182,7 +184,7 @@ describe('scenarios page', () => {
     await byTestId('scenario-run').click();
     await el('[data-testid="scenario-step-1"][data-ok="true"]').waitFor();
     expect(await byTestId('scenario-run').textContent()).toBe('Running…');
-    expect(await el('li[data-testid^="scenario-step-"]').count()).toBe(1);
+    await expect.poll(() => el('li[data-testid^="scenario-step-"]').count(), { timeout: 5_000 }).toBe(1);
     await el('[data-testid="scenario-step-2"][data-ok="false"]').waitFor();
     expect(await byTestId('scenario-result').textContent()).toBe('Failed: live progress');
 
@@ -193,7 +195,9 @@ describe('scenarios page', () => {
     await byTestId('scenario-run').click();
     await el('[data-testid="scenario-result"][data-ok="true"]').waitFor();
     expect(await byTestId('scenario-result').textContent()).toBe('Passed: checkout.partial');
-    expect(await el('li[data-testid^="scenario-step-"][data-ok="true"]').count()).toBe(8);
+    await expect
+      .poll(() => el('li[data-testid^="scenario-step-"][data-ok="true"]').count(), { timeout: 5_000 })
+      .toBe(8);
     const all = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
       id: string;
       name: string;

@@ -69,11 +69,11 @@ describe('customers and invoices', () => {
     await open('customers', m.id);
     // The three customers and the inline one of the draft invoice.
     await el('[data-testid="customer-row"] >> nth=3').waitFor();
-    expect(await byTestId('customer-row').count()).toBe(4);
+    await expect.poll(() => byTestId('customer-row').count(), { timeout: 5_000 }).toBe(4);
     await byTestId('customer-search').fill('navy');
     await el('[data-testid="customer-row"] >> nth=1').waitFor({ state: 'detached' });
     await el(`[data-testid="customer-row"][data-customer-id="${invoice.customer_id}"]`).waitFor();
-    expect(await byTestId('customer-row').count()).toBe(1);
+    await expect.poll(() => byTestId('customer-row').count(), { timeout: 5_000 }).toBe(1);
     await byTestId('customer-row').click();
     expect(await byTestId('customer-name').textContent()).toBe('Grace Hopper');
     expect(await byTestId('customer-email').textContent()).toBe('grace@navy.example');
@@ -97,7 +97,7 @@ describe('customers and invoices', () => {
     expect(await byTestId('invoice-checkout-status').getAttribute('data-status')).toBe('active');
 
     // The list filters by status.
-    expect(await byTestId('invoice-row').count()).toBe(2);
+    await expect.poll(() => byTestId('invoice-row').count(), { timeout: 5_000 }).toBe(2);
     await byTestId('invoice-filter-draft').click();
     await el(`[data-testid="invoice-row"][data-invoice-id="${invoice.id}"]`).waitFor({ state: 'detached' });
     expect(await byTestId('invoice-row').getAttribute('data-invoice-id')).toBe(draft.id);
@@ -144,7 +144,7 @@ describe('events', () => {
       .first()
       .waitFor({ state: 'detached' });
     await el('[data-testid="event-row"][data-type="checkout.paid"]').waitFor();
-    expect(await byTestId('event-row').count()).toBe(1);
+    await expect.poll(() => byTestId('event-row').count(), { timeout: 5_000 }).toBe(1);
 
     await byTestId('event-type-filter').selectOption('all');
     const wanted = events[2]!;
@@ -152,7 +152,7 @@ describe('events', () => {
     await byTestId('event-search').press('Enter');
     await el('[data-testid="event-row"] >> nth=1').waitFor({ state: 'detached' });
     await el(`[data-testid="event-row"][data-event-id="${wanted.id}"]`).click();
-    expect(await byTestId('event-row').count()).toBe(1);
+    await expect.poll(() => byTestId('event-row').count(), { timeout: 5_000 }).toBe(1);
     expect(await byTestId('event-detail-id').textContent()).toContain(wanted.id);
     const shown = await byTestId('event-json').textContent();
     expect(shown).toBe(JSON.stringify(wanted.data, null, 2));

@@ -118,7 +118,7 @@ describe('webhooks page', () => {
     await other.waitFor((r) => r.length === 1, 15_000);
     expect(other.received[0]!.body).toMatchObject({ event: 'checkout.paid', data: { id: second.id } });
     await el('[data-testid="delivery-row"][data-event="checkout.paid"][data-status="delivered"]').waitFor();
-    expect(await byTestId('delivery-row').count()).toBe(3);
+    await expect.poll(() => byTestId('delivery-row').count(), { timeout: 5_000 }).toBe(3);
 
     // Filters: by event type, then by status.
     await byTestId('delivery-event-filter').selectOption('checkout.paid');
