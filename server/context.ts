@@ -15,7 +15,7 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
-import { createRequestLogRepo } from './db/request-log.js';
+import { RequestLog } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createUsersRepo } from './db/users.js';
@@ -62,6 +62,8 @@ export interface ContextOptions {
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
   requestLogLimit?: number | undefined;
+  /** the request log's directory (default: in memory); see server/db/request-log.ts */
+  requestLogDir?: string | undefined;
 }
 
 /**
@@ -100,7 +102,8 @@ export function createContext(options: ContextOptions) {
     resellers: createResellersRepo(db),
     users: createUsersRepo(db),
     views: createViewsRepo(db),
-    requestLog: createRequestLogRepo(db, {
+    requestLog: new RequestLog({
+      dir: options.requestLogDir,
       limit: options.requestLogLimit,
       // Diagnostics only: a failed log write (a full disk) drops its entries and is reported once
       // per run of failures; requests never see it.

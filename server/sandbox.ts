@@ -5,6 +5,7 @@ import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
+import { requestLogDir, takeWorkspaceRequestLog } from './db/request-log.js';
 import { wipeData } from './db/workspace.js';
 import type { Env } from './domain/types.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
@@ -98,13 +99,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     baseUrl: (env) => base[env],
     log,
     requestLogLimit: options.requestLogLimit,
+    requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
   });
+  // A log kept in the workspace database (an older version's, an offline import's) moves over.
+  const legacy = takeWorkspaceRequestLog(db);
+  if (legacy.length > 0) ctx.repos.requestLog.replace(legacy);
   const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
   const workspace = {
     version: VERSION,
     urls,
     reset: () => {
-      ctx.repos.requestLog.clearQueue();
+      ctx.repos.requestLog.clear();
       wipeData(db);
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
@@ -120,12 +125,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     nowIso: () => ctx.clock.nowIso(),
     appVersion: VERSION,
     quiesce: () => ctx.dispatcher.idle(),
-    commitPending: () => {
-      ctx.batcher.commit();
-      ctx.repos.requestLog.flush();
-    },
-    beforeReplace: () => ctx.repos.requestLog.clearQueue(),
+    commitPending: () => ctx.batcher.commit(),
+    requestLog: ctx.repos.requestLog,
     afterReplace: () => {
+      // The bundle's request log arrived in the workspace's table: it replaces the log's store.
+      ctx.repos.requestLog.replace(takeWorkspaceRequestLog(db));
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
       ctx.clock.reload();
@@ -172,7 +176,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
       ctx.batcher.commit();
-      ctx.repos.requestLog.flush();
+      ctx.repos.requestLog.close();
       db.close();
     },
   };

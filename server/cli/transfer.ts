@@ -16,14 +16,21 @@ export async function withOfflineTransfer<T>(
 ): Promise<T> {
   if (options.mustExist && !existsSync(path)) throw new CliFailure(`no database file at ${path}`);
   // Loaded only now: --help and usage errors answer without loading the server.
-  const [{ openDatabase }, { createKvRepo }, { SandboxClock }, { WorkspaceTransfer }, { VERSION }] =
-    await Promise.all([
-      import('../db/connection.js'),
-      import('../db/kv.js'),
-      import('../clock.js'),
-      import('../workspace-transfer/service.js'),
-      import('../version.js'),
-    ]);
+  const [
+    { openDatabase },
+    { createKvRepo },
+    { SandboxClock },
+    { WorkspaceTransfer },
+    { VERSION },
+    { RequestLog, requestLogDir },
+  ] = await Promise.all([
+    import('../db/connection.js'),
+    import('../db/kv.js'),
+    import('../clock.js'),
+    import('../workspace-transfer/service.js'),
+    import('../version.js'),
+    import('../db/request-log.js'),
+  ]);
   let db: Db;
   try {
     db = openDatabase(path);
@@ -38,8 +45,21 @@ export async function withOfflineTransfer<T>(
     const kv = createKvRepo(db);
     // The file's own sandbox time (its stored clock state), read-only.
     const clock = new SandboxClock({ load: () => kv.get('clock'), save: () => {} });
-    const transfer = new WorkspaceTransfer({ db, nowIso: () => clock.nowIso(), appVersion: VERSION });
-    return await fn(transfer);
+    // The request log is beside the file (an export carries it; an import's is taken over at the
+    // sandbox's next start).
+    const logDir = requestLogDir(path);
+    const requestLog = logDir && existsSync(logDir) ? new RequestLog({ dir: logDir }) : undefined;
+    try {
+      const transfer = new WorkspaceTransfer({
+        db,
+        nowIso: () => clock.nowIso(),
+        appVersion: VERSION,
+        requestLog,
+      });
+      return await fn(transfer);
+    } finally {
+      requestLog?.close();
+    }
   } finally {
     db.close();
   }

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { Db } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import type { StoredRequestLogRow } from './request-log.js';
 
 /**
  * Workspace bundles at the SQL level: a bundle is a SQLite file made with the online backup API
@@ -88,11 +89,22 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * Turns a fresh backup into a bundle: optionally keeps only one merchant, writes the marker table,
  * leaves WAL for a self-contained single file and compacts it.
  */
-export function sealBundle(path: string, meta: BundleMeta): void {
+export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredRequestLogRow[] = []): void {
   const bundle = new Database(path);
   try {
     bundle.pragma('journal_mode = DELETE');
     bundle.pragma('foreign_keys = ON');
+    // The request log lives in its own database (server/db/request-log-store.ts); in a bundle it
+    // is the workspace's `request_log` table, as before.
+    const insertLog = bundle.prepare(
+      `INSERT INTO request_log (seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route,
+         path, status, duration_ms, request_body, response_body)
+       VALUES (@seq, @id, @created_at, @env, @merchant_id, @api_key_id, @api_key, @method, @route,
+         @path, @status, @duration_ms, @request_body, @response_body)`,
+    );
+    bundle.transaction(() => {
+      for (const row of requestLog) insertLog.run(row);
+    })();
     if (meta.merchant_id !== null) keepOnlyMerchant(bundle, meta.merchant_id);
     bundle.exec(`CREATE TABLE ${BUNDLE_TABLE} (key TEXT PRIMARY KEY, value TEXT)`);
     const insert = bundle.prepare<[string, string | null]>(

@@ -17,6 +17,7 @@ import {
   sealBundle,
 } from '../db/bundle.js';
 import type { Db } from '../db/connection.js';
+import type { StoredRequestLogRow } from '../db/request-log.js';
 import { DEFAULT_SETTINGS } from '../domain/settings/defaults.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
 
@@ -38,7 +39,9 @@ export interface TransferDeps {
   quiesce?: () => Promise<void>;
   /** Live sandbox: commits the open group-commit batch, so the backup and the copy see every acknowledged write. */
   commitPending?: () => void;
-  /** Live sandbox: just before the rows are replaced (drop queued request-log entries). */
+  /** The request log (kept apart from the workspace database): its rows go into the bundle. */
+  requestLog?: { dump(): StoredRequestLogRow[] } | undefined;
+  /** Live sandbox: just before the rows are replaced. */
   beforeReplace?: () => void;
   /** Live sandbox: after the rows are replaced (reload the clock and settings, clear caches, wake the scheduler). */
   afterReplace?: () => void;
@@ -117,6 +120,7 @@ export class WorkspaceTransfer {
       const path = join(dir, 'bundle.sqlite');
       this.deps.commitPending?.();
       await backupTo(this.deps.db, path);
+      const requestLog = this.deps.requestLog?.dump() ?? [];
       const meta: BundleMeta = {
         format: BUNDLE_FORMAT,
         format_version: BUNDLE_FORMAT_VERSION,
@@ -125,7 +129,7 @@ export class WorkspaceTransfer {
         app_version: this.deps.appVersion,
         merchant_id: merchantId,
       };
-      sealBundle(path, meta);
+      sealBundle(path, meta, requestLog);
       return { bytes: readFileSync(path), meta };
     });
   }

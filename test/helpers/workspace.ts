@@ -290,7 +290,7 @@ interface Ids {
   requests: string[];
 }
 
-function idsOf(db: Db): Ids {
+function idsOf(db: Db, requestIds: string[]): Ids {
   const rows = (table: string) =>
     db
       .prepare<[], { id: string; merchant_id: string; env: string }>(
@@ -322,10 +322,7 @@ function idsOf(db: Db): Ids {
       .prepare<[], { name: string }>('SELECT name FROM inboxes')
       .all()
       .map((r) => r.name),
-    requests: db
-      .prepare<[], { id: string }>('SELECT id FROM request_log ORDER BY seq DESC LIMIT 50')
-      .all()
-      .map((r) => r.id),
+    requests: requestIds,
   };
 }
 
@@ -337,8 +334,13 @@ const ENVS: Env[] = ['test', 'production'];
  * log, the clock and the settings. Not the event stream, health (live URLs), the export or the
  * document. Request-log reads come first: the /v1 reads after them are logged themselves.
  */
-export function probesFor(db: Db, options: { merchants?: string[]; skip?: RegExp } = {}): Probe[] {
-  const ids = idsOf(db);
+export function probesFor(
+  sandbox: Pick<Sandbox, 'db' | 'ctx'>,
+  options: { merchants?: string[]; skip?: RegExp } = {},
+): Probe[] {
+  // The request log is kept beside the database (server/db/request-log.ts), not in it.
+  const requestIds = sandbox.ctx.repos.requestLog.list({ limit: 50 }).map((r) => r.id);
+  const ids = idsOf(sandbox.db, requestIds);
   const merchants = ids.merchants.filter((m) => !options.merchants || options.merchants.includes(m.id));
   const keyOf = new Map(merchants.map((m) => [m.id, m.key]));
   const mine = <T extends { merchant_id: string }>(list: T[]) => list.filter((r) => keyOf.has(r.merchant_id));

@@ -44,7 +44,7 @@ describe('svc-sandbox export / import --db (offline)', () => {
 
     const original: Sandbox = await testSandbox({ dbPath: source, realNow: time.now });
     const copy: Sandbox = await testSandbox({ dbPath: target, realNow: time.now });
-    const probes = probesFor(original.db);
+    const probes = probesFor(original);
     const before = await answers(original, probes);
     const after = await answers(copy, probes, original.urls());
     for (const [label, answer] of before) expect(after.get(label), label).toEqual(answer);
@@ -166,7 +166,7 @@ describe('svc-sandbox export / import --url (a running sandbox)', () => {
       bundle: { merchant_id: null },
     });
 
-    const probes = probesFor(source.db);
+    const probes = probesFor(source);
     const before = await answers(source, probes);
     const after = await answers(target, probes, source.urls());
     for (const [label, answer] of before) expect(after.get(label), label).toEqual(answer);

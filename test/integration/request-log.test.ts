@@ -1,9 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../server/contract/requests.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { encryptPayload, newSession, pinBlock } from '../helpers/card-client.js';
-import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { type Actor, createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
 
 /**
  * Issue 13: the request log. Every /v1 request is recorded (time, env, merchant, masked key,
@@ -50,7 +52,8 @@ async function log(sandbox: Sandbox, query = ''): Promise<RequestLogEntry[]> {
   return res.json() as RequestLogEntry[];
 }
 
-const rawTable = (sandbox: Sandbox) => JSON.stringify(sandbox.db.prepare('SELECT * FROM request_log').all());
+// Everything the log stores (server/db/request-log.ts keeps it beside the workspace database).
+const rawTable = (sandbox: Sandbox) => JSON.stringify(sandbox.ctx.repos.requestLog.dump());
 
 describe('request log', () => {
   it('records success, 401 (no merchant), 422 and 404 with masked keys, newest first', async () => {
@@ -255,22 +258,36 @@ describe('request log', () => {
       expect(table).not.toContain(secret);
   });
 
-  it('keeps exactly the newest rows (requestLogLimit), trimmed in every write', async () => {
-    const sandbox = await testSandbox({ requestLogLimit: 5 });
+  it('keeps exactly the newest rows (requestLogLimit), on disk beside the database file', async () => {
+    const dbPath = join(tempDir(), 'log.db');
+    const sandbox = await testSandbox({ requestLogLimit: 5, dbPath });
     const actor = await createMerchant(sandbox);
-    // Each write trims to the limit in its own transaction: after 11, exactly 5 are left.
+    // Retention is applied on every append: after 11, exactly the newest 5 are kept.
     for (let i = 0; i < 11; i++) {
       await v1(sandbox, actor, 'GET', `/v1/customers?limit=${i + 1}`);
       await settle();
     }
-    const count = () =>
-      (sandbox.db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n;
+    const count = () => sandbox.ctx.repos.requestLog.count();
+    // The files: a segment is deleted once none of its entries is kept (segments of 2 here).
+    const recordsOnDisk = () =>
+      readdirSync(`${dbPath}-requests`)
+        .map(
+          (f) =>
+            readFileSync(join(`${dbPath}-requests`, f), 'utf8')
+              .split('\n')
+              // One header line per record (the bodies follow it).
+              .filter((line) => line.startsWith('{"seq":')).length,
+        )
+        .reduce((a, b) => a + b, 0);
     expect(count()).toBe(5);
+    expect(recordsOnDisk()).toBeLessThanOrEqual(5 + 2);
     const kept = await log(sandbox);
     expect(kept.map((e) => e.path)).toEqual([11, 10, 9, 8, 7].map((n) => `/v1/customers?limit=${n}`));
     await v1(sandbox, actor, 'GET', '/v1/customers?limit=12');
     await settle();
     expect(count()).toBe(5);
+    // The workspace database's own table stays empty: the log lives beside it.
+    expect(sandbox.db.prepare('SELECT COUNT(*) AS n FROM request_log').get()).toEqual({ n: 0 });
   });
 
   it('streams each new entry as `event: request`, filtered by merchant and env', async () => {

@@ -129,7 +129,7 @@ describe('export → import round trip', () => {
       merchant_id: null,
     });
 
-    const probes = probesFor(source.db);
+    const probes = probesFor(source);
     expect(probes.length).toBeGreaterThan(150);
     const before = await answers(source, probes);
 
@@ -271,7 +271,7 @@ describe('one merchant', () => {
     });
 
     // Imported: the merchant's own answers are the same (its reseller connection is not in the file).
-    const probes = probesFor(source.db, { merchants: [world.shop.id], skip: /reseller-connections/ });
+    const probes = probesFor(source, { merchants: [world.shop.id], skip: /reseller-connections/ });
     const before = await answers(source, probes);
     const result = ok<ImportResult>(await importBundle(target, bundle));
     expect(result.imported.merchants).toBe(1);
@@ -374,7 +374,7 @@ describe('refused files change nothing', () => {
       ['broken settings', brokenSettings, /settings are not valid/],
     ];
     // The request log is left out of the comparison: the /v1 reads of the comparison are logged.
-    const probes = probesFor(target.db).filter((p) => !p.url.startsWith('/sandbox/request-log'));
+    const probes = probesFor(target).filter((p) => !p.url.startsWith('/sandbox/request-log'));
     const answersBefore = await answers(target, probes);
     const sumBefore = checksum(target.db, ['request_log']);
     for (const [what, bytes, message] of cases) {
@@ -454,7 +454,7 @@ describe('older bundles', () => {
       expect(names.map((n) => n.name)).not.toContain('request_log');
     });
 
-    const probes = probesFor(source.db).filter((p) => !p.url.startsWith('/sandbox/request-log'));
+    const probes = probesFor(source).filter((p) => !p.url.startsWith('/sandbox/request-log'));
     const before = await answers(source, probes);
     const result = ok<ImportResult>(await importBundle(target, old));
     expect(result.bundle.schema_version).toBe(7);

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Clock } from '../../clock.js';
 import type { Env } from '../../contract/common.js';
 import type { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
-import type { NewRequestLogRow, RequestLogRepo } from '../../db/request-log.js';
+import type { NewRequestLogRow, RequestLog } from '../../db/request-log.js';
 import { NotFoundError } from '../../errors.js';
 import { API_KEY_PREFIX } from '../merchants/service.js';
 
@@ -33,7 +33,7 @@ export interface FinishedRequest {
 }
 
 export interface RequestLogDeps {
-  repo: RequestLogRepo;
+  repo: Pick<RequestLog, 'append' | 'onWritten' | 'list' | 'get'>;
   clock: Pick<Clock, 'nowIso'>;
 }
 
@@ -123,8 +123,8 @@ export class RequestLogService {
     this.deps.repo.append(entry);
   }
 
+  /** Newest first; it includes every entry recorded before the call. */
   list(query: RequestLogQuery): RequestLogEntry[] {
-    this.deps.repo.flush();
     return this.deps.repo.list({
       merchantId: query.merchant_id,
       env: query.env,
@@ -135,7 +135,6 @@ export class RequestLogService {
   }
 
   get(id: string): RequestLogEntry {
-    this.deps.repo.flush();
     const row = this.deps.repo.get(id);
     if (!row) throw new NotFoundError('Request log entry', id);
     return row;
