@@ -93,7 +93,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
   const ctx = createContext({
     db,
-    ids: createIds(options.seed),
+    ids: createIds(options.seed, options.realNow),
     realNow: options.realNow,
     clockStart: options.clock,
     baseUrl: (env) => base[env],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createIds } from '../../server/ids.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('ids', () => {
   it('a seed gives the same sequence of uuids, tokens, hex and bytes every time', () => {
@@ -23,12 +24,30 @@ describe('ids', () => {
     expect(createIds().uuid()).not.toBe(createIds().uuid());
   });
 
+  it('without a seed, uuids are version 7: the time (from the given source) first, so they sort by creation', () => {
+    let ms = Date.parse('2026-11-23T10:00:00.000Z');
+    const ids = createIds(undefined, () => ms);
+    const made: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      made.push(ids.uuid());
+      ms += 1;
+    }
+    for (const id of made) expect(id).toMatch(UUID_V7);
+    expect([...made].sort()).toEqual(made);
+    expect(Number.parseInt(made[0]!.replace('-', '').slice(0, 12), 16)).toBe(
+      Date.parse('2026-11-23T10:00:00.000Z'),
+    );
+    // Within one millisecond the random bits still make every id unique.
+    const same = createIds(undefined, () => ms);
+    expect(new Set(Array.from({ length: 1000 }, () => same.uuid())).size).toBe(1000);
+  });
+
   it.each([
-    ['seeded', 'x'],
-    ['random', undefined],
-  ])('%s: uuid v4 format, token base62 of the asked length, hex', (_l, seed) => {
+    ['seeded', 'x', UUID_V4],
+    ['random', undefined, UUID_V7],
+  ])('%s: uuid format, token base62 of the asked length, hex', (_l, seed, format) => {
     const ids = createIds(seed);
-    for (let i = 0; i < 200; i++) expect(ids.uuid()).toMatch(UUID_V4);
+    for (let i = 0; i < 200; i++) expect(ids.uuid()).toMatch(format);
     for (const length of [1, 5, 40, 100]) {
       const token = ids.token(length);
       expect(token).toHaveLength(length);
