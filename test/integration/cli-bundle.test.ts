@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,12 +12,13 @@ import { tempDir } from '../helpers/sandbox.js';
 // compiler (taken from the bundle, not node_modules), the OpenAPI document, the package bin.
 const CHUNKS = join(ROOT, 'dist/server/chunks');
 const BIN = join(ROOT, 'bin/svc-sandbox.js');
+const SCRIPT = join(ROOT, 'dist/server/sandbox.bundle.cjs');
 const READY = /^svc-sandbox ready test=(\S+) production=(\S+) dashboard=(\S+)$/;
 
 beforeAll(
   () =>
     ensureBuilt(
-      [CLI, CHUNKS, join(ROOT, 'dist/server/scenarios/library/demo.yaml')],
+      [CLI, CHUNKS, `${SCRIPT}.cache`, join(ROOT, 'dist/server/scenarios/library/demo.yaml')],
       ['npm', 'run', 'build:server', '--silent'],
     ),
   180_000,
@@ -54,6 +55,24 @@ describe('the bundled server (dist/server/cli.js)', () => {
     expect(code).toMatch(/from\s*["']\.\/chunks\//);
     expect(code).not.toMatch(/["']\.\/sandbox\.js["']/);
     expect([...importedPackages()]).toEqual(['better-sqlite3']);
+  });
+
+  it('runs the server from one script with a V8 code cache that this Node accepts', () => {
+    const script = readFileSync(SCRIPT, 'utf8');
+    // The heavy packages are inside it, not required by name from node_modules.
+    for (const name of ['fastify', 'typebox', 'typebox/compile', '@fastify/swagger', 'yaml', 'ajv'])
+      expect(script, name).not.toMatch(new RegExp(`require\\((["'\`])${name}\\1\\)`));
+    // Compiled as the loader compiles it (scripts/bundle-server.js: WRAP), by a Node without flags.
+    const check = `const { readFileSync } = require('node:fs');
+const { Script } = require('node:vm');
+const file = ${JSON.stringify(SCRIPT)};
+const script = new Script('(function (exports, require, module, __filename, __dirname) {\\n' + readFileSync(file, 'utf8') + '\\n})', { filename: file, lineOffset: -1, cachedData: readFileSync(file + '.cache') });
+process.stdout.write(String(script.cachedDataRejected));`;
+    const rejected = execFileSync(process.execPath, ['-e', check], {
+      env: { ...cliEnv(), NODE_OPTIONS: '' },
+      encoding: 'utf8',
+    });
+    expect(rejected).toBe('false');
   });
 
   it('starts from the package bin and answers: health, OpenAPI, the scenario library, validation', {
