@@ -27,6 +27,7 @@ const serverDir = join(root, 'server');
 const outDir = join(root, 'dist/server');
 const entry = join(serverDir, 'cli.ts');
 const lazyRequire = join(serverDir, 'lazy-require.ts');
+const sandboxModule = join(serverDir, 'sandbox.ts');
 const chunksDir = 'chunks';
 const HERE = '__SVC_SANDBOX_DIST__';
 
@@ -83,7 +84,7 @@ const bundledTypeboxCompile = {
 };
 
 /**
- * `serve` loads the server through this module (cli.ts's `import('./sandbox.js')`): a CommonJS
+ * `serve` (and `run`) load the server through this module, in place of server/sandbox.ts: a CommonJS
  * bundle of server/sandbox.ts run as a vm.Script with the V8 code cache the build made, so the
  * process skips compiling most of the code it runs at start-up (about a quarter of the CPU to
  * the ready line). A cache from another Node or V8 is rejected by V8 and the code compiles as
@@ -119,8 +120,10 @@ export const createSandbox = module.exports.createSandbox;
 
 const sandboxLoader = {
   name: 'svc-sandbox-sandbox-loader',
+  // Every import of server/sandbox.ts: `serve`, and `run`'s fresh sandbox per scenario file.
   resolveId(source, importer) {
-    return importer === entry && source === './sandbox.js' ? LOADER : null;
+    if (!importer?.startsWith(serverDir) || !source.startsWith('.')) return null;
+    return join(dirname(importer), source).replace(/\.js$/, '.ts') === sandboxModule ? LOADER : null;
   },
   load(id) {
     return id === LOADER ? loaderSource : null;
@@ -162,7 +165,7 @@ const result = await build({
 });
 const script = await build({
   ...common,
-  input: { sandbox: join(serverDir, 'sandbox.ts') },
+  input: { sandbox: sandboxModule },
   plugins: [moduleUrls, bundledTypeboxCompile],
   output: {
     dir: outDir,
