@@ -68,7 +68,7 @@ const bundledTypeboxCompile = {
   name: 'svc-sandbox-lazy-require',
   transform(code, id) {
     if (id !== lazyRequire) return null;
-    if (!code.includes('export function lazy<T>(specifier: string): () => T {')) {
+    if (!code.includes('loaded ??= require(specifier) as T;')) {
       throw new Error(
         'scripts/bundle-server.js: server/lazy-require.ts changed; update bundledTypeboxCompile',
       );
