@@ -190,6 +190,22 @@ export function operationNaming(method: string, url: string): { operationId: str
   return { operationId: camel([...prefix, verb, ...nounWords]), summary };
 }
 
+/**
+ * Both listeners register the same routes, and working a name out is most of what the `onRoute`
+ * hook costs at start-up: each method + path is named once per process (the naming is pure).
+ */
+const namings = new Map<string, { operationId: string; summary: string }>();
+
+function namingOf(method: string, url: string): { operationId: string; summary: string } {
+  const key = `${method} ${url}`;
+  let named = namings.get(key);
+  if (named === undefined) {
+    named = operationNaming(method, url);
+    namings.set(key, named);
+  }
+  return named;
+}
+
 interface RouteSchema extends Json {
   hide?: boolean;
   summary?: string;
@@ -209,7 +225,7 @@ export function documentRoutes(): (route: RouteOptions) => void {
     if (!schema || schema.hide === true || typeof route.method !== 'string' || route.method === 'HEAD')
       return;
     const key = `${route.method} ${openapiPath(route.url)}`;
-    const named = operationNaming(route.method, route.url);
+    const named = namingOf(route.method, route.url);
     const operationId = schema.operationId ?? named.operationId;
     const other = seen.get(operationId);
     if (other !== undefined && other !== key) {

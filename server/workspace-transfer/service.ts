@@ -73,12 +73,16 @@ const COUNTED = [
   'events',
 ] as const;
 
-const settingsCheck = Compile(Settings);
+// Compiled on the first import, not at start-up (every start loads this module).
+const settingsValidator = () => Compile(Settings);
+let compiledSettingsCheck: ReturnType<typeof settingsValidator> | undefined;
 
 /** The settings and the clock state the bundle brings must be ones this sandbox can run with. */
 function checkSingletons(kv: Record<string, unknown>): void {
   const settings = kv.settings;
   if (settings !== undefined) {
+    compiledSettingsCheck ??= settingsValidator();
+    const settingsCheck = compiledSettingsCheck;
     const merged = { ...DEFAULT_SETTINGS, ...(settings as object) };
     if (typeof settings !== 'object' || settings === null || !settingsCheck.Check(merged)) {
       const first = typeof settings === 'object' ? settingsCheck.Errors(merged)[0] : undefined;
