@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'undici';
 import type { Clock } from '../clock.js';
-import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
+import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import { lazy } from '../lazy-require.js';
 import type { Scheduler } from '../scheduler.js';
@@ -23,6 +23,15 @@ export interface AttemptEvent {
   attempt: Omit<AttemptRow, 'id'>;
 }
 
+/** A finished send waiting for the next batched write of attempt results. */
+interface Finished {
+  delivery: DeliveryRow;
+  attempt: Omit<AttemptRow, 'id'>;
+  ok: boolean;
+  noEndpoint: boolean;
+  done: (row: DeliveryRow) => void;
+}
+
 export interface DispatcherDeps {
   repo: WebhooksRepo;
   clock: Clock;
@@ -35,10 +44,15 @@ export interface DispatcherDeps {
 }
 
 /**
- * Sends deliveries. At-least-once: before a send starts, the delivery's job is re-leased to fire
- * again after the timeout, so a crash mid-send means a resend after restart, never a loss. Never
- * twice at once: an in-process set guards sends in flight. Sends are not awaited by the scheduler,
- * so one slow endpoint never holds up the others.
+ * Sends deliveries. At-least-once: before a send starts, the delivery's job is leased to fire
+ * again after the timeout (a new delivery's lease is written with it, in the transaction of its
+ * event), so a crash mid-send means a resend after restart, never a loss. Never twice at once: an
+ * in-process set guards sends in flight. Sends are not awaited by the scheduler, so one slow
+ * endpoint never holds up the others.
+ *
+ * New deliveries are sent straight after their commit (`dispatchNew`), not picked up by the
+ * scheduler: the scheduler only runs retries and leases that fell due (after a crash). The results
+ * of the sends that finish in one event-loop turn are recorded in one transaction.
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
@@ -46,12 +60,31 @@ export class WebhookDispatcher {
   private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
   private agent: Agent | undefined;
+  /** sends finished this turn, recorded together on the next (see `flush`) */
+  private finished: Finished[] = [];
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
     deps.scheduler.waitFor(() => this.idle());
+    // Nothing is in flight in a process that has just started: a lease still standing belongs to
+    // a send a crash (kill -9) cut short, or to a new delivery it never started. Those are due now,
+    // as they were before the lease was taken, not after the lease runs out.
+    deps.repo.releaseLeases(JOB_DELIVER, deps.clock.now());
+  }
+
+  /**
+   * A delivery just written in the caller's transaction (the fan-out of an event): its lease is
+   * written in that same transaction and the send starts once it commits (never if it rolls back).
+   * The scheduler is not involved unless the send's result cannot be recorded or the process dies.
+   * `endpoint` is the row the delivery was made from; `resource` orders sends (see `launch`).
+   */
+  dispatchNew(delivery: DeliveryRow, endpoint: EndpointRow, resource: string): void {
+    this.lease(delivery.id);
+    this.deps.afterCommit(() => {
+      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resource, endpoint);
+    });
   }
 
   /**
@@ -64,7 +97,7 @@ export class WebhookDispatcher {
     if (delivery?.status !== 'pending') return;
     this.lease(delivery.id);
     this.deps.afterCommit(() => {
-      if (!this.inFlight.has(delivery.id)) void this.launch(delivery);
+      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resourceOf(delivery));
     });
   }
 
@@ -76,7 +109,7 @@ export class WebhookDispatcher {
     return new Promise((resolve, reject) => {
       this.deps.transaction(() => this.lease(fresh.id));
       this.deps.afterCommit(
-        () => resolve(this.launch(fresh)),
+        () => resolve(this.launch(fresh, resourceOf(fresh))),
         () => reject(new Error('the retry was rolled back')),
       );
     });
@@ -105,10 +138,12 @@ export class WebhookDispatcher {
    * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
    */
-  private launch(delivery: DeliveryRow): Promise<DeliveryRow> {
-    const key = `${delivery.endpoint_id}:${resourceOf(delivery)}`;
+  private launch(delivery: DeliveryRow, resource: string, endpoint?: EndpointRow): Promise<DeliveryRow> {
+    const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
-    const send = () => this.send(delivery);
+    // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
+    // wait (the endpoint may have changed meanwhile): then it is read again.
+    const send = () => this.send(delivery, before ? undefined : endpoint);
     const promise = (before ? before.then(send, send) : send()).finally(() => {
       this.inFlight.delete(delivery.id);
       if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
@@ -118,8 +153,8 @@ export class WebhookDispatcher {
     return promise;
   }
 
-  private async send(delivery: DeliveryRow): Promise<DeliveryRow> {
-    const endpoint = this.deps.repo.findEndpoint(delivery.endpoint_id);
+  private async send(delivery: DeliveryRow, known?: EndpointRow): Promise<DeliveryRow> {
+    const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -164,42 +199,63 @@ export class WebhookDispatcher {
       duration_ms: Math.round(performance.now() - started),
       error,
     };
-    let updated: DeliveryRow;
-    try {
-      updated = this.record(delivery, attempt, number, ok, !endpoint);
-    } catch (error) {
-      // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
-      // taken before the send makes the delivery due again, so it is retried, never lost.
-      this.deps.log.error({ delivery: delivery.id, err: error }, 'could not record a webhook attempt');
-      return delivery;
-    }
-    this.bus.emit('attempt', { delivery: updated, attempt } satisfies AttemptEvent);
-    return updated;
+    return new Promise((done) => {
+      this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, done });
+      if (this.finished.length === 1) setImmediate(() => this.flush());
+    });
   }
 
-  private record(
-    delivery: DeliveryRow,
-    attempt: Omit<AttemptRow, 'id'>,
-    number: number,
-    ok: boolean,
-    noEndpoint: boolean,
-  ): DeliveryRow {
-    return this.deps.transaction(() => {
-      this.deps.repo.insertAttempt(attempt);
-      const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
-      const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
-      const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
-      if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
-      else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
-      const row: DeliveryRow = {
-        ...deliveryStates.move(delivery, status),
-        attempt_count: number,
-        next_attempt_at: next,
-        updated_at: this.deps.clock.nowIso(),
-      };
-      this.deps.repo.updateDelivery(row);
-      return row;
+  /**
+   * Records every send that finished since the last flush in one transaction (one commit for the
+   * turn's responses instead of one each): the attempt, the delivery's new state, its retry or
+   * the end of its lease. Until then the lease stands, so a crash before this commit means a
+   * resend, as a crash mid-send does. A batch that fails is recorded one by one, so one bad
+   * delivery (deleted meanwhile) does not cost the others their record.
+   */
+  private flush(): void {
+    const batch = this.finished;
+    this.finished = [];
+    let rows: (DeliveryRow | undefined)[];
+    try {
+      rows = this.deps.transaction(() => batch.map((item) => this.record(item)));
+    } catch {
+      rows = batch.map((item) => {
+        try {
+          return this.deps.transaction(() => this.record(item));
+        } catch (error) {
+          // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
+          // taken before the send makes the delivery due again, so it is retried, never lost.
+          this.deps.log.error(
+            { delivery: item.delivery.id, err: error },
+            'could not record a webhook attempt',
+          );
+          return undefined;
+        }
+      });
+    }
+    batch.forEach((item, i) => {
+      const updated = rows[i];
+      if (updated) this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
+      item.done(updated ?? item.delivery);
     });
+  }
+
+  private record({ delivery, attempt, ok, noEndpoint }: Finished): DeliveryRow {
+    const number = attempt.number;
+    this.deps.repo.insertAttempt(attempt);
+    const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
+    const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
+    const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
+    if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
+    else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+    const row: DeliveryRow = {
+      ...deliveryStates.move(delivery, status),
+      attempt_count: number,
+      next_attempt_at: next,
+      updated_at: this.deps.clock.nowIso(),
+    };
+    this.deps.repo.updateDelivery(row);
+    return row;
   }
 }
 
@@ -226,7 +282,7 @@ function describeError(error: unknown, timeoutMs: number): string {
 }
 
 /** The resource a delivery is about: its payload's `data.id` (the event id when it has none). */
-function resourceOf(delivery: DeliveryRow): string {
+export function resourceOf(delivery: DeliveryRow): string {
   try {
     const id = (JSON.parse(delivery.body) as { data?: { id?: unknown } }).data?.id;
     return typeof id === 'string' ? id : delivery.event_id;
