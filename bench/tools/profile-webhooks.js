@@ -3,8 +3,10 @@
 // sandbox's CPU per delivery (from /proc, set-up excluded) and where it went.
 //
 //   node bench/tools/profile-webhooks.js [--endpoints 8] [--deposits 1000] [--concurrency 8]
-//                                        [--no-prof] [--out dir] [--top 40]
-import { execFileSync } from 'node:child_process';
+//                                        [--no-prof] [--out dir] [--top 40] [--cli dist/server/cli.js]
+//
+// --cli runs another build (a copy of dist/ under bench/results/, say) for A/B runs.
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -19,6 +21,8 @@ import {
   startSandbox,
   stop,
   tempDir,
+  track,
+  waitForLine,
 } from '../lib.js';
 
 const { values } = parseArgs({
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     'no-prof': { type: 'boolean', default: false },
     out: { type: 'string' },
     top: { type: 'string', default: '40' },
+    cli: { type: 'string' },
   },
 });
 const endpoints = Number(values.endpoints);
@@ -48,10 +53,19 @@ server.keepAliveTimeout = 60_000;
 const port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 
 const dir = values.out ?? tempDir();
-const sandbox = await startSandbox({
-  dbPath: join(tempDir(), 'prof-webhooks.db'),
-  nodeArgs: values['no-prof'] ? [] : ['--cpu-prof', '--cpu-prof-dir', dir],
-});
+const dbPath = join(tempDir(), 'prof-webhooks.db');
+const nodeArgs = values['no-prof'] ? [] : ['--cpu-prof', '--cpu-prof-dir', dir];
+const sandbox = values.cli ? await startCli(values.cli) : await startSandbox({ dbPath, nodeArgs });
+
+/** startSandbox with another build's CLI. */
+async function startCli(cli) {
+  const args = [...nodeArgs, cli, 'serve', '--port', '0', '--prod-port', '0', '--db', dbPath];
+  const child = track(spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const match = await waitForLine(child, /^svc-sandbox ready test=(\S+) /, 10_000, 'svc-sandbox');
+  child.stdout.resume();
+  child.stderr.resume();
+  return { child, urls: { test: match[1] } };
+}
 const base = sandbox.urls.test;
 await limitsOff(base);
 const { merchant } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Prof' } });
@@ -91,7 +105,8 @@ const cpu = cpuSeconds(sandbox.child.pid) - cpuBefore;
 const delivered = count;
 process.stdout.write(
   `webhooks: ${delivered}/${deposits * endpoints} delivered in ${ms.toFixed(0)} ms (calls done at ${callsMs.toFixed(0)} ms): ` +
-    `${((delivered / ms) * 1000).toFixed(0)} deliveries/s, sandbox CPU ${((cpu * 1e6) / delivered).toFixed(0)} µs/delivery\n`,
+    `${((delivered / ms) * 1000).toFixed(0)} deliveries/s, sandbox CPU ${((cpu * 1e6) / delivered).toFixed(0)} µs/delivery ` +
+    `(${((cpu * 1e6) / deposits).toFixed(0)} µs/deposit call)\n`,
 );
 await stop(sandbox.child, 10_000);
 server.closeAllConnections();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
@@ -60,6 +60,9 @@ export class WebhookDispatcher {
   private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
   private agent: Agent | undefined;
+  private readonly deadlines = new Deadlines();
+  /** delivery URL → where undici's dispatch sends it (a handful of endpoints; bounded anyway) */
+  private readonly targets = new Map<string, Target>();
   /** sends finished this turn, recorded together on the next (see `flush`) */
   private finished: Finished[] = [];
 
@@ -127,7 +130,20 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     await this.idle();
+    this.deadlines.clear();
     await this.agent?.close();
+  }
+
+  private target(url: string): Target {
+    let target = this.targets.get(url);
+    if (!target) {
+      // What undici's request(url) sends: the origin, then path and query (no fragment, no userinfo).
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   private lease(id: string): void {
@@ -172,17 +188,18 @@ export class WebhookDispatcher {
       error = 'endpoint deleted';
     } else {
       try {
-        const { Agent, request } = undici();
+        const { Agent } = undici();
         this.agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
-        const response = await request(delivery.url, {
-          method: 'POST',
+        const response = await post(
+          this.agent,
+          this.deadlines,
+          this.target(delivery.url),
           headers,
-          body: delivery.body,
-          dispatcher: this.agent,
-          signal: AbortSignal.timeout(this.deps.timeoutMs()),
-        });
-        responseStatus = response.statusCode;
-        responseBody = await readCapped(response.body);
+          delivery.body,
+          this.deps.timeoutMs(),
+        );
+        responseStatus = response.status;
+        responseBody = response.body;
       } catch (caught) {
         error = describeError(caught, this.deps.timeoutMs());
       }
@@ -259,15 +276,129 @@ export class WebhookDispatcher {
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { dump?: () => Promise<void> }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
-    size += chunk.length;
+interface Target {
+  origin: string;
+  path: string;
+}
+
+/**
+ * One POST through undici's dispatch API: the status and the response body (capped at
+ * RESPONSE_BODY_CAP), or the error. request() would add a body stream, an async iterator and an
+ * AbortSignal with its own timer per send, several times the cost of the send itself; here the
+ * body is collected from callbacks and the timeout is one of `deadlines`. The timeout covers the
+ * whole exchange, waiting for a connection included.
+ */
+function post(
+  agent: Agent,
+  deadlines: Deadlines,
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      deadlines.remove(deadline);
+      if (error) {
+        reject(error);
+        return;
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve({
+        status,
+        body: size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text,
+      });
+    };
+    const timedOut = () => new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError');
+    const deadline = deadlines.add(timeoutMs, () => {
+      const error = timedOut();
+      settle(error);
+      controller?.abort(error);
+    });
+    try {
+      agent.dispatch(
+        { origin: target.origin, path: target.path, method: 'POST', headers, body },
+        {
+          onRequestStart(started) {
+            controller = started;
+            // timed out while waiting for a connection: it goes no further
+            if (settled) started.abort(timedOut());
+          },
+          onResponseStart(_controller, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_controller, chunk) {
+            if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
+            size += chunk.length;
+          },
+          onResponseEnd() {
+            settle();
+          },
+          onResponseError(_controller, error) {
+            settle(error);
+          },
+        },
+      );
+    } catch (error) {
+      settle(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}
+
+/**
+ * The timeouts of the sends in flight, on one timer (armed for the earliest deadline) instead of
+ * one timer and one AbortSignal per send.
+ */
+class Deadlines {
+  private readonly pending = new Set<{ at: number; expire: () => void }>();
+  private timer: NodeJS.Timeout | undefined;
+  private armedAt = Number.POSITIVE_INFINITY;
+
+  add(ms: number, expire: () => void): { at: number; expire: () => void } {
+    const entry = { at: performance.now() + ms, expire };
+    this.pending.add(entry);
+    if (entry.at < this.armedAt) this.arm(entry.at);
+    return entry;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text;
+
+  remove(entry: { at: number; expire: () => void }): void {
+    this.pending.delete(entry);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(at: number): void {
+    clearTimeout(this.timer);
+    this.armedAt = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(at - performance.now())));
+    // Like AbortSignal.timeout: a pending timeout alone does not keep the process alive.
+    this.timer.unref();
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.pending) {
+      if (entry.at <= now) {
+        this.pending.delete(entry);
+        entry.expire();
+      } else if (entry.at < next) next = entry.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
 }
 
 function describeError(error: unknown, timeoutMs: number): string {
