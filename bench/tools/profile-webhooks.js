@@ -50,7 +50,9 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-const port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+const port = await new Promise((resolve) =>
+  server.listen(0, '127.0.0.1', () => resolve(server.address().port)),
+);
 
 const dir = values.out ?? tempDir();
 const dbPath = join(tempDir(), 'prof-webhooks.db');

@@ -232,13 +232,16 @@ export class WebhookDispatcher {
   private flush(): void {
     const batch = this.finished;
     this.finished = [];
+    // One instant for the batch: its rows are written, and committed, together.
+    const now = this.deps.clock.now();
+    const nowIso = new Date(now).toISOString();
     let rows: (DeliveryRow | undefined)[];
     try {
-      rows = this.deps.transaction(() => batch.map((item) => this.record(item)));
+      rows = this.deps.transaction(() => batch.map((item) => this.record(item, now, nowIso)));
     } catch {
       rows = batch.map((item) => {
         try {
-          return this.deps.transaction(() => this.record(item));
+          return this.deps.transaction(() => this.record(item, now, nowIso));
         } catch (error) {
           // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
           // taken before the send makes the delivery due again, so it is retried, never lost.
@@ -252,24 +255,25 @@ export class WebhookDispatcher {
     }
     batch.forEach((item, i) => {
       const updated = rows[i];
-      if (updated) this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
+      if (updated)
+        this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
       item.done(updated ?? item.delivery);
     });
   }
 
-  private record({ delivery, attempt, ok, noEndpoint }: Finished): DeliveryRow {
+  private record({ delivery, attempt, ok, noEndpoint }: Finished, now: number, nowIso: string): DeliveryRow {
     const number = attempt.number;
     this.deps.repo.insertAttempt(attempt);
     const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
     const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
-    const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
+    const next = status === 'pending' ? now + RETRY_DELAYS_MS[number - 1]! : null;
     if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
     else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
     const row: DeliveryRow = {
       ...deliveryStates.move(delivery, status),
       attempt_count: number,
       next_attempt_at: next,
-      updated_at: this.deps.clock.nowIso(),
+      updated_at: nowIso,
     };
     this.deps.repo.updateDelivery(row);
     return row;
