@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
+import type { JobRow } from '../db/jobs.js';
 import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import { lazy } from '../lazy-require.js';
@@ -12,6 +13,8 @@ import { sign } from './signing.js';
 const undici = lazy<typeof import('undici')>('undici');
 
 export const JOB_DELIVER = 'webhook.deliver';
+/** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
+export const JOB_FANOUT_LEASE = 'webhook.fanout-lease';
 export const MAX_ATTEMPTS = 5;
 /** Delay after the failure of attempt n before attempt n + 1 (spec: 5 m, 30 m, 2 h, 5 h). */
 export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000] as const;
@@ -29,7 +32,15 @@ interface Finished {
   attempt: Omit<AttemptRow, 'id'>;
   ok: boolean;
   noEndpoint: boolean;
+  /** the event whose fan-out lease covers this send (its first), if any */
+  lease: string | undefined;
   done: (row: DeliveryRow) => void;
+}
+
+/** An event's fan-out lease in this process: sends not yet recorded, and whether one failed. */
+interface FanoutLease {
+  remaining: number;
+  failed: boolean;
 }
 
 export interface DispatcherDeps {
@@ -44,15 +55,16 @@ export interface DispatcherDeps {
 }
 
 /**
- * Sends deliveries. At-least-once: before a send starts, the delivery's job is leased to fire
- * again after the timeout (a new delivery's lease is written with it, in the transaction of its
- * event), so a crash mid-send means a resend after restart, never a loss. Never twice at once: an
- * in-process set guards sends in flight. Sends are not awaited by the scheduler, so one slow
- * endpoint never holds up the others.
+ * Sends deliveries. At-least-once: before a send starts, a lease is on record that makes the
+ * delivery due again after the timeout, so a crash mid-send means a resend after restart, never a
+ * loss. Never twice at once: an in-process set guards sends in flight. Sends are not awaited by
+ * the scheduler, so one slow endpoint never holds up the others.
  *
- * New deliveries are sent straight after their commit (`dispatchNew`), not picked up by the
- * scheduler: the scheduler only runs retries and leases that fell due (after a crash). The results
- * of the sends that finish in one event-loop turn are recorded in one transaction.
+ * New deliveries are sent straight after the commit of their event (`dispatchNew`), not picked up
+ * by the scheduler, under one lease for all the deliveries of that event, written in its
+ * transaction and removed with the record of the last of their first sends. Retries, manual sends
+ * and leases that fell due go through the scheduler, each delivery under its own lease. The
+ * results of the sends that finish in one event-loop turn are recorded in one transaction.
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
@@ -65,29 +77,64 @@ export class WebhookDispatcher {
   private readonly targets = new Map<string, Target>();
   /** sends finished this turn, recorded together on the next (see `flush`) */
   private finished: Finished[] = [];
+  /** fan-out leases (by event id) whose sends are not all recorded yet */
+  private readonly fanoutLeases = new Map<string, FanoutLease>();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
+    deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
     deps.scheduler.waitFor(() => this.idle());
     // Nothing is in flight in a process that has just started: a lease still standing belongs to
     // a send a crash (kill -9) cut short, or to a new delivery it never started. Those are due now,
     // as they were before the lease was taken, not after the lease runs out.
-    deps.repo.releaseLeases(JOB_DELIVER, deps.clock.now());
+    deps.repo.releaseLeases(JOB_DELIVER, JOB_FANOUT_LEASE, deps.clock.now());
   }
 
   /**
-   * A delivery just written in the caller's transaction (the fan-out of an event): its lease is
-   * written in that same transaction and the send starts once it commits (never if it rolls back).
-   * The scheduler is not involved unless the send's result cannot be recorded or the process dies.
-   * `endpoint` is the row the delivery was made from; `resource` orders sends (see `launch`).
+   * The deliveries of one event, just written in the caller's transaction (its fan-out): one lease
+   * for all of them is written in that same transaction, and the sends start once it commits
+   * (never if it rolls back). The scheduler is not involved unless a send's result cannot be
+   * recorded or the process dies. Each comes with the endpoint row it was made from; `resource`
+   * orders sends (see `launch`).
    */
-  dispatchNew(delivery: DeliveryRow, endpoint: EndpointRow, resource: string): void {
-    this.lease(delivery.id);
+  dispatchNew(
+    eventId: string,
+    deliveries: readonly { delivery: DeliveryRow; endpoint: EndpointRow }[],
+    resource: string,
+  ): void {
+    if (deliveries.length === 0) return;
+    this.deps.scheduler.schedule(
+      JOB_FANOUT_LEASE,
+      eventId,
+      this.leaseEnd(),
+      deliveries.map((d) => d.delivery.id),
+    );
     this.deps.afterCommit(() => {
-      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resource, endpoint);
+      this.fanoutLeases.set(eventId, { remaining: deliveries.length, failed: false });
+      for (const { delivery, endpoint } of deliveries)
+        void this.launch(delivery, resource, endpoint, eventId);
     });
+  }
+
+  /**
+   * A fan-out lease fell due: the process died before the first sends of that event were all
+   * recorded (this is a new process), or a record failed. Every delivery of it still pending
+   * without an attempt on record is sent again, under its own lease; one still in flight (a clock
+   * advance past the lease) keeps the event's lease, renewed.
+   */
+  private onFanoutLeaseDue(job: JobRow): void {
+    const running: string[] = [];
+    for (const id of JSON.parse(job.payload ?? '[]') as string[]) {
+      if (this.inFlight.has(id)) running.push(id);
+      else {
+        const delivery = this.deps.repo.findDelivery(id);
+        // Later attempts, and deliveries no longer pending, have their own job or need none.
+        if (delivery?.status === 'pending' && delivery.attempt_count === 0) this.onDue(id);
+      }
+    }
+    if (running.length > 0) this.deps.scheduler.schedule(JOB_FANOUT_LEASE, job.ref, this.leaseEnd(), running);
   }
 
   /**
@@ -147,19 +194,29 @@ export class WebhookDispatcher {
   }
 
   private lease(id: string): void {
-    this.deps.scheduler.schedule(JOB_DELIVER, id, this.deps.clock.now() + this.deps.timeoutMs() + 60_000);
+    this.deps.scheduler.schedule(JOB_DELIVER, id, this.leaseEnd());
+  }
+
+  /** When a lease taken now runs out: the send has timed out long before. */
+  private leaseEnd(): number {
+    return this.deps.clock.now() + this.deps.timeoutMs() + 60_000;
   }
 
   /**
    * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
    */
-  private launch(delivery: DeliveryRow, resource: string, endpoint?: EndpointRow): Promise<DeliveryRow> {
+  private launch(
+    delivery: DeliveryRow,
+    resource: string,
+    endpoint?: EndpointRow,
+    lease?: string,
+  ): Promise<DeliveryRow> {
     const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
     // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
     // wait (the endpoint may have changed meanwhile): then it is read again.
-    const send = () => this.send(delivery, before ? undefined : endpoint);
+    const send = () => this.send(delivery, before ? undefined : endpoint, lease);
     const promise = (before ? before.then(send, send) : send()).finally(() => {
       this.inFlight.delete(delivery.id);
       if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
@@ -169,7 +226,7 @@ export class WebhookDispatcher {
     return promise;
   }
 
-  private async send(delivery: DeliveryRow, known?: EndpointRow): Promise<DeliveryRow> {
+  private async send(delivery: DeliveryRow, known?: EndpointRow, lease?: string): Promise<DeliveryRow> {
     const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
     const headers: Record<string, string> = {
@@ -217,7 +274,7 @@ export class WebhookDispatcher {
       error,
     };
     return new Promise((done) => {
-      this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, done });
+      this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
       if (this.finished.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -225,9 +282,10 @@ export class WebhookDispatcher {
   /**
    * Records every send that finished since the last flush in one transaction (one commit for the
    * turn's responses instead of one each): the attempt, the delivery's new state, its retry or
-   * the end of its lease. Until then the lease stands, so a crash before this commit means a
-   * resend, as a crash mid-send does. A batch that fails is recorded one by one, so one bad
-   * delivery (deleted meanwhile) does not cost the others their record.
+   * the end of its lease (a fan-out lease ends with the record of the last of its sends). Until
+   * then the lease stands, so a crash before this commit means a resend, as a crash mid-send
+   * does. A batch that fails is recorded one by one, so one bad delivery (deleted meanwhile) does
+   * not cost the others their record.
    */
   private flush(): void {
     const batch = this.finished;
@@ -237,14 +295,29 @@ export class WebhookDispatcher {
     const nowIso = new Date(now).toISOString();
     let rows: (DeliveryRow | undefined)[];
     try {
-      rows = this.deps.transaction(() => batch.map((item) => this.record(item, now, nowIso)));
+      // The fan-out leases whose last sends are all in this batch end in its transaction.
+      const inBatch = new Map<string, number>();
+      for (const { lease } of batch) if (lease) inBatch.set(lease, (inBatch.get(lease) ?? 0) + 1);
+      rows = this.deps.transaction(() => {
+        const written = batch.map((item) => this.record(item, now, nowIso));
+        for (const [lease, count] of inBatch) if (this.endsWith(lease, count)) this.endLease(lease);
+        return written;
+      });
+      for (const item of batch) this.settleLease(item.lease, true);
     } catch {
       rows = batch.map((item) => {
         try {
-          return this.deps.transaction(() => this.record(item, now, nowIso));
+          const row = this.deps.transaction(() => {
+            const written = this.record(item, now, nowIso);
+            if (item.lease && this.endsWith(item.lease, 1)) this.endLease(item.lease);
+            return written;
+          });
+          this.settleLease(item.lease, true);
+          return row;
         } catch (error) {
           // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
           // taken before the send makes the delivery due again, so it is retried, never lost.
+          this.settleLease(item.lease, false);
           this.deps.log.error(
             { delivery: item.delivery.id, err: error },
             'could not record a webhook attempt',
@@ -259,6 +332,29 @@ export class WebhookDispatcher {
         this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
       item.done(updated ?? item.delivery);
     });
+  }
+
+  /** Whether recording `count` more sends of this fan-out lease records all of them, none failed. */
+  private endsWith(lease: string, count: number): boolean {
+    const state = this.fanoutLeases.get(lease);
+    return state !== undefined && !state.failed && state.remaining === count;
+  }
+
+  private endLease(lease: string): void {
+    this.deps.scheduler.cancel(JOB_FANOUT_LEASE, lease);
+  }
+
+  /**
+   * One send of a fan-out lease recorded (or not). Once all are, the lease is forgotten here; if
+   * one failed it was not removed, and falls due to send that delivery again.
+   */
+  private settleLease(lease: string | undefined, recorded: boolean): void {
+    if (!lease) return;
+    const state = this.fanoutLeases.get(lease);
+    if (!state) return;
+    state.remaining--;
+    if (!recorded) state.failed = true;
+    if (state.remaining <= 0) this.fanoutLeases.delete(lease);
   }
 
   private record({ delivery, attempt, ok, noEndpoint }: Finished, now: number, nowIso: string): DeliveryRow {

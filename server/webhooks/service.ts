@@ -184,10 +184,10 @@ export class WebhookService {
    * commits. Committing with the event means none can be lost.
    */
   fanOut(event: RecordedEvent): number {
-    let created = 0;
     // What orders sends to one endpoint (the dispatcher's `resourceOf` of the body built below).
     const resource = typeof event.data.id === 'string' ? event.data.id : event.id;
     let data: string | undefined;
+    const made: { delivery: DeliveryRow; endpoint: EndpointRow }[] = [];
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       if (endpoint.disabled === 1) continue;
       const events = JSON.parse(endpoint.events) as string[];
@@ -212,10 +212,10 @@ export class WebhookService {
         updated_at: event.created_at,
       };
       this.deps.repo.insertDelivery(row);
-      this.deps.dispatcher.dispatchNew(row, endpoint, resource);
-      created++;
+      made.push({ delivery: row, endpoint });
     }
-    return created;
+    this.deps.dispatcher.dispatchNew(event.id, made, resource);
+    return made.length;
   }
 
   listDeliveries(filter: DeliveryFilter): DeliveryView[] {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
 
 /**
  * The dispatcher records the answers that arrive in one event-loop turn in one transaction, and
@@ -58,11 +58,9 @@ describe('batched attempt records', () => {
     expect(attempts).toHaveLength(60);
     expect(attempts.every((a) => a.n === 1)).toBe(true);
     // Delivered: no lease or retry left behind.
-    expect(sandbox.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook.deliver'").get()).toEqual(
-      {
-        n: 0,
-      },
-    );
+    expect(sandbox.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE kind LIKE 'webhook.%'").get()).toEqual({
+      n: 0,
+    });
   });
 
   it('one answer of a batch cannot be recorded (its delivery was deleted meanwhile): the others are recorded all the same', async () => {
@@ -92,22 +90,85 @@ describe('batched attempt records', () => {
     ).toBe(true);
   });
 
-  it("a new delivery's lease commits with it: before its send finishes the job stands, leased past the timeout", async () => {
+  it('the deliveries of an event share one lease, committed with them and removed with the record of the last send', async () => {
     const sandbox = await testSandbox();
     const receiver = await startReceiver();
-    receiver.respond = () => ({ status: 200, delayMs: 200 });
+    // One endpoint answers at once, the other later: the lease outlives the first record.
+    receiver.respond = (_request, index) => ({ status: 200, delayMs: index === 0 ? 0 : 400 });
     const actor = await createMerchant(sandbox);
-    await addEndpoint(sandbox, actor.merchantId, receiver.url);
+    await addEndpoint(sandbox, actor.merchantId, `${receiver.url}?e=1`);
+    await addEndpoint(sandbox, actor.merchantId, `${receiver.url}?e=2`);
     const before = sandbox.ctx.clock.now();
     await createCheckout(sandbox, actor.auth);
-    await receiver.count(1);
-    const [delivery] = rows(sandbox);
-    const job = sandbox.db
-      .prepare("SELECT due_at FROM jobs WHERE kind = 'webhook.deliver' AND ref = ?")
-      .get(delivery!.id) as { due_at: number } | undefined;
-    expect(job, 'the lease is on record while the send is in flight').toBeDefined();
-    expect(job!.due_at).toBeGreaterThan(before + sandbox.ctx.settings.get().webhook_timeout_ms);
+    await receiver.count(2);
+    const lease = () =>
+      sandbox.db
+        .prepare("SELECT ref, due_at, payload FROM jobs WHERE kind = 'webhook.fanout-lease'")
+        .all() as {
+        ref: string;
+        due_at: number;
+        payload: string;
+      }[];
+    const event = sandbox.db
+      .prepare("SELECT id FROM events WHERE type = 'checkout.created' ORDER BY rowid DESC LIMIT 1")
+      .get() as { id: string };
+    const held = lease();
+    expect(held, 'one lease for the event while its sends are in flight').toHaveLength(1);
+    expect(held[0]!.ref).toBe(event.id);
+    expect(held[0]!.due_at).toBeGreaterThan(before + sandbox.ctx.settings.get().webhook_timeout_ms);
+    expect((JSON.parse(held[0]!.payload) as string[]).sort()).toEqual(
+      rows(sandbox)
+        .map((d) => d.id)
+        .sort(),
+    );
+    // No per-delivery job for a first send.
+    expect(sandbox.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook.deliver'").get()).toEqual(
+      {
+        n: 0,
+      },
+    );
     await sandbox.ctx.dispatcher.idle();
-    expect(rows(sandbox)[0]!.status).toBe('delivered');
+    expect(rows(sandbox).map((d) => d.status)).toEqual(['delivered', 'delivered']);
+    expect(lease()).toEqual([]);
+  });
+
+  it('a fan-out lease whose record failed falls due and sends that delivery again (the others not)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const sandbox = await testSandbox({ realNow: new ManualTime().now });
+    const receiver = await startReceiver();
+    const actor = await createMerchant(sandbox);
+    await addEndpoint(sandbox, actor.merchantId, `${receiver.url}?e=1`);
+    await addEndpoint(sandbox, actor.merchantId, `${receiver.url}?e=2`);
+    // The attempts of the first endpoint's delivery are refused (as a full disk would): its
+    // record fails, the other one's does not.
+    sandbox.db.exec(`CREATE TRIGGER refuse_first_attempt BEFORE INSERT ON webhook_attempts
+      WHEN (SELECT url FROM webhook_deliveries WHERE id = NEW.delivery_id) LIKE '%e=1'
+      BEGIN
+        SELECT RAISE(ABORT, 'disk full (test)');
+      END`);
+    await createCheckout(sandbox, actor.auth);
+    await receiver.count(2);
+    await sandbox.ctx.dispatcher.idle();
+    const pending = rows(sandbox).filter((d) => d.status === 'pending');
+    expect(pending, 'setup: one record failed').toHaveLength(1);
+    expect(pending[0]!.attempt_count).toBe(0);
+    sandbox.db.exec('DROP TRIGGER refuse_first_attempt');
+    // The lease runs out (timeout + 60 s of sandbox time): that one delivery goes again.
+    const res = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/clock/advance',
+      payload: { seconds: 120 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await sandbox.ctx.dispatcher.idle();
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received[2]!.body.id).toBe(pending[0]!.id);
+    expect(rows(sandbox).map((d) => [d.status, d.attempt_count])).toEqual([
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
+    expect(sandbox.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE kind LIKE 'webhook.%'").get()).toEqual({
+      n: 0,
+    });
   });
 });
