@@ -357,14 +357,21 @@ export class WebhookDispatcher {
     if (state.remaining <= 0) this.fanoutLeases.delete(lease);
   }
 
-  private record({ delivery, attempt, ok, noEndpoint }: Finished, now: number, nowIso: string): DeliveryRow {
+  private record(
+    { delivery, attempt, ok, noEndpoint, lease }: Finished,
+    now: number,
+    nowIso: string,
+  ): DeliveryRow {
     const number = attempt.number;
     this.deps.repo.insertAttempt(attempt);
     const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
     const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
     const next = status === 'pending' ? now + RETRY_DELAYS_MS[number - 1]! : null;
-    if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
-    else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+    // A first send under its event's fan-out lease has no job of its own to remove: nothing makes
+    // one while it is in flight (a manual retry waits for it; the fan-out lease skips it).
+    if (next === null) {
+      if (!lease) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
+    } else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
     const row: DeliveryRow = {
       ...deliveryStates.move(delivery, status),
       attempt_count: number,
