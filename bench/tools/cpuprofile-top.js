@@ -1,13 +1,16 @@
 // Summarises a .cpuprofile (from `node bench/run.js --cpu-prof`): self time by function and by
 // file or package, so "where does the time go" has a quick answer without DevTools.
 //
-//   node bench/tools/cpuprofile-top.js bench/results/prof/CPU.*.cpuprofile [--top 30]
+//   node bench/tools/cpuprofile-top.js bench/results/prof/CPU.*.cpuprofile [--top 30] [--inclusive]
+//
+// --inclusive adds total time by function (itself and what it called: "how much does the fan-out
+// cost in all"), counted once per sample however often the function is on the stack.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '30' } },
+  options: { top: { type: 'string', default: '30' }, inclusive: { type: 'boolean', default: false } },
 });
 if (positionals.length === 0) {
   process.stderr.write('usage: node bench/tools/cpuprofile-top.js <file.cpuprofile>... [--top n]\n');
@@ -56,4 +59,17 @@ for (const file of positionals) {
   process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n`);
   show('self time by file/package', byFile);
   show('self time by function', byFn);
+  if (values.inclusive) {
+    const parent = new Map();
+    for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+    const key = (n) =>
+      `${n.callFrame.functionName || '(anonymous)'}  ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    const inclusive = new Map();
+    for (const [id, us] of self) {
+      const seen = new Set();
+      for (let at = id; at !== undefined; at = parent.get(at)) seen.add(key(nodes.get(at)));
+      for (const fn of seen) inclusive.set(fn, (inclusive.get(fn) ?? 0) + us);
+    }
+    show('total time by function (self + callees)', inclusive);
+  }
 }

@@ -113,6 +113,16 @@ export function createWebhooksRepo(db: Db) {
   const deliveryRowid = db.prepare<[string], { rowid: number }>(
     'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
+  // Leases (a job due later than its delivery's own due time) of pending deliveries: due now.
+  const releaseLeases = db.prepare<{ kind: string; now: number }>(
+    `UPDATE jobs SET due_at = @now
+     WHERE kind = @kind AND due_at > @now AND ref IN (
+       SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now)`,
+  );
+  // Fan-out leases are leases and nothing else: all of them.
+  const releaseAll = db.prepare<{ kind: string; now: number }>(
+    'UPDATE jobs SET due_at = @now WHERE kind = @kind AND due_at > @now',
+  );
   const attemptsFor = db.prepare<[string], AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))
      ORDER BY delivery_id, number`,
@@ -145,6 +155,14 @@ export function createWebhooksRepo(db: Db) {
       }
       return listFor(columns, filter.starting_after !== undefined).all(params);
     },
+    /**
+     * At start-up, when nothing is in flight: the leases of pending deliveries that were due, and
+     * the fan-out leases of new deliveries, fall due now (their send was cut short, or never
+     * started). Returns how many.
+     */
+    releaseLeases: (deliverKind: string, fanoutKind: string, now: number) =>
+      releaseLeases.run({ kind: deliverKind, now }).changes +
+      releaseAll.run({ kind: fanoutKind, now }).changes,
     /** Attempts of many deliveries in one query (no N+1 when listing). */
     attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
   };

@@ -126,7 +126,10 @@ export class ChainSimulator {
 
   /** A transfer to a merchant's static address: credited on confirmation, emits deposit.received. */
   deposit(input: DepositInput): DepositRow {
-    this.deps.funds.merchant(input.merchant_id);
+    const addresses = this.deps.addresses.list(input.merchant_id, input.env);
+    // A merchant with addresses exists (they go with it): only without any is it looked up, so
+    // an unknown merchant is still the first error.
+    if (addresses.length === 0) this.deps.funds.merchant(input.merchant_id);
     const chain = this.deps
       .settings()
       .chains.find((c) => c.chain.toLowerCase() === input.chain.toLowerCase());
@@ -141,9 +144,7 @@ export class ChainSimulator {
         `${currency} is not accepted on ${chain.chain} (accepts ${chain.tokens.map((t) => t.name).join(', ')})`,
       );
     }
-    const address = this.deps.addresses
-      .list(input.merchant_id, input.env)
-      .find((a) => a.chain === chain.chain);
+    const address = addresses.find((a) => a.chain === chain.chain);
     if (!address)
       throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
     return this.deps.events.transaction(() => {

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import type { AttemptRow, DeliveryRow, WebhooksRepo } from '../db/webhooks.js';
+import type { JobRow } from '../db/jobs.js';
+import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import { lazy } from '../lazy-require.js';
 import type { Scheduler } from '../scheduler.js';
@@ -12,6 +13,8 @@ import { sign } from './signing.js';
 const undici = lazy<typeof import('undici')>('undici');
 
 export const JOB_DELIVER = 'webhook.deliver';
+/** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
+export const JOB_FANOUT_LEASE = 'webhook.fanout-lease';
 export const MAX_ATTEMPTS = 5;
 /** Delay after the failure of attempt n before attempt n + 1 (spec: 5 m, 30 m, 2 h, 5 h). */
 export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000] as const;
@@ -21,6 +24,23 @@ const USER_AGENT = 'svc-sandbox-webhooks/1';
 export interface AttemptEvent {
   delivery: DeliveryRow;
   attempt: Omit<AttemptRow, 'id'>;
+}
+
+/** A finished send waiting for the next batched write of attempt results. */
+interface Finished {
+  delivery: DeliveryRow;
+  attempt: Omit<AttemptRow, 'id'>;
+  ok: boolean;
+  noEndpoint: boolean;
+  /** the event whose fan-out lease covers this send (its first), if any */
+  lease: string | undefined;
+  done: (row: DeliveryRow) => void;
+}
+
+/** An event's fan-out lease in this process: sends not yet recorded, and whether one failed. */
+interface FanoutLease {
+  remaining: number;
+  failed: boolean;
 }
 
 export interface DispatcherDeps {
@@ -35,10 +55,16 @@ export interface DispatcherDeps {
 }
 
 /**
- * Sends deliveries. At-least-once: before a send starts, the delivery's job is re-leased to fire
- * again after the timeout, so a crash mid-send means a resend after restart, never a loss. Never
- * twice at once: an in-process set guards sends in flight. Sends are not awaited by the scheduler,
- * so one slow endpoint never holds up the others.
+ * Sends deliveries. At-least-once: before a send starts, a lease is on record that makes the
+ * delivery due again after the timeout, so a crash mid-send means a resend after restart, never a
+ * loss. Never twice at once: an in-process set guards sends in flight. Sends are not awaited by
+ * the scheduler, so one slow endpoint never holds up the others.
+ *
+ * New deliveries are sent straight after the commit of their event (`dispatchNew`), not picked up
+ * by the scheduler, under one lease for all the deliveries of that event, written in its
+ * transaction and removed with the record of the last of their first sends. Retries, manual sends
+ * and leases that fell due go through the scheduler, each delivery under its own lease. The
+ * results of the sends that finish in one event-loop turn are recorded in one transaction.
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
@@ -46,12 +72,69 @@ export class WebhookDispatcher {
   private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
   private agent: Agent | undefined;
+  private readonly deadlines = new Deadlines();
+  /** delivery URL → where undici's dispatch sends it (a handful of endpoints; bounded anyway) */
+  private readonly targets = new Map<string, Target>();
+  /** sends finished this turn, recorded together on the next (see `flush`) */
+  private finished: Finished[] = [];
+  /** fan-out leases (by event id) whose sends are not all recorded yet */
+  private readonly fanoutLeases = new Map<string, FanoutLease>();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
+    deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
     deps.scheduler.waitFor(() => this.idle());
+    // Nothing is in flight in a process that has just started: a lease still standing belongs to
+    // a send a crash (kill -9) cut short, or to a new delivery it never started. Those are due now,
+    // as they were before the lease was taken, not after the lease runs out.
+    deps.repo.releaseLeases(JOB_DELIVER, JOB_FANOUT_LEASE, deps.clock.now());
+  }
+
+  /**
+   * The deliveries of one event, just written in the caller's transaction (its fan-out): one lease
+   * for all of them is written in that same transaction, and the sends start once it commits
+   * (never if it rolls back). The scheduler is not involved unless a send's result cannot be
+   * recorded or the process dies. Each comes with the endpoint row it was made from; `resource`
+   * orders sends (see `launch`).
+   */
+  dispatchNew(
+    eventId: string,
+    deliveries: readonly { delivery: DeliveryRow; endpoint: EndpointRow }[],
+    resource: string,
+  ): void {
+    if (deliveries.length === 0) return;
+    this.deps.scheduler.schedule(
+      JOB_FANOUT_LEASE,
+      eventId,
+      this.leaseEnd(),
+      deliveries.map((d) => d.delivery.id),
+    );
+    this.deps.afterCommit(() => {
+      this.fanoutLeases.set(eventId, { remaining: deliveries.length, failed: false });
+      for (const { delivery, endpoint } of deliveries)
+        void this.launch(delivery, resource, endpoint, eventId);
+    });
+  }
+
+  /**
+   * A fan-out lease fell due: the process died before the first sends of that event were all
+   * recorded (this is a new process), or a record failed. Every delivery of it still pending
+   * without an attempt on record is sent again, under its own lease; one still in flight (a clock
+   * advance past the lease) keeps the event's lease, renewed.
+   */
+  private onFanoutLeaseDue(job: JobRow): void {
+    const running: string[] = [];
+    for (const id of JSON.parse(job.payload ?? '[]') as string[]) {
+      if (this.inFlight.has(id)) running.push(id);
+      else {
+        const delivery = this.deps.repo.findDelivery(id);
+        // Later attempts, and deliveries no longer pending, have their own job or need none.
+        if (delivery?.status === 'pending' && delivery.attempt_count === 0) this.onDue(id);
+      }
+    }
+    if (running.length > 0) this.deps.scheduler.schedule(JOB_FANOUT_LEASE, job.ref, this.leaseEnd(), running);
   }
 
   /**
@@ -64,7 +147,7 @@ export class WebhookDispatcher {
     if (delivery?.status !== 'pending') return;
     this.lease(delivery.id);
     this.deps.afterCommit(() => {
-      if (!this.inFlight.has(delivery.id)) void this.launch(delivery);
+      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resourceOf(delivery));
     });
   }
 
@@ -76,7 +159,7 @@ export class WebhookDispatcher {
     return new Promise((resolve, reject) => {
       this.deps.transaction(() => this.lease(fresh.id));
       this.deps.afterCommit(
-        () => resolve(this.launch(fresh)),
+        () => resolve(this.launch(fresh, resourceOf(fresh))),
         () => reject(new Error('the retry was rolled back')),
       );
     });
@@ -94,21 +177,46 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     await this.idle();
+    this.deadlines.clear();
     await this.agent?.close();
   }
 
+  private target(url: string): Target {
+    let target = this.targets.get(url);
+    if (!target) {
+      // What undici's request(url) sends: the origin, then path and query (no fragment, no userinfo).
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
   private lease(id: string): void {
-    this.deps.scheduler.schedule(JOB_DELIVER, id, this.deps.clock.now() + this.deps.timeoutMs() + 60_000);
+    this.deps.scheduler.schedule(JOB_DELIVER, id, this.leaseEnd());
+  }
+
+  /** When a lease taken now runs out: the send has timed out long before. */
+  private leaseEnd(): number {
+    return this.deps.clock.now() + this.deps.timeoutMs() + 60_000;
   }
 
   /**
    * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
    */
-  private launch(delivery: DeliveryRow): Promise<DeliveryRow> {
-    const key = `${delivery.endpoint_id}:${resourceOf(delivery)}`;
+  private launch(
+    delivery: DeliveryRow,
+    resource: string,
+    endpoint?: EndpointRow,
+    lease?: string,
+  ): Promise<DeliveryRow> {
+    const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
-    const send = () => this.send(delivery);
+    // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
+    // wait (the endpoint may have changed meanwhile): then it is read again.
+    const send = () => this.send(delivery, before ? undefined : endpoint, lease);
     const promise = (before ? before.then(send, send) : send()).finally(() => {
       this.inFlight.delete(delivery.id);
       if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
@@ -118,8 +226,8 @@ export class WebhookDispatcher {
     return promise;
   }
 
-  private async send(delivery: DeliveryRow): Promise<DeliveryRow> {
-    const endpoint = this.deps.repo.findEndpoint(delivery.endpoint_id);
+  private async send(delivery: DeliveryRow, known?: EndpointRow, lease?: string): Promise<DeliveryRow> {
+    const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -137,17 +245,18 @@ export class WebhookDispatcher {
       error = 'endpoint deleted';
     } else {
       try {
-        const { Agent, request } = undici();
+        const { Agent } = undici();
         this.agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
-        const response = await request(delivery.url, {
-          method: 'POST',
+        const response = await post(
+          this.agent,
+          this.deadlines,
+          this.target(delivery.url),
           headers,
-          body: delivery.body,
-          dispatcher: this.agent,
-          signal: AbortSignal.timeout(this.deps.timeoutMs()),
-        });
-        responseStatus = response.statusCode;
-        responseBody = await readCapped(response.body);
+          delivery.body,
+          this.deps.timeoutMs(),
+        );
+        responseStatus = response.status;
+        responseBody = response.body;
       } catch (caught) {
         error = describeError(caught, this.deps.timeoutMs());
       }
@@ -164,54 +273,239 @@ export class WebhookDispatcher {
       duration_ms: Math.round(performance.now() - started),
       error,
     };
-    let updated: DeliveryRow;
+    return new Promise((done) => {
+      this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
+      if (this.finished.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /**
+   * Records every send that finished since the last flush in one transaction (one commit for the
+   * turn's responses instead of one each): the attempt, the delivery's new state, its retry or
+   * the end of its lease (a fan-out lease ends with the record of the last of its sends). Until
+   * then the lease stands, so a crash before this commit means a resend, as a crash mid-send
+   * does. A batch that fails is recorded one by one, so one bad delivery (deleted meanwhile) does
+   * not cost the others their record.
+   */
+  private flush(): void {
+    const batch = this.finished;
+    this.finished = [];
+    // One instant for the batch: its rows are written, and committed, together.
+    const now = this.deps.clock.now();
+    const nowIso = new Date(now).toISOString();
+    let rows: (DeliveryRow | undefined)[];
     try {
-      updated = this.record(delivery, attempt, number, ok, !endpoint);
-    } catch (error) {
-      // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
-      // taken before the send makes the delivery due again, so it is retried, never lost.
-      this.deps.log.error({ delivery: delivery.id, err: error }, 'could not record a webhook attempt');
-      return delivery;
+      // The fan-out leases whose last sends are all in this batch end in its transaction.
+      const inBatch = new Map<string, number>();
+      for (const { lease } of batch) if (lease) inBatch.set(lease, (inBatch.get(lease) ?? 0) + 1);
+      rows = this.deps.transaction(() => {
+        const written = batch.map((item) => this.record(item, now, nowIso));
+        for (const [lease, count] of inBatch) if (this.endsWith(lease, count)) this.endLease(lease);
+        return written;
+      });
+      for (const item of batch) this.settleLease(item.lease, true);
+    } catch {
+      rows = batch.map((item) => {
+        try {
+          const row = this.deps.transaction(() => {
+            const written = this.record(item, now, nowIso);
+            if (item.lease && this.endsWith(item.lease, 1)) this.endLease(item.lease);
+            return written;
+          });
+          this.settleLease(item.lease, true);
+          return row;
+        } catch (error) {
+          // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
+          // taken before the send makes the delivery due again, so it is retried, never lost.
+          this.settleLease(item.lease, false);
+          this.deps.log.error(
+            { delivery: item.delivery.id, err: error },
+            'could not record a webhook attempt',
+          );
+          return undefined;
+        }
+      });
     }
-    this.bus.emit('attempt', { delivery: updated, attempt } satisfies AttemptEvent);
-    return updated;
+    batch.forEach((item, i) => {
+      const updated = rows[i];
+      if (updated)
+        this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
+      item.done(updated ?? item.delivery);
+    });
+  }
+
+  /** Whether recording `count` more sends of this fan-out lease records all of them, none failed. */
+  private endsWith(lease: string, count: number): boolean {
+    const state = this.fanoutLeases.get(lease);
+    return state !== undefined && !state.failed && state.remaining === count;
+  }
+
+  private endLease(lease: string): void {
+    this.deps.scheduler.cancel(JOB_FANOUT_LEASE, lease);
+  }
+
+  /**
+   * One send of a fan-out lease recorded (or not). Once all are, the lease is forgotten here; if
+   * one failed it was not removed, and falls due to send that delivery again.
+   */
+  private settleLease(lease: string | undefined, recorded: boolean): void {
+    if (!lease) return;
+    const state = this.fanoutLeases.get(lease);
+    if (!state) return;
+    state.remaining--;
+    if (!recorded) state.failed = true;
+    if (state.remaining <= 0) this.fanoutLeases.delete(lease);
   }
 
   private record(
-    delivery: DeliveryRow,
-    attempt: Omit<AttemptRow, 'id'>,
-    number: number,
-    ok: boolean,
-    noEndpoint: boolean,
+    { delivery, attempt, ok, noEndpoint, lease }: Finished,
+    now: number,
+    nowIso: string,
   ): DeliveryRow {
-    return this.deps.transaction(() => {
-      this.deps.repo.insertAttempt(attempt);
-      const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
-      const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
-      const next = status === 'pending' ? this.deps.clock.now() + RETRY_DELAYS_MS[number - 1]! : null;
-      if (next === null) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
-      else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
-      const row: DeliveryRow = {
-        ...deliveryStates.move(delivery, status),
-        attempt_count: number,
-        next_attempt_at: next,
-        updated_at: this.deps.clock.nowIso(),
-      };
-      this.deps.repo.updateDelivery(row);
-      return row;
-    });
+    const number = attempt.number;
+    this.deps.repo.insertAttempt(attempt);
+    const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
+    const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
+    const next = status === 'pending' ? now + RETRY_DELAYS_MS[number - 1]! : null;
+    // A first send under its event's fan-out lease has no job of its own to remove: nothing makes
+    // one while it is in flight (a manual retry waits for it; the fan-out lease skips it).
+    if (next === null) {
+      if (!lease) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
+    } else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+    const row: DeliveryRow = {
+      ...deliveryStates.move(delivery, status),
+      attempt_count: number,
+      next_attempt_at: next,
+      updated_at: nowIso,
+    };
+    this.deps.repo.updateDelivery(row);
+    return row;
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { dump?: () => Promise<void> }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
-    size += chunk.length;
+interface Target {
+  origin: string;
+  path: string;
+}
+
+/**
+ * One POST through undici's dispatch API: the status and the response body (capped at
+ * RESPONSE_BODY_CAP), or the error. request() would add a body stream, an async iterator and an
+ * AbortSignal with its own timer per send, several times the cost of the send itself; here the
+ * body is collected from callbacks and the timeout is one of `deadlines`. The timeout covers the
+ * whole exchange, waiting for a connection included.
+ */
+function post(
+  agent: Agent,
+  deadlines: Deadlines,
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      deadlines.remove(deadline);
+      if (error) {
+        reject(error);
+        return;
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve({
+        status,
+        body: size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text,
+      });
+    };
+    const timedOut = () => new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError');
+    const deadline = deadlines.add(timeoutMs, () => {
+      const error = timedOut();
+      settle(error);
+      controller?.abort(error);
+    });
+    try {
+      agent.dispatch(
+        { origin: target.origin, path: target.path, method: 'POST', headers, body },
+        {
+          onRequestStart(started) {
+            controller = started;
+            // timed out while waiting for a connection: it goes no further
+            if (settled) started.abort(timedOut());
+          },
+          onResponseStart(_controller, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_controller, chunk) {
+            if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
+            size += chunk.length;
+          },
+          onResponseEnd() {
+            settle();
+          },
+          onResponseError(_controller, error) {
+            settle(error);
+          },
+        },
+      );
+    } catch (error) {
+      settle(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}
+
+/**
+ * The timeouts of the sends in flight, on one timer (armed for the earliest deadline) instead of
+ * one timer and one AbortSignal per send.
+ */
+class Deadlines {
+  private readonly pending = new Set<{ at: number; expire: () => void }>();
+  private timer: NodeJS.Timeout | undefined;
+  private armedAt = Number.POSITIVE_INFINITY;
+
+  add(ms: number, expire: () => void): { at: number; expire: () => void } {
+    const entry = { at: performance.now() + ms, expire };
+    this.pending.add(entry);
+    if (entry.at < this.armedAt) this.arm(entry.at);
+    return entry;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text;
+
+  remove(entry: { at: number; expire: () => void }): void {
+    this.pending.delete(entry);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(at: number): void {
+    clearTimeout(this.timer);
+    this.armedAt = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(at - performance.now())));
+    // Like AbortSignal.timeout: a pending timeout alone does not keep the process alive.
+    this.timer.unref();
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.pending) {
+      if (entry.at <= now) {
+        this.pending.delete(entry);
+        entry.expire();
+      } else if (entry.at < next) next = entry.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
 }
 
 function describeError(error: unknown, timeoutMs: number): string {
@@ -226,7 +520,7 @@ function describeError(error: unknown, timeoutMs: number): string {
 }
 
 /** The resource a delivery is about: its payload's `data.id` (the event id when it has none). */
-function resourceOf(delivery: DeliveryRow): string {
+export function resourceOf(delivery: DeliveryRow): string {
   try {
     const id = (JSON.parse(delivery.body) as { data?: { id?: unknown } }).data?.id;
     return typeof id === 'string' ? id : delivery.event_id;

@@ -13,7 +13,7 @@ import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
-import type { JobQueue, Scheduler } from '../scheduler.js';
+import type { JobQueue } from '../scheduler.js';
 import { JOB_DELIVER, type WebhookDispatcher } from './dispatcher.js';
 
 export const ALL_EVENTS = '*';
@@ -24,9 +24,9 @@ export interface WebhookDeps {
   repo: WebhooksRepo;
   clock: Clock;
   ids: Ids;
-  scheduler: JobQueue & Pick<Scheduler, 'wake'>;
+  scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  events: Pick<EventRecorder, 'onRecord' | 'on' | 'transaction'>;
+  events: Pick<EventRecorder, 'onRecord' | 'transaction'>;
 }
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
@@ -65,18 +65,9 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
 /** Webhook endpoints (the spec's dashboard feature) and the fan-out of events into deliveries. */
 export class WebhookService {
   constructor(private readonly deps: WebhookDeps) {
-    // Every recorded event fans out into deliveries in its own transaction; new deliveries are
-    // due at once, so the scheduler is woken after the commit rather than at its next tick (only
-    // when an event produced deliveries: most writes have nothing due).
-    let due = false;
-    deps.events.onRecord((event) => {
-      if (this.fanOut(event) > 0) due = true;
-    });
-    deps.events.on(() => {
-      if (!due) return;
-      due = false;
-      deps.scheduler.wake();
-    });
+    // Every recorded event fans out into deliveries in its own transaction; the dispatcher sends
+    // them once it has committed.
+    deps.events.onRecord((event) => this.fanOut(event));
   }
 
   createEndpoint(
@@ -189,17 +180,22 @@ export class WebhookService {
 
   /**
    * Called inside the transaction that records an event: one delivery per subscribed endpoint of
-   * that merchant and environment, due now. Committing with the event means none can be lost.
+   * that merchant and environment, due now, leased and sent by the dispatcher once the transaction
+   * commits. Committing with the event means none can be lost.
    */
   fanOut(event: RecordedEvent): number {
-    let created = 0;
+    // What orders sends to one endpoint (the dispatcher's `resourceOf` of the body built below).
+    const resource = typeof event.data.id === 'string' ? event.data.id : event.id;
+    let data: string | undefined;
+    const made: { delivery: DeliveryRow; endpoint: EndpointRow }[] = [];
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       if (endpoint.disabled === 1) continue;
       const events = JSON.parse(endpoint.events) as string[];
       if (!events.includes(ALL_EVENTS) && !events.includes(event.type)) continue;
       const id = this.deps.ids.uuid();
       const now = this.deps.clock.now();
-      this.deps.repo.insertDelivery({
+      data ??= JSON.stringify(event.data);
+      const row: DeliveryRow = {
         id,
         event_id: event.id,
         endpoint_id: endpoint.id,
@@ -207,17 +203,19 @@ export class WebhookService {
         env: event.env,
         event: event.type,
         url: endpoint.url,
-        body: JSON.stringify({ id, event: event.type, data: event.data }),
+        // the same bytes as JSON.stringify({ id, event, data }), the data serialised once per event
+        body: `{"id":${JSON.stringify(id)},"event":${JSON.stringify(event.type)},"data":${data}}`,
         status: 'pending',
         attempt_count: 0,
         next_attempt_at: now,
         created_at: event.created_at,
         updated_at: event.created_at,
-      });
-      this.deps.scheduler.schedule(JOB_DELIVER, id, now);
-      created++;
+      };
+      this.deps.repo.insertDelivery(row);
+      made.push({ delivery: row, endpoint });
     }
-    return created;
+    this.deps.dispatcher.dispatchNew(event.id, made, resource);
+    return made.length;
   }
 
   listDeliveries(filter: DeliveryFilter): DeliveryView[] {
