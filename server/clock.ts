@@ -52,8 +52,17 @@ export class SandboxClock implements Clock {
   }
 
   nowIso(): string {
-    return new Date(this.now()).toISOString();
+    const now = this.now();
+    // Many requests share a millisecond under load; formatting a Date costs more than the rest.
+    if (now !== this.isoAt) {
+      this.isoAt = now;
+      this.iso = new Date(now).toISOString();
+    }
+    return this.iso;
   }
+
+  private isoAt = Number.NaN;
+  private iso = '';
 
   get frozen(): boolean {
     return this.state.frozenAt !== null;

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
 import type { Redaction, RequestLogService } from '../../domain/requests/service.js';
@@ -22,42 +21,44 @@ export interface RequestLogOptions {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Records every request of its scope (`/v1`) in the request log once its response has left: time,
- * merchant and masked key, method, route and URL, status, duration, bodies. The Authorization
- * header itself is never stored. Recording can never fail or delay the request: it runs in
- * `onResponse` and the write happens later, outside the request's transaction.
+ * Records every request of its scope (`/v1`) in the request log: time, merchant and masked key,
+ * method, route and URL, status, duration, bodies. The Authorization header itself is never
+ * stored. One `onSend` hook, the scope's last (after the root's group commit and recording hooks),
+ * so it sees the status and payload that leave, a storage failure's 507 included; the entry is
+ * only queued here and written on a later turn, outside the request's transaction, so recording
+ * can never fail or delay the request. The duration is the time to the response's first byte.
  */
 export const requestLog = fp<RequestLogOptions>(
   async (app, { requests, env }) => {
-    const sent = new WeakMap<FastifyRequest, string>();
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (typeof payload === 'string') sent.set(request, payload);
-      else if (Buffer.isBuffer(payload)) sent.set(request, payload.toString('utf8'));
-      done(null, payload);
-    });
-    app.addHook('onResponse', (request, reply, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       try {
         const principal = request.principal;
         const header = request.headers.authorization;
         const token = typeof header === 'string' ? (BEARER.exec(header)?.[1] ?? null) : null;
+        const route = request.routeOptions;
         requests.record({
           env: principal?.env ?? env,
           merchantId: principal?.merchantId ?? null,
           apiKeyId: principal?.apiKeyId ?? null,
           token,
           method: request.method,
-          route: request.routeOptions.url ?? null,
+          route: route.url ?? null,
           url: request.url,
           status: reply.statusCode,
           durationMs: reply.elapsedTime,
           requestBody: request.body,
-          responseBody: sent.get(request) ?? null,
-          redact: request.routeOptions.config.redact,
+          responseBody:
+            typeof payload === 'string'
+              ? payload
+              : Buffer.isBuffer(payload)
+                ? payload.toString('utf8')
+                : null,
+          redact: route.config.redact,
         });
       } catch (error) {
         request.log.error({ err: error }, 'request log: entry not recorded');
       }
-      done();
+      done(null, payload);
     });
   },
   { name: 'request-log', dependencies: ['api-key'] },
