@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { app } from 'electron';
+import { favourMemory } from '../server/memory.js';
 import { createSandbox, type Sandbox, type Urls } from '../server/sandbox.js';
 
 /** The desktop app prefers the documented addresses, so code pointed at :4010 keeps working. */
@@ -57,6 +58,8 @@ const isAddressInUse = (error: unknown) =>
 export async function startServerHost(options: ServerHostOptions): Promise<ServerHost> {
   const userData = options.userData ?? app.getPath('userData');
   const preferred = options.ports ?? PREFERRED_PORTS;
+  // The shell's main process is the sandbox's: the same memory profile as `svc-sandbox serve`.
+  favourMemory();
   const start = async (ports: Ports): Promise<Sandbox> => {
     const sandbox = await createSandbox({
       dbPath: join(userData, 'svc-sandbox.db'),

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { CliFailure, UsageError } from './cli/common.js';
+import { favourMemory } from './memory.js';
 import type { Sandbox, Urls } from './sandbox.js';
 
 export { UsageError };
@@ -241,6 +242,8 @@ export async function main(argv: string[]): Promise<void> {
 
   // Loaded only now, so --help and usage errors answer without loading the server.
   const { createSandbox } = await import('./sandbox.js');
+  // After the load: the code cache the build made for it was made without the flag.
+  favourMemory();
   try {
     sandbox = await createSandbox({
       dbPath: options.db,

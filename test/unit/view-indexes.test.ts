@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createCardsRepo } from '../../server/db/cards.js';
+import { createCheckoutsRepo } from '../../server/db/checkouts.js';
 import { type Db, openDatabase } from '../../server/db/connection.js';
+import { createCustomersRepo } from '../../server/db/customers.js';
+import { createInvoicesRepo } from '../../server/db/invoices.js';
+import { createResellersRepo } from '../../server/db/resellers.js';
 import { createViewsRepo } from '../../server/db/views.js';
 import { createWebhooksRepo } from '../../server/db/webhooks.js';
 
@@ -102,5 +107,25 @@ describe('indexes behind the dashboard lists', () => {
     const used = planned.map((p) => p.plan).join('\n');
     expect(used).toContain('webhook_deliveries_merchant_event');
     expect(used).toContain('webhook_deliveries_merchant_status');
+  });
+
+  it('the /v1 lists (newest first by rowid) walk an index in order: never a sort of all the rows of a merchant', () => {
+    // An index on (merchant_id, env) ends in rowid and gives the order; a wider one
+    // (merchant_id, env, status) does not, and the first page would sort every row of the merchant.
+    const { db, sql } = recording(openDatabase(':memory:'));
+    for (const create of [
+      createCheckoutsRepo,
+      createCustomersRepo,
+      createInvoicesRepo,
+      createCardsRepo,
+      createResellersRepo,
+    ])
+      create(db);
+    const lists = plans(db, sql, 0).filter((p) => /ORDER BY rowid DESC/.test(p.sql));
+    expect(lists.length).toBeGreaterThanOrEqual(8);
+    for (const { sql: text, plan } of lists) {
+      expect(plan, text).toMatch(/USING (COVERING )?INDEX/);
+      expect(plan, text).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });

@@ -10,8 +10,7 @@ import { ledgerBalances } from './008-ledger-balances.js';
 import { requestLog } from './009-request-log.js';
 import { perfRequestLog } from './010-perf-request-log.js';
 import { views } from './011-views.js';
-import { leanIndexes } from './012-lean-indexes.js';
-import { leanDeliveries } from './013-lean-deliveries.js';
+import { leanDeliveries } from './012-lean-deliveries.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -26,6 +25,5 @@ export const migrations: readonly Migration[] = [
   requestLog,
   perfRequestLog,
   views,
-  leanIndexes,
   leanDeliveries,
 ];

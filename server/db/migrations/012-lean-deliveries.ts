@@ -6,7 +6,7 @@ import type { Migration } from '../migrate.js';
  * event's fan-out wrote a page of it at a random place (event ids are random).
  */
 export const leanDeliveries: Migration = {
-  version: 13,
+  version: 12,
   name: 'lean-deliveries',
   sql: `
 DROP INDEX webhook_deliveries_event;
