@@ -31,13 +31,18 @@ export const createNoticesSlice: Slice<NoticesSlice> = (set) => ({
 
 /**
  * Runs an API call for an action; an error becomes a notice the user sees (the server's `{error}`
- * message as is). Resolves true on success, so forms know whether to clear their fields.
+ * message as is), unless the workspace was reset meanwhile. Resolves true on success, so forms know
+ * whether to clear their fields.
  */
 export async function attempt(get: () => Store, action: () => Promise<void>): Promise<boolean> {
+  const epoch = get().workspaceEpoch;
   try {
     await action();
     return true;
   } catch (error) {
+    // The workspace was reset while the call ran (a script's reset): its "Merchant not found" is
+    // about data that is gone, and the dashboard has already read the new workspace.
+    if (get().workspaceEpoch !== epoch) return false;
     const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
     get().notify('error', message);
     return false;

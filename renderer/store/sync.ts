@@ -46,6 +46,8 @@ export interface SyncSlice {
   refreshAll: () => Promise<void>;
   /** Drops everything read from a workspace that was reset (merchant, selections, events). */
   forgetWorkspace: () => void;
+  /** Counts the resets seen: a call that began before one and fails after it is about a workspace that is gone. */
+  workspaceEpoch: number;
   /** A change notice arrived on the stream: re-reads what is on screen and changed. */
   onLiveChange: (notice: ChangeNotice) => void;
 }
@@ -77,8 +79,10 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
       await reload(get().openPage);
     },
 
+    workspaceEpoch: 0,
     forgetWorkspace: () =>
       set({
+        workspaceEpoch: get().workspaceEpoch + 1,
         selectedMerchantId: null,
         merchants: [],
         keysByMerchant: {},
