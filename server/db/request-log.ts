@@ -391,8 +391,7 @@ export class RequestLog {
     if (last && last.total < this.segmentRows) return last;
     // A full segment all of whose records already left the window (kept while it was the newest).
     if (last && last.live === 0) {
-      this.removeFile(last);
-      this.segments.pop();
+      this.dropSegment(last);
     }
     const dir = this.dir!;
     const name = `${String(this.nextSegment++).padStart(8, '0')}.log`;
@@ -404,7 +403,6 @@ export class RequestLog {
 
   private dropOldest(): void {
     const entry = this.index[this.head]!;
-    this.index[this.head] = undefined as unknown as Entry;
     this.head += 1;
     entry.gone = true;
     entry.row = null;
@@ -420,8 +418,7 @@ export class RequestLog {
   private release(segment: Segment): void {
     segment.live -= 1;
     if (segment.live > 0 || segment === this.segments.at(-1)) return;
-    this.removeFile(segment);
-    this.segments.splice(this.segments.indexOf(segment), 1);
+    this.dropSegment(segment);
   }
 
   /** A write of `lost` to `segment` at `start` failed: they leave the index, the file is cut back. */
@@ -446,9 +443,14 @@ export class RequestLog {
       // Nothing more is written to it; a restart cuts a torn record off anyway.
     }
     if (segment.live === 0) {
-      this.removeFile(segment);
-      this.segments.splice(this.segments.indexOf(segment), 1);
+      this.dropSegment(segment);
     }
+  }
+
+  /** A segment none of whose records is kept: its file goes and it leaves the list. */
+  private dropSegment(segment: Segment): void {
+    this.removeFile(segment);
+    this.segments.splice(this.segments.indexOf(segment), 1);
   }
 
   private removeFile(segment: Segment): void {
@@ -547,8 +549,7 @@ export class RequestLog {
     while (this.count() > this.keep) this.dropOldest();
     for (const segment of [...this.segments]) {
       if (segment.live === 0 && segment !== this.segments.at(-1)) {
-        this.removeFile(segment);
-        this.segments.splice(this.segments.indexOf(segment), 1);
+        this.dropSegment(segment);
       }
     }
   }
