@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const CLI = join(ROOT, 'dist/server/cli.js');
+export const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/server/cli.js');
 const LOAD_WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
 

@@ -58,6 +58,9 @@ export interface RequestLogOptions {
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 /** Under load, queued entries are written at most this often (ms), in one write per segment. */
 export const REQUEST_LOG_FLUSH_MS = 5;
+/** The encoding buffer kept between batches, and the most it is kept at when a batch grew it. */
+const SCRATCH_BYTES = 256 * 1024;
+const SCRATCH_KEEP = 4 * 1024 * 1024;
 
 /** Where a workspace database's request log lives: a directory beside it, as SQLite keeps `-wal`. */
 export function requestLogDir(dbPath: string): string | undefined {
@@ -66,11 +69,13 @@ export function requestLogDir(dbPath: string): string | undefined {
 
 /**
  * A request id: a random version-4 UUID whose last 12 hex digits are the entry's `seq`, so a
- * lookup by id is a lookup by position (checked against the stored id).
+ * lookup by id is a lookup by position (checked against the stored id). `prefix` is the first 24
+ * characters of a random UUID: each log draws its own once (the seq makes each id unique, the
+ * prefix tells one run's ids from another's), as drawing 16 random bytes per request cost more
+ * than the rest of the id.
  */
-export function requestLogId(seq: number): string {
-  const random = randomUUID();
-  return `${random.slice(0, 24)}${seq.toString(16).padStart(12, '0')}`;
+export function requestLogId(seq: number, prefix: string = randomUUID().slice(0, 24)): string {
+  return `${prefix}${seq.toString(16).padStart(12, '0')}`;
 }
 
 /** The seq a request id carries (NaN when it is not one of ours). */
@@ -114,49 +119,81 @@ const NEWLINE = 0x0a;
  * One record: a JSON header line with everything but the bodies and their byte lengths (-1 for
  * none), then both bodies as they are, then a newline. The bodies are JSON text already: kept
  * raw, they are never escaped into a JSON string (that costs ~10 µs for a 1.5 KB body, more than
- * the rest of a record).
+ * the rest of a record). The lengths are right-aligned in a fixed width (JSON allows the spaces)
+ * and filled in once the bodies are in the buffer: `write` counts the bytes as it encodes, so no
+ * body is measured apart from being written.
  */
-interface Encoded {
-  header: string;
-  request: string | null;
-  response: string | null;
-  /** bytes in all */
-  length: number;
-}
+const LENGTH_WIDTH = 10;
+const LENGTHS_TAIL = `"q":${' '.repeat(LENGTH_WIDTH)},"r":${' '.repeat(LENGTH_WIDTH)}}\n`;
 
-function encode(row: StoredRequestLogRow): Encoded {
-  const { request_body: request, response_body: response } = row;
-  const q = request === null ? -1 : Buffer.byteLength(request);
-  const r = response === null ? -1 : Buffer.byteLength(response);
+function header(row: StoredRequestLogRow): string {
   // Field by field: a generic JSON.stringify of the header object costs several times as much.
-  const header =
-    `{"seq":${row.seq},"id":${text(row.id)},"created_at":${text(row.created_at)},"env":${text(row.env)},` +
-    `"merchant_id":${text(row.merchant_id)},"api_key_id":${text(row.api_key_id)},"api_key":${text(row.api_key)},` +
-    `"method":${text(row.method)},"route":${text(row.route)},"path":${text(row.path)},"status":${row.status},` +
-    `"duration_ms":${row.duration_ms},"q":${q},"r":${r}}\n`;
-  return {
-    header,
-    request,
-    response,
-    length: Buffer.byteLength(header) + Math.max(q, 0) + Math.max(r, 0) + 1,
-  };
+  return (
+    `{"seq":${row.seq},"id":${text(row.id)},"created_at":${text(row.created_at)},"env":${known(row.env)},` +
+    `"merchant_id":${known(row.merchant_id)},"api_key_id":${known(row.api_key_id)},"api_key":${known(row.api_key)},` +
+    `"method":${known(row.method)},"route":${known(row.route)},"path":${text(row.path)},"status":${row.status},` +
+    `"duration_ms":${row.duration_ms},${LENGTHS_TAIL}`
+  );
 }
 
-/** Records into one buffer, each piece encoded straight into it (no joined string to flatten). */
-function pack(records: Encoded[], bytes: number): Buffer {
-  const buffer = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (const { header, request, response } of records) {
-    at += buffer.write(header, at);
-    if (request !== null) at += buffer.write(request, at);
-    if (response !== null) at += buffer.write(response, at);
-    buffer[at++] = NEWLINE;
+/** The most bytes a string can take in UTF-8 (3 per UTF-16 unit: a pair is 4 bytes for 2). */
+const maxBytes = (value: string | null): number => (value === null ? 0 : value.length * 3);
+
+/** `value` right-aligned in LENGTH_WIDTH ASCII bytes at `at`. */
+function putLength(buffer: Buffer, at: number, value: number): void {
+  const digits = String(value);
+  buffer.fill(0x20, at, at + LENGTH_WIDTH - digits.length);
+  buffer.write(digits, at + LENGTH_WIDTH - digits.length, 'latin1');
+}
+
+/**
+ * Encodes rows as records into `scratch` (grown when too small), each piece straight into it (no
+ * joined string to flatten, no second pass to measure); returns the buffer and each record's end.
+ */
+function pack(rows: readonly StoredRequestLogRow[], scratch: Buffer): { buffer: Buffer; ends: number[] } {
+  const headers = rows.map(header);
+  let bound = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    bound += maxBytes(headers[i]!) + maxBytes(row.request_body) + maxBytes(row.response_body) + 1;
   }
-  return buffer;
+  const buffer = scratch.length >= bound ? scratch : Buffer.allocUnsafe(Math.max(bound, scratch.length * 2));
+  const ends: number[] = [];
+  let at = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const { request_body: request, response_body: response } = rows[i]!;
+    at += buffer.write(headers[i]!, at);
+    const lengths = at - LENGTHS_TAIL.length;
+    const q = request === null ? -1 : buffer.write(request, at);
+    at += Math.max(q, 0);
+    const r = response === null ? -1 : buffer.write(response, at);
+    at += Math.max(r, 0);
+    buffer[at++] = NEWLINE;
+    putLength(buffer, lengths + 4, q);
+    putLength(buffer, lengths + 4 + LENGTH_WIDTH + 5, r);
+    ends.push(at);
+  }
+  return { buffer, ends };
 }
 
 /** A string (or null) as JSON. */
 const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+
+/**
+ * `text` of a field whose few values repeat request after request (env, merchant, key, method,
+ * route): each is escaped once and remembered (a bounded memo, emptied when full).
+ */
+const quoted = new Map<string, string>();
+function known(value: string | null): string {
+  if (value === null) return 'null';
+  let json = quoted.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    if (quoted.size >= 1024) quoted.clear();
+    quoted.set(value, json);
+  }
+  return json;
+}
 
 type Header = Omit<StoredRequestLogRow, 'request_body' | 'response_body'> & { q: number; r: number };
 
@@ -217,7 +254,11 @@ export class RequestLog {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private lastFlush = 0;
-  private readonly listeners: ((rows: RequestLogRow[]) => void)[] = [];
+  private readonly listeners: ((rows: readonly StoredRequestLogRow[]) => void)[] = [];
+  /** this log's id prefix (see requestLogId) */
+  private readonly idPrefix = randomUUID().slice(0, 24);
+  /** the buffer batches are encoded into, reused (one that grew past SCRATCH_KEEP is not kept) */
+  private scratch: Buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
 
   constructor(private readonly options: RequestLogOptions = {}) {
     this.dir = options.dir;
@@ -227,17 +268,36 @@ export class RequestLog {
     if (this.dir !== undefined) this.load(this.dir);
   }
 
-  /** Appends an entry (written soon, outside the request); returns it with its id. */
-  append(row: NewRequestLogRow): RequestLogRow {
+  /** Appends an entry (written soon, outside the request); returns it with its id and seq. */
+  append(row: NewRequestLogRow): StoredRequestLogRow {
     const seq = ++this.top;
-    const full: RequestLogRow = { id: requestLogId(seq), ...row };
-    this.add({ seq, ...full });
+    // One literal, not spreads: this runs on every /v1 request.
+    const stored: StoredRequestLogRow = {
+      seq,
+      id: requestLogId(seq, this.idPrefix),
+      created_at: row.created_at,
+      env: row.env,
+      merchant_id: row.merchant_id,
+      api_key_id: row.api_key_id,
+      api_key: row.api_key,
+      method: row.method,
+      route: row.route,
+      path: row.path,
+      status: row.status,
+      duration_ms: row.duration_ms,
+      request_body: row.request_body,
+      response_body: row.response_body,
+    };
+    this.add(stored);
     this.schedule();
-    return full;
+    return stored;
   }
 
-  /** After entries are written (the live stream). */
-  onWritten(listener: (rows: RequestLogRow[]) => void): void {
+  /**
+   * After entries are written (the live stream): the stored rows themselves, `seq` included, which
+   * a listener must not change.
+   */
+  onWritten(listener: (rows: readonly StoredRequestLogRow[]) => void): void {
     this.listeners.push(listener);
   }
 
@@ -349,29 +409,36 @@ export class RequestLog {
     const queued = this.queued.filter((entry) => !entry.gone);
     this.queued = [];
     this.lastFlush = performance.now();
-    // The live stream's copies, taken before the written records leave memory.
-    const rows = announce && this.listeners.length > 0 ? queued.map((entry) => strip(entry.row!)) : null;
+    // The rows for the listeners, taken before the written records leave memory.
+    const rows = announce && this.listeners.length > 0 ? queued.map((entry) => entry.row!) : null;
     let written = queued.length;
     if (this.dir !== undefined) {
       for (let i = 0; i < queued.length; ) {
         const segment = this.current();
         const from = i;
         const start = segment.size;
-        const records: Encoded[] = [];
-        for (; i < queued.length && segment.total < this.segmentRows; i++) {
-          const entry = queued[i]!;
-          const record = encode(entry.row!);
+        const take = Math.min(queued.length - i, this.segmentRows - segment.total);
+        i += take;
+        const batch = queued.slice(from, i);
+        const { buffer, ends } = pack(
+          batch.map((entry) => entry.row!),
+          this.scratch,
+        );
+        if (buffer.length <= SCRATCH_KEEP) this.scratch = buffer;
+        let previous = 0;
+        for (let k = 0; k < batch.length; k++) {
+          const entry = batch[k]!;
           entry.segment = segment;
-          entry.offset = segment.size;
-          entry.length = record.length;
-          segment.size += record.length;
-          segment.live += 1;
-          segment.total += 1;
-          records.push(record);
+          entry.offset = start + previous;
+          entry.length = ends[k]! - previous;
+          previous = ends[k]!;
         }
+        segment.size = start + previous;
+        segment.live += take;
+        segment.total += take;
         try {
-          writeAll(segment.fd, pack(records, segment.size - start), start);
-          for (let k = from; k < i; k++) queued[k]!.row = null;
+          writeAll(segment.fd, buffer.subarray(0, previous), start);
+          for (const entry of batch) entry.row = null;
         } catch (error) {
           written = from;
           this.lose(queued.slice(from), segment, start);

@@ -22,31 +22,58 @@ function typesOf(schema: unknown): Set<string> {
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
+/** What a property's text may become: a number, a boolean (or both, for an anyOf). */
+interface Scalar {
+  key: string;
+  number: boolean;
+  boolean: boolean;
+}
+
+/** The properties of an object schema whose text is converted (worked out once per schema). */
+function scalarsOf(schema: TSchema): Scalar[] {
+  const properties = ((schema as { properties?: Json }).properties ?? {}) as Json;
+  const scalars: Scalar[] = [];
+  for (const [key, property] of Object.entries(properties)) {
+    const types = typesOf(property);
+    const number = types.has('integer') || types.has('number');
+    if (number || types.has('boolean')) scalars.push({ key, number, boolean: types.has('boolean') });
+  }
+  return scalars;
+}
+
 /**
  * Query strings and path params arrive as text: numbers and booleans are converted exactly
  * (`Number`, never truncation), so `limit=1.5` stays 1.5 and fails an integer schema with a 422.
+ * A value with nothing to convert (an id in the path) is checked as it is, not copied.
  */
-function convertScalars(schema: TSchema, value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const properties = ((schema as { properties?: Json }).properties ?? {}) as Json;
-  const out: Json = { ...(value as Json) };
-  for (const [key, raw] of Object.entries(out)) {
+function convertScalars(scalars: readonly Scalar[], value: unknown): unknown {
+  if (scalars.length === 0 || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const input = value as Json;
+  let out: Json | undefined;
+  for (const { key, number, boolean } of scalars) {
+    if (!Object.hasOwn(input, key)) continue;
+    const raw = input[key];
     if (typeof raw !== 'string') continue;
-    const types = typesOf(properties[key]);
-    if ((types.has('integer') || types.has('number')) && NUMERIC.test(raw)) out[key] = Number(raw);
-    else if (types.has('boolean') && (raw === 'true' || raw === 'false')) out[key] = raw === 'true';
+    let converted: number | boolean;
+    if (number && NUMERIC.test(raw)) converted = Number(raw);
+    else if (boolean && (raw === 'true' || raw === 'false')) converted = raw === 'true';
+    else continue;
+    out ??= { ...input };
+    out[key] = converted;
   }
-  return out;
+  return out ?? value;
 }
 
 /** TypeBox validation: bodies are checked as sent (never coerced); other parts converted exactly. */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   // Compiled on the route's first request, not at start-up (both listeners register every route).
   let compiled: ReturnType<typeof Compile<TSchema>> | undefined;
+  let scalars: Scalar[] | undefined;
   return (value: unknown) => {
     compiled ??= typeboxCompile().Compile(schema);
+    scalars ??= httpPart === 'body' ? [] : scalarsOf(schema);
     const check = compiled;
-    const converted = httpPart === 'body' ? value : convertScalars(schema, value);
+    const converted = convertScalars(scalars, value);
     if (check.Check(converted)) return { value: converted };
     const errors: FastifySchemaValidationError[] = check.Errors(converted).map((e) => ({
       keyword: e.keyword,

@@ -196,4 +196,28 @@ describe('request log', () => {
       again.close();
     },
   );
+
+  it('reads back bodies of any size and script exactly across a restart (lengths counted as they are written)', () => {
+    const dir = tempDir();
+    const log = new RequestLog({ dir });
+    const bodies = [
+      '',
+      '{"emoji":"💸 paid","cjk":"支払い","combining":"é"}',
+      JSON.stringify({ big: 'x'.repeat(300_000), tail: 'ü' }),
+      '{"n":1}',
+    ];
+    for (const [i, body] of bodies.entries())
+      log.append({ ...row(i), request_body: i === 3 ? null : body, response_body: body, path: `/v1/é/${i}` });
+    log.close();
+    const again = new RequestLog({ dir });
+    const rows = again.list({ limit: 10 }).reverse();
+    expect(rows.map((r) => r.response_body)).toEqual(bodies);
+    expect(rows.map((r) => r.request_body)).toEqual([...bodies.slice(0, 3), null]);
+    expect(rows.map((r) => r.path)).toEqual(bodies.map((_, i) => `/v1/é/${i}`));
+    // Each record's header is a JSON line whose q/r are the body byte lengths.
+    const text = readFileSync(join(dir, segments(dir)[0]!), 'utf8');
+    const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { q: number; r: number };
+    expect(header).toMatchObject({ q: 0, r: 0 });
+    again.close();
+  });
 });

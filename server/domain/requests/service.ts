@@ -39,6 +39,16 @@ export interface RequestLogDeps {
 
 /** `svcb_…` and the last 4 characters; nothing of a token too short to hide anything. */
 export function maskKey(token: string): string {
+  if (token === lastToken) return lastMask;
+  lastMask = mask(token);
+  lastToken = token;
+  return lastMask;
+}
+// A client sends the same key request after request: the last one's mask is kept.
+let lastToken: string | null = null;
+let lastMask = '';
+
+function mask(token: string): string {
   const prefix = token.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : '';
   const rest = token.slice(prefix.length);
   return rest.length >= 12 ? `${prefix}…${rest.slice(-4)}` : `${prefix}…`;
@@ -46,6 +56,8 @@ export function maskKey(token: string): string {
 
 /** At most BODY_CAP_BYTES of UTF-8, then `…[truncated N bytes]` naming the bytes left out. */
 export function capBody(text: string): string {
+  // At most 3 UTF-8 bytes per UTF-16 unit: a text this short fits without being measured.
+  if (text.length * 3 <= BODY_CAP_BYTES) return text;
   const bytes = Buffer.byteLength(text);
   if (bytes <= BODY_CAP_BYTES) return text;
   const kept = Buffer.from(text)
@@ -95,7 +107,9 @@ export class RequestLogService {
   constructor(private readonly deps: RequestLogDeps) {
     this.bus.setMaxListeners(0);
     deps.repo.onWritten((rows) => {
-      for (const row of rows) this.bus.emit('request', row);
+      // Copies (without the log's seq) only for a live stream that listens.
+      if (this.bus.listenerCount('request') === 0) return;
+      for (const { seq: _seq, ...row } of rows) this.bus.emit('request', row);
     });
   }
 

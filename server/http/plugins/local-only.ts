@@ -48,6 +48,8 @@ export interface LocalOnlyOptions {
  * opted out), the Origin (same-origin only, on every method) and Sec-Fetch-Site (never cross-site).
  */
 export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {}): onRequestHookHandler {
+  // Every request of a client names the same Host: the last loopback one is remembered.
+  let loopbackHost: string | undefined;
   return (request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
     const host = request.headers.host;
@@ -55,14 +57,17 @@ export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {})
       reply.code(400).send({ error: 'Missing Host header: HTTP/1.1 requests must name the host' });
       return;
     }
-    if (!isLoopbackHost(host)) {
+    if (host !== loopbackHost && !isLoopbackHost(host)) {
       reply
         .code(403)
         .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
       return;
     }
-    // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is /sandbox/...
-    const path = request.routeOptions.url ?? request.url;
+    loopbackHost = host;
+    // The matched route, not the raw URL: the router decodes %-escapes, so /%73andbox/... is
+    // /sandbox/... A raw URL that starts `/v1/` can only match a /v1 route (or none), so the API's
+    // own requests skip the lookup.
+    const path = request.url.startsWith('/v1/') ? request.url : (request.routeOptions.url ?? request.url);
     if (!path.startsWith('/sandbox')) {
       done();
       return;
