@@ -5,6 +5,7 @@ import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { RefundService } from '../../domain/refunds/service.js';
+import { sendPresented } from '../presented-json.js';
 import { principalOf } from '../types.js';
 
 const tags = ['checkouts'];
@@ -43,7 +44,10 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
   app.get(
     '/checkouts/:id',
     { schema: { tags, params: IdParams, response: { 200: Checkout, ...errorResponses } } },
-    async (request) => checkouts.get(principalOf(request), request.params.id),
+    // The call a payment integration polls: an unchanged checkout is the same object, written once.
+    (request, reply) => {
+      sendPresented(reply, checkouts.get(principalOf(request), request.params.id));
+    },
   );
 
   app.post(
