@@ -42,8 +42,8 @@ export function toCheckout(row: CheckoutRow, baseUrl: string): Checkout {
 }
 
 function present(row: CheckoutRow, baseUrl: string): Checkout {
-  return {
-    ...toCheckoutBase(row, baseUrl),
+  // The base object gains the two fields (same key order as a spread, without copying 22 fields).
+  return Object.assign(toCheckoutBase(row, baseUrl), {
     crypto_chains: JSON.parse(row.crypto_chains) as CryptoChain[],
     fiat:
       row.method === 'crypto'
@@ -53,7 +53,7 @@ function present(row: CheckoutRow, baseUrl: string): Checkout {
             success_url: row.success_url,
             cancel_url: row.cancel_url,
           },
-  };
+  });
 }
 
 /** checkout.created payload, field for field as the spec's table. */
