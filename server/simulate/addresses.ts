@@ -13,15 +13,18 @@ const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(dat
 const base58check = createBase58check(sha256);
 const EVM_CHAINS = new Set(['ethereum', 'polygon', 'bsc']);
 
+/** EIP-55: a hex letter is upper case where the Keccak-256 of the lower-case hex has a nibble ≥ 8. */
 export function toChecksumAddress(hex40: string): string {
   const lower = hex40.toLowerCase();
-  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString('hex');
-  let out = '0x';
+  const hash = keccak_256(Buffer.from(lower, 'latin1'));
+  const chars = Buffer.from(`0x${lower}`, 'latin1');
   for (let i = 0; i < 40; i++) {
-    const c = lower[i]!;
-    out += Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c;
+    const nibble = i % 2 === 0 ? hash[i >> 1]! >> 4 : hash[i >> 1]! & 0x0f;
+    const c = chars[i + 2]!;
+    // a-f (0x61-0x66) become A-F where the nibble says so; digits have no case.
+    if (nibble >= 8 && c >= 0x61) chars[i + 2] = c - 0x20;
   }
-  return out;
+  return chars.toString('latin1');
 }
 
 export function isChecksumAddress(address: string): boolean {
