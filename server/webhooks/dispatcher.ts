@@ -375,8 +375,10 @@ export class WebhookDispatcher {
     if (next === null) {
       if (!lease) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
     } else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+    deliveryStates.assert(delivery.status, status);
     const row: DeliveryRow = {
-      ...deliveryStates.move(delivery, status),
+      ...delivery,
+      status,
       attempt_count: number,
       next_attempt_at: next,
       updated_at: nowIso,
