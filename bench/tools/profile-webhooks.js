@@ -6,8 +6,11 @@
 //                                        [--no-prof] [--out dir] [--top 40] [--cli dist/server/cli.js]
 //
 // --cli runs another build (a copy of dist/ under bench/results/, say) for A/B runs.
+// Besides CPU it prints the bytes and write calls the sandbox made per delivery (wchar and syscw of
+// /proc/<pid>/io: WAL frames, SQLite's statement journal, sockets): on a machine shared with other
+// work CPU time per delivery varies by ±10% from run to run, these hardly at all.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -97,18 +100,39 @@ const warm = Math.ceil(deposits / 10);
 await run('w', warm);
 await waitFor(warm * endpoints);
 count = 0;
+/** wchar and syscw of /proc/<pid>/io: bytes passed to write calls, and how many calls. */
+const writes = (pid) => {
+  try {
+    const io = Object.fromEntries(
+      readFileSync(`/proc/${pid}/io`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ')),
+    );
+    return { bytes: Number(io.wchar), calls: Number(io.syscw) };
+  } catch {
+    return null;
+  }
+};
 const cpuBefore = cpuSeconds(sandbox.child.pid);
+const writesBefore = writes(sandbox.child.pid);
 const started = performance.now();
 await run('p', deposits);
 const callsMs = performance.now() - started;
 await waitFor(deposits * endpoints);
 const ms = performance.now() - started;
 const cpu = cpuSeconds(sandbox.child.pid) - cpuBefore;
+const writesAfter = writes(sandbox.child.pid);
 const delivered = count;
 process.stdout.write(
   `webhooks: ${delivered}/${deposits * endpoints} delivered in ${ms.toFixed(0)} ms (calls done at ${callsMs.toFixed(0)} ms): ` +
     `${((delivered / ms) * 1000).toFixed(0)} deliveries/s, sandbox CPU ${((cpu * 1e6) / delivered).toFixed(0)} µs/delivery ` +
-    `(${((cpu * 1e6) / deposits).toFixed(0)} µs/deposit call)\n`,
+    `(${((cpu * 1e6) / deposits).toFixed(0)} µs/deposit call)` +
+    (writesBefore && writesAfter
+      ? `, writes ${((writesAfter.bytes - writesBefore.bytes) / delivered).toFixed(0)} B and ` +
+        `${((writesAfter.calls - writesBefore.calls) / delivered).toFixed(2)} calls/delivery`
+      : '') +
+    '\n',
 );
 await stop(sandbox.child, 10_000);
 server.closeAllConnections();

@@ -22,6 +22,7 @@ export interface DeliveryRow {
   env: Env;
   event: string;
   url: string;
+  /** what every attempt sends (stored empty when its event row holds the data: see BODY) */
   body: string;
   status: 'pending' | 'delivered' | 'failed';
   attempt_count: number;
@@ -29,6 +30,9 @@ export interface DeliveryRow {
   created_at: string;
   updated_at: string;
 }
+
+/** A delivery as the lists read it: without its body (no view shows it). */
+export type ListedDeliveryRow = Omit<DeliveryRow, 'body'>;
 
 export interface AttemptRow {
   id: number;
@@ -42,6 +46,48 @@ export interface AttemptRow {
   duration_ms: number;
   error: string | null;
 }
+
+/**
+ * An attempt as it is written: the request's body is the delivery's and its headers are
+ * `requestHeaders(...)` of the delivery and `signature`, so neither is stored again (migration 013).
+ */
+export type StoredAttempt = Omit<AttemptRow, 'id' | 'request_headers' | 'request_body'> & {
+  signature: string;
+};
+
+export const USER_AGENT = 'svc-sandbox-webhooks/1';
+
+/** The headers of every webhook request (in this order); the signature is of the delivery's body. */
+export function requestHeaders(event: string, deliveryId: string, signature: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-svc-event': event,
+    'x-svc-delivery-id': deliveryId,
+    'x-svc-signature': signature,
+  };
+}
+
+/**
+ * The body of the delivery `d`: its own, or (empty: a fan-out's delivery) built from its event's
+ * data the way the fan-out built it, `{"id":…,"event":…,"data":<events.data>}`. The id (a UUID)
+ * and the type are plain ASCII, which json_quote and JSON.stringify write alike.
+ */
+const BODY = `CASE WHEN d.body <> '' THEN d.body ELSE '{"id":' || json_quote(d.id) || ',"event":'
+  || json_quote(d.event) || ',"data":' || (SELECT e.data FROM events e WHERE e.id = d.event_id) || '}' END`;
+
+interface AttemptRead extends AttemptRow {
+  delivery_event: string;
+}
+
+/** Stored headers (a JSON object: older rows), or the standard ones with the stored signature. */
+const withHeaders = ({ delivery_event, ...row }: AttemptRead): AttemptRow =>
+  row.request_headers.startsWith('{')
+    ? row
+    : {
+        ...row,
+        request_headers: JSON.stringify(requestHeaders(delivery_event, row.delivery_id, row.request_headers)),
+      };
 
 export interface DeliveryFilter {
   merchant_id?: string | undefined;
@@ -73,36 +119,55 @@ export function createWebhooksRepo(db: Db) {
      VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
+  // A fan-out's delivery: its body is read back from its event (BODY).
+  const insertEventDelivery = db.prepare<DeliveryRow>(
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
+       attempt_count, next_attempt_at, created_at, updated_at)
+     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, '', @status,
+       @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
+  );
   const updateDelivery = db.prepare<
     Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>
   >(
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
        next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
   );
-  const deliveryById = db.prepare<[string], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
-  const pendingOfEndpoint = db.prepare<[string], DeliveryRow>(
-    "SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'",
+  const deliveryById = db.prepare<[string], DeliveryRow>(
+    `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.env, d.event, d.url, ${BODY} AS body, d.status,
+       d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
+     FROM webhook_deliveries d WHERE d.id = ?`,
   );
-  const insertAttempt = db.prepare<Omit<AttemptRow, 'id'>>(
+  // Through webhook_deliveries_merchant_status: an endpoint's deliveries are its merchant's.
+  const pendingOfEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, ListedDeliveryRow>(
+    `SELECT * FROM webhook_deliveries
+     WHERE merchant_id = @merchant_id AND env = @env AND status = 'pending' AND endpoint_id = @id`,
+  );
+  const insertAttempt = db.prepare<StoredAttempt>(
     `INSERT INTO webhook_attempts (delivery_id, number, at, request_headers, request_body, response_status,
        response_body, duration_ms, error)
-     VALUES (@delivery_id, @number, @at, @request_headers, @request_body, @response_status, @response_body,
-       @duration_ms, @error)`,
+     VALUES (@delivery_id, @number, @at, @signature, '', @response_status, @response_body, @duration_ms,
+       @error)`,
   );
-  const attemptsOf = db.prepare<[string], AttemptRow>(
-    'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number',
+  // Attempts first (CROSS JOIN keeps that order): their index gives the ORDER BY.
+  const ATTEMPT_COLUMNS = `a.id, a.delivery_id, a.number, a.at, a.request_headers,
+       CASE WHEN a.request_body <> '' THEN a.request_body ELSE ${BODY} END AS request_body,
+       a.response_status, a.response_body, a.duration_ms, a.error, d.event AS delivery_event`;
+  const attemptsOf = db.prepare<[string], AttemptRead>(
+    `SELECT ${ATTEMPT_COLUMNS}
+     FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
+     WHERE a.delivery_id = ? ORDER BY a.number`,
   );
   // One statement per combination of the filters in use (made on first need, a handful at most):
   // with `@x IS NULL OR col = @x` the plan could not use the (merchant_id, env[, event|status])
   // indexes and every listing was a scan of the whole table.
   const FILTERED = ['merchant_id', 'env', 'endpoint_id', 'event', 'status'] as const;
-  const lists = new Map<string, Statement<Record<string, string | number>, DeliveryRow>>();
+  const lists = new Map<string, Statement<Record<string, string | number>, ListedDeliveryRow>>();
   const listFor = (columns: string[], after: boolean) => {
     const key = `${columns.join(',')}|${after}`;
     let statement = lists.get(key);
     if (!statement) {
       const where = [...columns.map((c) => `${c} = @${c}`), ...(after ? ['rowid < @after'] : [])];
-      statement = db.prepare<Record<string, string | number>, DeliveryRow>(
+      statement = db.prepare<Record<string, string | number>, ListedDeliveryRow>(
         `SELECT * FROM webhook_deliveries${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
          ORDER BY rowid DESC LIMIT @limit`,
       );
@@ -114,18 +179,23 @@ export function createWebhooksRepo(db: Db) {
     'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
   // Leases (a job due later than its delivery's own due time) of pending deliveries: due now.
+  // From the jobs (few: only work still to do) to their deliveries by id: no index on the
+  // deliveries' status to keep up on every send.
   const releaseLeases = db.prepare<{ kind: string; now: number }>(
     `UPDATE jobs SET due_at = @now
-     WHERE kind = @kind AND due_at > @now AND ref IN (
-       SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now)`,
+     WHERE kind = @kind AND due_at > @now AND EXISTS (
+       SELECT 1 FROM webhook_deliveries d
+       WHERE d.id = jobs.ref AND d.status = 'pending' AND d.next_attempt_at <= @now)`,
   );
   // Fan-out leases are leases and nothing else: all of them.
   const releaseAll = db.prepare<{ kind: string; now: number }>(
     'UPDATE jobs SET due_at = @now WHERE kind = @kind AND due_at > @now',
   );
-  const attemptsFor = db.prepare<[string], AttemptRow>(
-    `SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))
-     ORDER BY delivery_id, number`,
+  const attemptsFor = db.prepare<[string], AttemptRead>(
+    `SELECT ${ATTEMPT_COLUMNS}
+     FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
+     WHERE a.delivery_id IN (SELECT value FROM json_each(?))
+     ORDER BY a.delivery_id, a.number`,
   );
 
   return {
@@ -135,16 +205,29 @@ export function createWebhooksRepo(db: Db) {
     deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
     updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
       void updateEndpoint.run(row),
+    /** A delivery whose body is its own (no event row holds its data: a test event). */
     insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
+    /** A fan-out's delivery: `row.body` must be `{"id":row.id,"event":row.event,"data":<its event's data>}`. */
+    insertEventDelivery: (row: DeliveryRow) => void insertEventDelivery.run(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
     ) => void updateDelivery.run(row),
     findDelivery: (id: string) => deliveryById.get(id),
-    pendingOfEndpoint: (endpointId: string) => pendingOfEndpoint.all(endpointId),
-    insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
-    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
+    pendingOfEndpoint: (endpoint: Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>) =>
+      pendingOfEndpoint.all({ id: endpoint.id, merchant_id: endpoint.merchant_id, env: endpoint.env }),
+    insertAttempt: (row: StoredAttempt) => void insertAttempt.run(row),
+    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId).map(withHeaders),
     /** undefined when `starting_after` names no delivery */
-    listDeliveries: (filter: DeliveryFilter) => {
+    listDeliveries: (given: DeliveryFilter) => {
+      // No index on endpoint_id: an endpoint's deliveries are those of its merchant and
+      // environment, whose index gives the order (a deleted endpoint's are found by a walk).
+      const endpoint =
+        given.endpoint_id !== undefined && (given.merchant_id === undefined || given.env === undefined)
+          ? endpointById.get(given.endpoint_id)
+          : undefined;
+      const filter = endpoint
+        ? { ...given, merchant_id: given.merchant_id ?? endpoint.merchant_id, env: given.env ?? endpoint.env }
+        : given;
       const params: Record<string, string | number> = { limit: filter.limit };
       const columns = FILTERED.filter((c) => filter[c] !== undefined);
       for (const c of columns) params[c] = filter[c]!;
@@ -164,7 +247,7 @@ export function createWebhooksRepo(db: Db) {
       releaseLeases.run({ kind: deliverKind, now }).changes +
       releaseAll.run({ kind: fanoutKind, now }).changes,
     /** Attempts of many deliveries in one query (no N+1 when listing). */
-    attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
+    attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)).map(withHeaders),
   };
 }
 export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;

@@ -3,7 +3,14 @@ import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { JobRow } from '../db/jobs.js';
-import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
+import {
+  type AttemptRow,
+  type DeliveryRow,
+  type EndpointRow,
+  requestHeaders,
+  type StoredAttempt,
+  type WebhooksRepo,
+} from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import { lazy } from '../lazy-require.js';
 import type { Scheduler } from '../scheduler.js';
@@ -19,7 +26,6 @@ export const MAX_ATTEMPTS = 5;
 /** Delay after the failure of attempt n before attempt n + 1 (spec: 5 m, 30 m, 2 h, 5 h). */
 export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000] as const;
 export const RESPONSE_BODY_CAP = 64 * 1024;
-const USER_AGENT = 'svc-sandbox-webhooks/1';
 
 export interface AttemptEvent {
   delivery: DeliveryRow;
@@ -29,7 +35,8 @@ export interface AttemptEvent {
 /** A finished send waiting for the next batched write of attempt results. */
 interface Finished {
   delivery: DeliveryRow;
-  attempt: Omit<AttemptRow, 'id'>;
+  /** as stored: the request's body and headers are the delivery's (see StoredAttempt) */
+  attempt: StoredAttempt;
   ok: boolean;
   noEndpoint: boolean;
   /** the event whose fan-out lease covers this send (its first), if any */
@@ -229,13 +236,8 @@ export class WebhookDispatcher {
   private async send(delivery: DeliveryRow, known?: EndpointRow, lease?: string): Promise<DeliveryRow> {
     const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-svc-event': delivery.event,
-      'x-svc-delivery-id': delivery.id,
-      'x-svc-signature': endpoint ? sign(endpoint.secret, delivery.body) : '',
-    };
+    const signature = endpoint ? sign(endpoint.secret, delivery.body) : '';
+    const headers = requestHeaders(delivery.event, delivery.id, signature);
     const at = this.deps.clock.nowIso();
     const started = performance.now();
     let responseStatus: number | null = null;
@@ -262,12 +264,11 @@ export class WebhookDispatcher {
       }
     }
     const ok = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
-    const attempt: Omit<AttemptRow, 'id'> = {
+    const attempt: StoredAttempt = {
       delivery_id: delivery.id,
       number,
       at,
-      request_headers: JSON.stringify(headers),
-      request_body: delivery.body,
+      signature,
       response_status: responseStatus,
       response_body: responseBody,
       duration_ms: Math.round(performance.now() - started),
@@ -326,10 +327,12 @@ export class WebhookDispatcher {
         }
       });
     }
+    // The live stream's view of an attempt, made only when someone listens.
+    const listened = this.bus.listenerCount('attempt') > 0;
     batch.forEach((item, i) => {
       const updated = rows[i];
-      if (updated)
-        this.bus.emit('attempt', { delivery: updated, attempt: item.attempt } satisfies AttemptEvent);
+      if (updated && listened)
+        this.bus.emit('attempt', { delivery: updated, attempt: asSent(item) } satisfies AttemptEvent);
       item.done(updated ?? item.delivery);
     });
   }
@@ -372,8 +375,10 @@ export class WebhookDispatcher {
     if (next === null) {
       if (!lease) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
     } else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
+    deliveryStates.assert(delivery.status, status);
     const row: DeliveryRow = {
-      ...deliveryStates.move(delivery, status),
+      ...delivery,
+      status,
       attempt_count: number,
       next_attempt_at: next,
       updated_at: nowIso,
@@ -386,6 +391,21 @@ export class WebhookDispatcher {
 interface Target {
   origin: string;
   path: string;
+}
+
+/** An attempt with the request it sent, as the API shows one. */
+function asSent({ delivery, attempt }: Finished): Omit<AttemptRow, 'id'> {
+  return {
+    delivery_id: attempt.delivery_id,
+    number: attempt.number,
+    at: attempt.at,
+    request_headers: JSON.stringify(requestHeaders(delivery.event, delivery.id, attempt.signature)),
+    request_body: delivery.body,
+    response_status: attempt.response_status,
+    response_body: attempt.response_body,
+    duration_ms: attempt.duration_ms,
+    error: attempt.error,
+  };
 }
 
 /**

@@ -7,7 +7,14 @@ import {
   type UpdateEndpointBody,
   type WebhookEndpoint,
 } from '../contract/webhooks.js';
-import type { AttemptRow, DeliveryFilter, DeliveryRow, EndpointRow, WebhooksRepo } from '../db/webhooks.js';
+import type {
+  AttemptRow,
+  DeliveryFilter,
+  DeliveryRow,
+  EndpointRow,
+  ListedDeliveryRow,
+  WebhooksRepo,
+} from '../db/webhooks.js';
 import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';
@@ -35,7 +42,7 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   disabled: row.disabled === 1,
 });
 
-export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[]): DeliveryView {
+export function presentDelivery(row: ListedDeliveryRow, attempts: readonly AttemptRow[]): DeliveryView {
   return {
     id: row.id,
     event_id: row.event_id,
@@ -64,6 +71,8 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
 
 /** Webhook endpoints (the spec's dashboard feature) and the fan-out of events into deliveries. */
 export class WebhookService {
+  private readonly subscriptions = new Map<string, readonly string[]>();
+
   constructor(private readonly deps: WebhookDeps) {
     // Every recorded event fans out into deliveries in its own transaction; the dispatcher sends
     // them once it has committed.
@@ -161,13 +170,14 @@ export class WebhookService {
 
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
-    this.getEndpoint(id);
-    this.deps.events.transaction(() => this.removeEndpoint(id));
+    const endpoint = this.getEndpoint(id);
+    this.deps.events.transaction(() => this.removeEndpoint(endpoint));
   }
 
-  private removeEndpoint(id: string): void {
+  private removeEndpoint(endpoint: WebhookEndpoint): void {
+    const id = endpoint.id;
     const now = this.deps.clock.nowIso();
-    for (const delivery of this.deps.repo.pendingOfEndpoint(id)) {
+    for (const delivery of this.deps.repo.pendingOfEndpoint(endpoint)) {
       this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
       this.deps.repo.updateDelivery({
         ...deliveryStates.move(delivery, 'failed'),
@@ -188,12 +198,13 @@ export class WebhookService {
     const resource = typeof event.data.id === 'string' ? event.data.id : event.id;
     let data: string | undefined;
     const made: { delivery: DeliveryRow; endpoint: EndpointRow }[] = [];
+    let now: number | undefined;
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       if (endpoint.disabled === 1) continue;
-      const events = JSON.parse(endpoint.events) as string[];
+      const events = this.subscribed(endpoint.events);
       if (!events.includes(ALL_EVENTS) && !events.includes(event.type)) continue;
       const id = this.deps.ids.uuid();
-      const now = this.deps.clock.now();
+      now ??= this.deps.clock.now();
       data ??= JSON.stringify(event.data);
       const row: DeliveryRow = {
         id,
@@ -203,7 +214,8 @@ export class WebhookService {
         env: event.env,
         event: event.type,
         url: endpoint.url,
-        // the same bytes as JSON.stringify({ id, event, data }), the data serialised once per event
+        // the same bytes as JSON.stringify({ id, event, data }), the data serialised once per event;
+        // not stored: the event row holds the data, and the repository reads the body back from it
         body: `{"id":${JSON.stringify(id)},"event":${JSON.stringify(event.type)},"data":${data}}`,
         status: 'pending',
         attempt_count: 0,
@@ -211,11 +223,22 @@ export class WebhookService {
         created_at: event.created_at,
         updated_at: event.created_at,
       };
-      this.deps.repo.insertDelivery(row);
+      this.deps.repo.insertEventDelivery(row);
       made.push({ delivery: row, endpoint });
     }
     this.deps.dispatcher.dispatchNew(event.id, made, resource);
     return made.length;
+  }
+
+  /** An endpoint's stored subscription list, parsed once per distinct text (a handful). */
+  private subscribed(text: string): readonly string[] {
+    let events = this.subscriptions.get(text);
+    if (!events) {
+      events = JSON.parse(text) as string[];
+      if (this.subscriptions.size >= 1000) this.subscriptions.clear();
+      this.subscriptions.set(text, events);
+    }
+    return events;
   }
 
   listDeliveries(filter: DeliveryFilter): DeliveryView[] {

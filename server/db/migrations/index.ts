@@ -11,6 +11,7 @@ import { requestLog } from './009-request-log.js';
 import { perfRequestLog } from './010-perf-request-log.js';
 import { views } from './011-views.js';
 import { leanDeliveries } from './012-lean-deliveries.js';
+import { leanWebhookRows } from './013-lean-webhook-rows.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   perfRequestLog,
   views,
   leanDeliveries,
+  leanWebhookRows,
 ];
