@@ -108,16 +108,10 @@ export function createContext(options: ContextOptions) {
       // Diagnostics only: a failed log write (a full disk) drops its entries and is reported once
       // per run of failures; requests never see it.
       onError: (error, dropped) => {
-        if (requestLogFailing) return;
-        requestLogFailing = true;
         options.log.error({ err: error, dropped }, 'request log write failed; entries dropped');
       },
     }),
   };
-  let requestLogFailing = false;
-  repos.requestLog.onWritten(() => {
-    requestLogFailing = false;
-  });
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
   const events = new EventRecorder(db, repos.events, clock as Clock, ids);

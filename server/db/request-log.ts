@@ -51,7 +51,10 @@ export interface RequestLogOptions {
   dir?: string | undefined;
   /** entries kept: the newest `limit` (default 10,000) */
   limit?: number | undefined;
-  /** a write that failed (a full disk): the entries are dropped, the requests are not affected */
+  /**
+   * a write failed (a full disk): its entries are dropped, the requests are not affected. Called
+   * once per run of failures (again only after a write has succeeded since).
+   */
   onError?: (error: unknown, dropped: number) => void;
 }
 
@@ -264,6 +267,8 @@ export class RequestLog {
   private readonly idPrefix = randomUUID().slice(0, 24);
   /** the buffer batches are encoded into, reused (one that grew past SCRATCH_KEEP is not kept) */
   private scratch: Buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+  /** a write failed and none has succeeded since (the error is reported once per such run) */
+  private failing = false;
 
   constructor(private readonly options: RequestLogOptions = {}) {
     this.dir = options.dir;
@@ -300,10 +305,14 @@ export class RequestLog {
 
   /**
    * After entries are written (the live stream): the stored rows themselves, `seq` included, which
-   * a listener must not change.
+   * a listener must not change. Returns the unsubscribe function.
    */
-  onWritten(listener: (rows: readonly StoredRequestLogRow[]) => void): void {
+  onWritten(listener: (rows: readonly StoredRequestLogRow[]) => void): () => void {
     this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at !== -1) this.listeners.splice(at, 1);
+    };
   }
 
   /** Writes what is queued now (reads do it first, so they are never behind). */
@@ -443,11 +452,13 @@ export class RequestLog {
         segment.total += take;
         try {
           writeAll(segment.fd, buffer.subarray(0, previous), start);
+          this.failing = false;
           for (const entry of batch) entry.row = null;
         } catch (error) {
           written = from;
           this.lose(queued.slice(from), segment, start);
-          this.options.onError?.(error, queued.length - from);
+          if (!this.failing) this.options.onError?.(error, queued.length - from);
+          this.failing = true;
           break;
         }
       }

@@ -220,4 +220,47 @@ describe('request log', () => {
     expect(header).toMatchObject({ q: 0, r: 0 });
     again.close();
   });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'reports a run of failed writes once, and a new failure after a write has succeeded again',
+    () => {
+      const dir = tempDir();
+      const errors: number[] = [];
+      const log = new RequestLog({ dir, limit: 8, onError: (_error, dropped) => errors.push(dropped) });
+      // Segments of 2 entries: files 1 and 2 are the full device, 3 takes writes, 4 is full again.
+      for (const name of ['00000001.log', '00000002.log', '00000004.log'])
+        symlinkSync('/dev/full', join(dir, name));
+      log.append(row(0));
+      log.flush();
+      log.append(row(1));
+      log.flush();
+      expect(errors).toEqual([1]);
+      log.append(row(2));
+      log.append(row(3));
+      log.flush();
+      expect(paths(log)).toEqual(newest(4, 2));
+      log.append(row(4));
+      log.flush();
+      expect(errors).toEqual([1, 1]);
+      expect(paths(log)).toEqual(newest(4, 2));
+      log.close();
+    },
+  );
+
+  it('hands the rows it writes to a listener only while the listener is subscribed', () => {
+    const log = new RequestLog({ dir: tempDir() });
+    const seen: string[] = [];
+    log.append(row(0));
+    log.flush();
+    const unsubscribe = log.onWritten((rows) => seen.push(...rows.map((r) => r.path)));
+    log.append(row(1));
+    log.append(row(2));
+    log.flush();
+    unsubscribe();
+    log.append(row(3));
+    log.flush();
+    expect(seen).toEqual(['/v1/customers?n=1', '/v1/customers?n=2']);
+    expect(paths(log)).toEqual(newest(4, 4));
+    log.close();
+  });
 });

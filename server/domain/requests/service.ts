@@ -104,13 +104,11 @@ export function statusRange(filter: string | undefined): { min: number; max: num
 export class RequestLogService {
   private readonly bus = new EventEmitter();
 
+  /** the log's subscription, held only while a live stream listens */
+  private unsubscribe: (() => void) | null = null;
+
   constructor(private readonly deps: RequestLogDeps) {
     this.bus.setMaxListeners(0);
-    deps.repo.onWritten((rows) => {
-      // Copies (without the log's seq) only for a live stream that listens.
-      if (this.bus.listenerCount('request') === 0) return;
-      for (const { seq: _seq, ...row } of rows) this.bus.emit('request', row);
-    });
   }
 
   /** Queues the entry; it gets its id when it is written (soon, and before any read of the log). */
@@ -156,7 +154,17 @@ export class RequestLogService {
 
   /** Each entry once it is written (the live stream's `event: request`). */
   on(listener: (entry: RequestLogEntry) => void): () => void {
+    // Subscribed only while someone listens: otherwise the log keeps no row past its append.
+    this.unsubscribe ??= this.deps.repo.onWritten((rows) => {
+      for (const { seq: _seq, ...row } of rows) this.bus.emit('request', row);
+    });
     this.bus.on('request', listener);
-    return () => this.bus.off('request', listener);
+    return () => {
+      this.bus.off('request', listener);
+      if (this.bus.listenerCount('request') === 0) {
+        this.unsubscribe?.();
+        this.unsubscribe = null;
+      }
+    };
   }
 }
