@@ -316,13 +316,15 @@ export class WebhookDispatcher {
           this.settleLease(item.lease, true);
           return row;
         } catch (error) {
-          // The attempt could not be recorded (the disk is full, the delivery is gone): the lease
-          // taken before the send makes the delivery due again, so it is retried, never lost.
+          // The attempt could not be recorded (the disk is full): the lease taken before the send
+          // makes the delivery due again, so it is retried, never lost. A delivery that is gone
+          // (a workspace reset while its send was out) has nothing to record: not an error.
           this.settleLease(item.lease, false);
-          this.deps.log.error(
-            { delivery: item.delivery.id, err: error },
-            'could not record a webhook attempt',
-          );
+          if (this.deps.repo.findDelivery(item.delivery.id) !== undefined)
+            this.deps.log.error(
+              { delivery: item.delivery.id, err: error },
+              'could not record a webhook attempt',
+            );
           return undefined;
         }
       });
