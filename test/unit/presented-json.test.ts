@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hooksOf, jsonBodies, takesBody } from '../../server/http/plugins/json-bodies.js';
+import { jsonBodies } from '../../server/http/plugins/json-bodies.js';
+import { hooksOf, takesBody } from '../../server/http/plugins/route-hooks.js';
 import { sendPresented } from '../../server/http/presented-json.js';
 
 const Thing = Type.Object({ id: Type.String(), n: Type.Integer(), note: Type.Optional(Type.String()) });

@@ -111,7 +111,7 @@ export class RequestLogService {
     this.bus.setMaxListeners(0);
   }
 
-  /** Queues the entry; it gets its id when it is written (soon, and before any read of the log). */
+  /** Queues the entry (it has its id at once; it is written soon, and before any read of the log). */
   record(request: FinishedRequest): void {
     const entry: NewRequestLogRow = {
       created_at: this.deps.clock.nowIso(),

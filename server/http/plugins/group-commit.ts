@@ -1,7 +1,7 @@
 import type { preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { storageProblem } from '../errors.js';
-import { hooksOf, takesBody } from './json-bodies.js';
+import { hooksOf, takesBody } from './route-hooks.js';
 /** The part of the CommitBatcher (server/db/batch.ts) the HTTP edge drives. */
 export interface GroupCommitOptions {
   batcher: {
@@ -33,13 +33,13 @@ declare module 'fastify' {
  */
 export const groupCommit = fp<GroupCommitOptions>(
   async (app, { batcher }) => {
+    const join: preHandlerHookHandler = (request, _reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') batcher.join();
+      done();
+    };
     // Joining is for the routes that write: a GET (the most frequent call) runs no hook for it.
     app.addHook('onRoute', (route) => {
       if (!takesBody(route.method) || route.config?.groupCommit === false) return;
-      const join: preHandlerHookHandler = (request, _reply, done) => {
-        if (request.method !== 'GET' && request.method !== 'HEAD') batcher.join();
-        done();
-      };
       route.preHandler = [join, ...hooksOf(route.preHandler)];
     });
     app.addHook('onSend', (request, reply, payload, done) => {

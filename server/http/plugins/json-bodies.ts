@@ -1,15 +1,6 @@
-import type { HTTPMethods, preValidationHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-
-/** Whether a route answers a method that carries a body (anything but GET and HEAD). */
-export function takesBody(method: HTTPMethods | HTTPMethods[]): boolean {
-  return (Array.isArray(method) ? method : [method]).some((m) => m !== 'GET' && m !== 'HEAD');
-}
-
-/** A route's hooks of one kind as a list (the option is one function, a list, or absent). */
-export function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-}
+import { hooksOf, takesBody } from './route-hooks.js';
 
 const emptyBodyAsObject: preValidationHookHandler = (request, _reply, done) => {
   if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
