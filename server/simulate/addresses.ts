@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import type { Ids } from '../ids.js';
@@ -8,8 +11,8 @@ import type { Ids } from '../ids.js';
  * validation accepts them: EVM chains get EIP-55 checksummed hex, tron a base58check address with
  * version byte 0x41 (starts with T), bitcoin a bech32 P2WPKH address (bc1q...).
  */
-// Native SHA-256 (the checksum runs twice per tron address).
-const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
+// Native one-shot SHA-256 (the checksum runs twice per tron address).
+const sha256 = (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer');
 const base58check = createBase58check(sha256);
 const EVM_CHAINS = new Set(['ethereum', 'polygon', 'bsc']);
 
@@ -34,11 +37,30 @@ export function isChecksumAddress(address: string): boolean {
 /** An EIP-55 address from 20 random bytes (one Keccak-256). */
 export const evmAddress = (body: Uint8Array): string => toChecksumAddress(Buffer.from(body).toString('hex'));
 
+/** How a chain writes its addresses: EIP-55 hex for the EVM chains and any chain an operator adds. */
+export type AddressFormat = 'evm' | 'tron' | 'bitcoin';
+
+export const addressFormat = (chain: string): AddressFormat =>
+  chain === 'tron' || chain === 'bitcoin' ? chain : 'evm';
+
+/** The address of `format` for a 20-byte body (a public key hash). */
+export function formatAddress(format: AddressFormat, body: Uint8Array): string {
+  if (format === 'tron') {
+    const raw = new Uint8Array(21);
+    raw[0] = 0x41;
+    raw.set(body, 1);
+    return base58check.encode(raw);
+  }
+  if (format === 'bitcoin') return bech32.encode('bc', [0, ...bech32.toWords(body)]);
+  return evmAddress(body);
+}
+
 /**
  * EVM addresses derived ahead of time, off the request path: the Keccak of each one is computed in
  * a later event-loop turn (in chunks), and a request only takes the next one. Exact: every address
  * is `evmAddress` of the next 20 bytes drawn, in draw order (first drawn, first taken), the same
  * sequence a derivation on demand would give. At most `capacity` addresses are held.
+ * Where the address worker runs (the built server), it is the fallback for an unseeded source.
  */
 export class EvmAddressPool {
   private readonly ready: string[] = [];
@@ -79,24 +101,134 @@ export class EvmAddressPool {
   }
 }
 
-// One pool per unseeded id source. A seeded source is never drawn from ahead of time: its
-// sequence (and so every id after an address) must not depend on when a refill ran.
+/** What the address worker is asked for, and what it answers. */
+export interface AddressRequest {
+  format: AddressFormat;
+  count: number;
+}
+export interface AddressBatch {
+  format: AddressFormat;
+  addresses: string[];
+}
+
+/** The worker's script: tsc's output beside this module (absent when the server runs from source). */
+const WORKER_URL = new URL('./address-worker.js', import.meta.url);
+
+/**
+ * Addresses for unseeded sources, derived on a worker thread (random bodies drawn there): the
+ * Keccak-256 of an EVM address and the base58check of a tron one cost the request thread nothing.
+ * Each format keeps up to `capacity` addresses; below `capacity / 2` it asks the worker for the
+ * rest. `take` answers `undefined` when none is ready (the caller derives one on its own thread),
+ * so a slow, missing or crashed worker only costs speed. The worker is started on the first take,
+ * never keeps the process alive, and is shared by every sandbox of the process: addresses from a
+ * random source belong to no one until taken.
+ */
+export class AddressPrefetcher {
+  private worker: Worker | undefined;
+  private failed = false;
+  private readonly ready: Record<AddressFormat, string[]> = { evm: [], tron: [], bitcoin: [] };
+  private readonly asked: Record<AddressFormat, boolean> = { evm: false, tron: false, bitcoin: false };
+  /** Addresses served from the worker's batches (for tests and the bench). */
+  served = 0;
+
+  constructor(
+    private readonly script: URL = WORKER_URL,
+    readonly capacity = 256,
+  ) {}
+
+  /** False where the worker cannot run (no script beside this module, or it failed). */
+  get available(): boolean {
+    return !this.failed;
+  }
+
+  size(format: AddressFormat): number {
+    return this.ready[format].length;
+  }
+
+  take(format: AddressFormat): string | undefined {
+    if (this.failed) return undefined;
+    const queue = this.ready[format];
+    const address = queue.pop();
+    if (address !== undefined) this.served++;
+    if (queue.length <= this.capacity / 2 && !this.asked[format]) this.ask(format);
+    return address;
+  }
+
+  /** Resolves once `format` holds `count` addresses (or the worker failed): for tests. */
+  async filled(format: AddressFormat, count = this.capacity / 2): Promise<void> {
+    while (!this.failed && this.ready[format].length < count) {
+      if (!this.asked[format]) this.ask(format);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /** Stops the worker; the next take starts a new one. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.asked.evm = this.asked.tron = this.asked.bitcoin = false;
+    if (worker) await worker.terminate();
+  }
+
+  private ask(format: AddressFormat): void {
+    const worker = this.start();
+    if (!worker) return;
+    this.asked[format] = true;
+    const request: AddressRequest = { format, count: this.capacity - this.ready[format].length };
+    worker.postMessage(request);
+  }
+
+  private start(): Worker | undefined {
+    if (this.worker || this.failed) return this.worker;
+    if (this.script.protocol !== 'file:' || !existsSync(fileURLToPath(this.script))) {
+      this.failed = true;
+      return undefined;
+    }
+    try {
+      const worker = new Worker(this.script);
+      worker.unref();
+      worker.on('message', (batch: AddressBatch) => {
+        const queue = this.ready[batch.format];
+        for (const address of batch.addresses) queue.push(address);
+        this.asked[batch.format] = false;
+      });
+      // A worker that fails or exits leaves the derivation to the request thread, for good.
+      const stop = () => {
+        if (this.worker !== worker) return;
+        this.failed = true;
+        this.worker = undefined;
+      };
+      worker.on('error', stop);
+      worker.on('exit', stop);
+      this.worker = worker;
+      return worker;
+    } catch {
+      this.failed = true;
+      return undefined;
+    }
+  }
+}
+
+/** The process's address worker (see AddressPrefetcher). */
+export const addressPrefetcher = new AddressPrefetcher();
+
+// One pool per unseeded id source, for where the worker cannot run. A seeded source is never
+// drawn from ahead of time: its sequence (and so every id after an address) must not depend on
+// when a refill ran.
 const pools = new WeakMap<Ids, EvmAddressPool>();
 
 export function generateAddress(chain: string, ids: Ids): string {
-  if (chain !== 'tron' && chain !== 'bitcoin' && !ids.seeded) {
-    let pool = pools.get(ids);
-    if (!pool) {
-      pool = new EvmAddressPool(() => ids.bytes(20));
-      pools.set(ids, pool);
-    }
-    return pool.take();
+  const format = addressFormat(chain);
+  if (ids.seeded) return formatAddress(format, ids.bytes(20));
+  const prefetched = addressPrefetcher.take(format);
+  if (prefetched !== undefined) return prefetched;
+  if (format !== 'evm') return formatAddress(format, ids.bytes(20));
+  let pool = pools.get(ids);
+  if (!pool) {
+    pool = new EvmAddressPool(() => ids.bytes(20));
+    pools.set(ids, pool);
   }
-  const body = ids.bytes(20);
-  if (chain === 'tron') return base58check.encode(Uint8Array.from([0x41, ...body]));
-  if (chain === 'bitcoin') return bech32.encode('bc', [0, ...bech32.toWords(body)]);
-  // EVM layout for the EVM chains and for any chain an operator adds to the catalogue.
-  return evmAddress(body);
+  return pool.take();
 }
 
 /** Whether `address` is well formed for `chain` (used to validate payer and refund addresses). */
