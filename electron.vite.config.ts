@@ -12,6 +12,7 @@ const VENDOR = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
  * Three builds, one per Electron process:
  * - main: the shell (main/index.ts). The server (server/**) is bundled into it; npm dependencies
  *   (better-sqlite3, fastify, ...) stay external, so the native module loads from node_modules.
+ *   A second entry, the address worker's script, lands beside it.
  * - preload: a sandboxed preload must be CommonJS, whatever package.json's "type" says.
  * - renderer: the React dashboard. Fastify serves out/renderer at `/`, so the base stays relative
  *   and the same files work in the Electron window and in any browser. Minified, React in a vendor
@@ -21,7 +22,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
-      lib: { entry: resolve(root, 'main/index.ts'), formats: ['es'] },
+      lib: {
+        entry: {
+          index: resolve(root, 'main/index.ts'),
+          // The address worker (server/simulate/addresses.ts) finds its script beside the module
+          // that starts it: out/main/address-worker.js.
+          'address-worker': resolve(root, 'server/simulate/address-worker.ts'),
+        },
+        formats: ['es'],
+      },
       sourcemap: true,
     },
   },

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +13,10 @@ import {
   isValidAddress,
 } from '../../server/simulate/addresses.js';
 
-// The worker's script as the build makes it (the test command builds before it runs the tests).
+// The worker's script as the builds make it (the test command builds before it runs the tests):
+// the CLI's (tsc's output) and the desktop app's (electron-vite's second main entry).
 const BUILT_WORKER = pathToFileURL(join(process.cwd(), 'dist/server/simulate/address-worker.js'));
+const ELECTRON_WORKER = pathToFileURL(join(process.cwd(), 'out/main/address-worker.js'));
 const CHAIN_OF: Record<AddressFormat, string> = { evm: 'polygon', tron: 'tron', bitcoin: 'bitcoin' };
 
 const opened: AddressPrefetcher[] = [];
@@ -46,6 +48,18 @@ describe('AddressPrefetcher (the built worker)', () => {
     }
     expect(p.available).toBe(true);
     expect(p.served).toBeGreaterThan(450);
+  });
+
+  it('the desktop build ships the worker beside the module that starts it, and it answers', async () => {
+    const chunk = readdirSync(join(process.cwd(), 'out/main')).find((f) => /^addresses-.*\.js$/.test(f));
+    expect(chunk, 'out/main has the addresses chunk').toBeDefined();
+    expect(readFileSync(join(process.cwd(), 'out/main', chunk!), 'utf8')).toContain(
+      'new URL("./address-worker.js", import.meta.url)',
+    );
+    const p = prefetcher(ELECTRON_WORKER, 8);
+    p.take('evm');
+    await p.filled('evm', 8);
+    expect(isChecksumAddress(p.take('evm')!)).toBe(true);
   });
 
   it('never holds more than its capacity, whatever it is asked', async () => {
