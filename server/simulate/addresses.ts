@@ -119,13 +119,17 @@ const WORKER_URL = new URL('./address-worker.js', import.meta.url);
  * Keccak-256 of an EVM address and the base58check of a tron one cost the request thread nothing.
  * Each format keeps up to `capacity` addresses; below `capacity / 2` it asks the worker for the
  * rest. `take` answers `undefined` when none is ready (the caller derives one on its own thread),
- * so a slow, missing or crashed worker only costs speed. The worker is started on the first take,
- * never keeps the process alive, and is shared by every sandbox of the process: addresses from a
- * random source belong to no one until taken.
+ * so a slow, missing or crashed worker only costs speed. The worker is started when addresses are
+ * wanted and stopped after `idleMs` without a request for more (a worker thread holds ~10 MB: an
+ * app at rest does not keep it); it never keeps the process alive, and is shared by every sandbox
+ * of the process: addresses from a random source belong to no one until taken.
  */
 export class AddressPrefetcher {
   private worker: Worker | undefined;
   private failed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Workers started so far (for tests). */
+  starts = 0;
   private readonly ready: Record<AddressFormat, string[]> = { evm: [], tron: [], bitcoin: [] };
   private readonly asked: Record<AddressFormat, boolean> = { evm: false, tron: false, bitcoin: false };
   /** Addresses served from the worker's batches (for tests and the bench). */
@@ -134,11 +138,17 @@ export class AddressPrefetcher {
   constructor(
     private readonly script: URL = WORKER_URL,
     readonly capacity = 256,
+    readonly idleMs = 2_000,
   ) {}
 
   /** False where the worker cannot run (no script beside this module, or it failed). */
   get available(): boolean {
     return !this.failed;
+  }
+
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
   }
 
   size(format: AddressFormat): number {
@@ -162,8 +172,10 @@ export class AddressPrefetcher {
     }
   }
 
-  /** Stops the worker; the next take starts a new one. */
+  /** Stops the worker (the addresses it made stay ready); the next request for more starts one. */
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     const worker = this.worker;
     this.worker = undefined;
     this.asked.evm = this.asked.tron = this.asked.bitcoin = false;
@@ -173,9 +185,21 @@ export class AddressPrefetcher {
   private ask(format: AddressFormat): void {
     const worker = this.start();
     if (!worker) return;
+    if (this.idleTimer) this.idleTimer.refresh();
+    else this.idleTimer = setTimeout(() => this.stopIfIdle(), this.idleMs).unref();
     this.asked[format] = true;
     const request: AddressRequest = { format, count: this.capacity - this.ready[format].length };
     worker.postMessage(request);
+  }
+
+  private stopIfIdle(): void {
+    this.idleTimer = undefined;
+    // A batch still on its way: wait for it (the next ask re-arms the timer).
+    if (this.asked.evm || this.asked.tron || this.asked.bitcoin) {
+      this.idleTimer = setTimeout(() => this.stopIfIdle(), this.idleMs).unref();
+      return;
+    }
+    void this.close();
   }
 
   private start(): Worker | undefined {
@@ -185,9 +209,15 @@ export class AddressPrefetcher {
       return undefined;
     }
     try {
-      const worker = new Worker(this.script);
-      worker.unref();
+      // No inherited Node flags (a flag meant for the entry, like --input-type, stops a worker from
+      // starting); a small heap: it holds one batch at a time.
+      this.starts++;
+      const worker = new Worker(this.script, {
+        execArgv: [],
+        resourceLimits: { maxOldGenerationSizeMb: 32 },
+      });
       worker.on('message', (batch: AddressBatch) => {
+        if (this.worker !== worker) return;
         const queue = this.ready[batch.format];
         for (const address of batch.addresses) queue.push(address);
         this.asked[batch.format] = false;
@@ -200,6 +230,8 @@ export class AddressPrefetcher {
       };
       worker.on('error', stop);
       worker.on('exit', stop);
+      // After the listeners: adding a 'message' listener refs the worker again.
+      worker.unref();
       this.worker = worker;
       return worker;
     } catch {

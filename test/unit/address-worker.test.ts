@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +21,8 @@ const ELECTRON_WORKER = pathToFileURL(join(process.cwd(), 'out/main/address-work
 const CHAIN_OF: Record<AddressFormat, string> = { evm: 'polygon', tron: 'tron', bitcoin: 'bitcoin' };
 
 const opened: AddressPrefetcher[] = [];
-const prefetcher = (script: URL, capacity?: number) => {
-  const p = new AddressPrefetcher(script, capacity);
+const prefetcher = (script: URL, capacity?: number, idleMs?: number) => {
+  const p = new AddressPrefetcher(script, capacity, idleMs);
   opened.push(p);
   return p;
 };
@@ -60,6 +61,35 @@ describe('AddressPrefetcher (the built worker)', () => {
     p.take('evm');
     await p.filled('evm', 8);
     expect(isChecksumAddress(p.take('evm')!)).toBe(true);
+  });
+
+  it('never keeps the process alive: a process that used the worker exits by itself', () => {
+    const script = `
+      const { addressPrefetcher } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/server/simulate/addresses.js')).href)});
+      addressPrefetcher.take('evm');
+      await addressPrefetcher.filled('evm', 8);
+      console.log(addressPrefetcher.take('evm'));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 10_000,
+      encoding: 'utf8',
+    });
+    expect(isChecksumAddress(out.trim())).toBe(true);
+  });
+
+  it('stops its worker when no more are asked for, and starts one again when they are', async () => {
+    const p = prefetcher(BUILT_WORKER, 16, 100);
+    p.take('evm');
+    await p.filled('evm', 16);
+    expect(p.running).toBe(true);
+    for (let i = 0; i < 100 && p.running; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(p.running).toBe(false);
+    expect(p.available).toBe(true); // stopped, not failed
+    expect(p.size('evm')).toBe(16); // what it made stays ready
+    for (let i = 0; i < 10; i++) expect(isChecksumAddress(p.take('evm')!)).toBe(true);
+    expect(p.running).toBe(true); // below half: asked again
+    await p.filled('evm', 16);
+    expect(p.starts).toBe(2);
   });
 
   it('never holds more than its capacity, whatever it is asked', async () => {
