@@ -66,6 +66,14 @@ export class ChangeFeed {
     this.bus.setMaxListeners(0);
   }
 
+  /**
+   * Whether anyone listens (a live stream is open): with no one, writes are not described at all.
+   * A stream that opens later reads the current state anyway, its notices start with its listener.
+   */
+  get listening(): boolean {
+    return this.bus.listenerCount('change') > 0;
+  }
+
   /** Something changed; published with the next commit (the same turn's writes coalesce). */
   note(change: Change): void {
     if (this.overflow) this.overflow.add(change.kind);
@@ -136,7 +144,7 @@ function describe(table: string, params: Params): Change | null {
  * Makes every write statement prepared on `db` from now on report to `feed`. Call it before the
  * repositories prepare their statements (createContext does, first thing).
  */
-export function watchWrites(db: Db, feed: Pick<ChangeFeed, 'note'>): void {
+export function watchWrites(db: Db, feed: Pick<ChangeFeed, 'note' | 'listening'>): void {
   const prepare = db.prepare.bind(db) as (source: string) => ReturnType<Db['prepare']>;
   const watched = (source: string) => {
     const statement = prepare(source);
@@ -147,8 +155,10 @@ export function watchWrites(db: Db, feed: Pick<ChangeFeed, 'note'>): void {
       Object.defineProperty(statement, method, {
         value(...params: Params) {
           const result = original.apply(statement, params);
-          const change = describe(table, params);
-          if (change) feed.note(change);
+          if (feed.listening) {
+            const change = describe(table, params);
+            if (change) feed.note(change);
+          }
           return result;
         },
       });

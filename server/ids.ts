@@ -28,15 +28,20 @@ export function createIds(seed?: string, now: () => number = Date.now): Ids {
   // Unseeded: one syscall per 4 KiB of randomness instead of one per id (each costs µs on a VM).
   let pool = Buffer.alloc(0);
   let offset = 0;
-  const pooled = (length: number): Buffer => {
-    if (length > 1024) return randomBytes(length);
+  /** Reserves `length` (≤ 1024) bytes of the pool; they start at the returned offset of `pool`. */
+  const reserve = (length: number): number => {
     if (offset + length > pool.length) {
       pool = randomBytes(4096);
       offset = 0;
     }
-    const out = Buffer.from(pool.subarray(offset, offset + length));
+    const at = offset;
     offset += length;
-    return out;
+    return at;
+  };
+  const pooled = (length: number): Buffer => {
+    if (length > 1024) return randomBytes(length);
+    const at = reserve(length);
+    return Buffer.from(pool.subarray(at, at + length));
   };
   const bytes =
     seed === undefined
@@ -56,13 +61,15 @@ export function createIds(seed?: string, now: () => number = Date.now): Ids {
     seeded: seed !== undefined,
     bytes,
     uuid() {
-      const b = bytes(16);
       if (seed === undefined) {
-        b.writeUIntBE(Math.max(0, Math.floor(now())) % 2 ** 48, 0, 6);
-        b[6] = (b[6]! & 0x0f) | 0x70;
-        b[8] = (b[8]! & 0x3f) | 0x80;
-        return format(b);
+        // Written in place in the pool (those bytes are used once), formatted from there.
+        const at = reserve(16);
+        pool.writeUIntBE(Math.max(0, Math.floor(now())) % 2 ** 48, at, 6);
+        pool[at + 6] = (pool[at + 6]! & 0x0f) | 0x70;
+        pool[at + 8] = (pool[at + 8]! & 0x3f) | 0x80;
+        return format(pool, at);
       }
+      const b = bytes(16);
       b[6] = (b[6]! & 0x0f) | 0x40;
       b[8] = (b[8]! & 0x3f) | 0x80;
       return format(b);
@@ -85,8 +92,8 @@ export function createIds(seed?: string, now: () => number = Date.now): Ids {
   };
 }
 
-/** 16 bytes as a uuid string. */
-function format(b: Buffer): string {
-  const h = b.toString('hex');
+/** 16 bytes (from `at`) as a uuid string. */
+function format(b: Buffer, at = 0): string {
+  const h = b.toString('hex', at, at + 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

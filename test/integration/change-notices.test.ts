@@ -284,6 +284,37 @@ describe('change notices on the live stream', () => {
     }
   });
 
+  it('with no one listening, writes are not described; a listener gets the writes after it', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT)');
+    const feed = new ChangeFeed(() => db.inTransaction);
+    watchWrites(db, feed);
+    const noted: string[] = [];
+    const note = feed.note.bind(feed);
+    feed.note = (change) => {
+      noted.push(change.id ?? '');
+      note(change);
+    };
+    const insert = db.prepare(
+      'INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)',
+    );
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    insert.run({ id: 'unseen', merchant_id: 'm1', env: 'test' });
+    expect(feed.listening).toBe(false);
+    expect(noted).toEqual([]);
+    const notices: ChangeNotice[] = [];
+    const off = feed.on((notice) => notices.push(notice));
+    expect(feed.listening).toBe(true);
+    insert.run({ id: 'seen', merchant_id: 'm1', env: 'test' });
+    await turn();
+    expect(noted).toEqual(['seen']);
+    expect(notices.flatMap((n) => n.changes.map((c) => c.id))).toEqual(['seen']);
+    off();
+    expect(feed.listening).toBe(false);
+    insert.run({ id: 'after', merchant_id: 'm1', env: 'test' });
+    expect(noted).toEqual(['seen']);
+  });
+
   it('one notice per commit, only after it; a big commit names its kinds', async () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT); CREATE TABLE jobs (id TEXT)');

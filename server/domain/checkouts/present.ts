@@ -41,10 +41,23 @@ export function toCheckout(row: CheckoutRow, baseUrl: string): Checkout {
   return checkout;
 }
 
-function present(row: CheckoutRow, baseUrl: string): Checkout {
+/**
+ * A checkout just created from `row`, whose `crypto_chains` column was written from `chains`: the
+ * same object `toCheckout` would give, without parsing back what was just serialised (nor
+ * remembering it: nothing reads that row object again).
+ */
+export function toNewCheckout(row: CheckoutRow, baseUrl: string, chains: CryptoChain[]): Checkout {
+  return present(row, baseUrl, chains);
+}
+
+function present(
+  row: CheckoutRow,
+  baseUrl: string,
+  chains: CryptoChain[] = JSON.parse(row.crypto_chains) as CryptoChain[],
+): Checkout {
   // The base object gains the two fields (same key order as a spread, without copying 22 fields).
   return Object.assign(toCheckoutBase(row, baseUrl), {
-    crypto_chains: JSON.parse(row.crypto_chains) as CryptoChain[],
+    crypto_chains: chains,
     fiat:
       row.method === 'crypto'
         ? null

@@ -22,7 +22,7 @@ import { formatMoney } from '../money/format.js';
 import type { Env, Principal } from '../types.js';
 import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
 import { type CheckoutLifecycle, JOB_EXPIRE } from './lifecycle.js';
-import { createdPayload, toCheckout, toCheckoutBase } from './present.js';
+import { createdPayload, toCheckoutBase, toNewCheckout } from './present.js';
 
 const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
@@ -144,7 +144,7 @@ export class CheckoutService {
       };
       this.deps.checkouts.insert(row);
       this.deps.scheduler.schedule(JOB_EXPIRE, row.id, expiresAt);
-      const checkout = toCheckout(row, this.deps.baseUrl(row.env));
+      const checkout = toNewCheckout(row, this.deps.baseUrl(row.env), chains);
       this.deps.events.record(principal.env, merchantId, 'checkout.created', createdPayload(checkout));
       return checkout;
     });
