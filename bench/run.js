@@ -2,7 +2,7 @@
 // measured in the same run, in interleaved A/B rounds (bare, sandbox, bare, ...), with PASS/FAIL
 // per target; the absolute numbers are kept beside them as information.
 //
-//   node bench/run.js [--quick] [--rounds n] [--duration s] [--connections n] [--cold-starts n]
+//   node bench/run.js [--quick] [--rounds n] [--duration s] [--warmup s] [--connections n] [--cold-starts n]
 //                     [--section http|webhooks|ready|reset|scale|bundle ...] [--cpu-prof] [--strict]
 //
 // Sections live in bench/sections/: each exports { name, run({ config, log }) } and resolves with
@@ -28,6 +28,7 @@ function parseOptions() {
       quick: { type: 'boolean', default: false },
       rounds: { type: 'string' },
       duration: { type: 'string' },
+      warmup: { type: 'string' },
       connections: { type: 'string', default: '10' },
       'cold-starts': { type: 'string' },
       section: { type: 'string', multiple: true },
@@ -38,22 +39,28 @@ function parseOptions() {
   });
   if (values.help) {
     process.stdout.write(
-      `Usage: node bench/run.js [--quick] [--rounds n] [--duration s] [--connections n] [--cold-starts n] [--section ${SECTIONS.map((s) => s.name).join('|')}]... [--cpu-prof] [--strict]\n`,
+      `Usage: node bench/run.js [--quick] [--rounds n] [--duration s] [--warmup s] [--connections n] [--cold-starts n] [--section ${SECTIONS.map((s) => s.name).join('|')}]... [--cpu-prof] [--strict]\n`,
     );
     process.exit(0);
   }
   const quick = values.quick;
   const rounds = Number(values.rounds ?? (quick ? 1 : 3));
   const duration = Number(values.duration ?? (quick ? 2 : 4));
+  // Unmeasured load before the measured rounds (per route): the sandbox's code takes seconds of
+  // load to reach full speed (V8 tiers it up), a bare server next to none.
+  const warmup = Number(values.warmup ?? (quick ? 1 : 8));
   const connections = Number(values.connections);
   const coldStarts = Number(values['cold-starts'] ?? (quick ? 2 : 5));
   if (
     !(rounds >= 1 && rounds <= 5) ||
     !(duration > 0 && duration <= 10) ||
+    !(warmup >= 0 && warmup <= 30) ||
     !(connections > 0) ||
     !(coldStarts > 0)
   ) {
-    throw new Error('--rounds must be 1-5, --duration 1-10 s, --connections and --cold-starts positive');
+    throw new Error(
+      '--rounds must be 1-5, --duration 1-10 s, --warmup 0-30 s, --connections and --cold-starts positive',
+    );
   }
   const unknown = (values.section ?? []).filter((name) => !SECTIONS.some((s) => s.name === name));
   if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(', ')}`);
@@ -66,6 +73,7 @@ function parseOptions() {
     coldStarts,
     resets: quick ? 3 : 6,
     load: { connections, duration, warmup: { connections, duration: 1 } },
+    warmupSeconds: warmup,
     webhooks: quick
       ? { endpoints: 4, deposits: 250, concurrency: 8, latencySamples: 60 }
       : { endpoints: 8, deposits: 1000, concurrency: 8, latencySamples: 300 },
@@ -105,7 +113,7 @@ async function main() {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build:server first`);
   const { connections, duration } = options.load;
   process.stdout.write(
-    `svc-sandbox bench${options.quick ? ' --quick' : ''}: ${options.rounds} round(s), ${duration} s per load run (+1 s warmup), ${connections} connections, node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}\n`,
+    `svc-sandbox bench${options.quick ? ' --quick' : ''}: ${options.rounds} round(s), ${duration} s per load run (+1 s warmup), ${options.warmupSeconds} s warm-up per route first, ${connections} connections, node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}\n`,
   );
   const started = Date.now();
   const figures = [];

@@ -32,6 +32,11 @@ export default {
         },
         { serverPid: sandbox.child.pid },
       ];
+      // Warm-up, not measured (see the http section).
+      if (config.warmupSeconds > 0) {
+        await load({ ...merchantSpec[0], duration: config.warmupSeconds, warmup: undefined }, {});
+        await load({ ...baseline[0], duration: config.warmupSeconds, warmup: undefined }, {});
+      }
       const bareRuns = [(await load(...baseline)).rps];
       const merchantRuns = [];
       const ratios = [];

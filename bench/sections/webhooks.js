@@ -141,6 +141,11 @@ export default {
         return { rate, complete, delivered: inbox.count };
       };
 
+      // Warm-up, not measured (see the http section): one whole round of each, first.
+      if (config.warmupSeconds > 0) {
+        await sandboxRun('warm-up');
+        await bare();
+      }
       const bareRates = [await bare()];
       const runs = [];
       const ratios = [];
