@@ -58,8 +58,8 @@ export default {
           return result.rps;
         };
         // Warm-up, not measured: each server runs each of its loads first, so the rounds compare
-        // steady states (the ready section measures the cold start). Unwarmed, the sandbox's
-        // rounds rose run after run (GET 0.50, 0.37, 0.58 of bare; POST 0.11, 0.14, 0.16).
+        // steady states (the ready section measures the cold start). Unwarmed, the sandbox's later
+        // rounds ran faster than its first (POST 0.11, 0.14, 0.16 of bare in one run).
         if (config.warmupSeconds > 0) {
           for (const what of ['get', 'post', 'bare']) {
             const [spec, options] = specs[what];
