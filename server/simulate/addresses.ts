@@ -132,7 +132,7 @@ export class AddressPrefetcher {
   starts = 0;
   private readonly ready: Record<AddressFormat, string[]> = { evm: [], tron: [], bitcoin: [] };
   private readonly asked: Record<AddressFormat, boolean> = { evm: false, tron: false, bitcoin: false };
-  /** Addresses served from the worker's batches (for tests and the bench). */
+  /** Addresses served from the worker's batches (for tests). */
   served = 0;
 
   constructor(
@@ -254,7 +254,8 @@ export function generateAddress(chain: string, ids: Ids): string {
   if (ids.seeded) return formatAddress(format, ids.bytes(20));
   const prefetched = addressPrefetcher.take(format);
   if (prefetched !== undefined) return prefetched;
-  if (format !== 'evm') return formatAddress(format, ids.bytes(20));
+  // The worker is only behind (it has been asked): derive this one, not a second pool here.
+  if (format !== 'evm' || addressPrefetcher.available) return formatAddress(format, ids.bytes(20));
   let pool = pools.get(ids);
   if (!pool) {
     pool = new EvmAddressPool(() => ids.bytes(20));

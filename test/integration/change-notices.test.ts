@@ -285,20 +285,13 @@ describe('change notices on the live stream', () => {
   });
 
   it('with no one listening, writes are not described; a listener gets the writes after it', async () => {
-    const db = new Database(':memory:');
-    db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT)');
-    const feed = new ChangeFeed(() => db.inTransaction);
-    watchWrites(db, feed);
+    const { feed, insert, turn } = watchedDb();
     const noted: string[] = [];
     const note = feed.note.bind(feed);
     feed.note = (change) => {
       noted.push(change.id ?? '');
       note(change);
     };
-    const insert = db.prepare(
-      'INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)',
-    );
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
     insert.run({ id: 'unseen', merchant_id: 'm1', env: 'test' });
     expect(feed.listening).toBe(false);
     expect(noted).toEqual([]);
@@ -316,17 +309,10 @@ describe('change notices on the live stream', () => {
   });
 
   it('one notice per commit, only after it; a big commit names its kinds', async () => {
-    const db = new Database(':memory:');
-    db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT); CREATE TABLE jobs (id TEXT)');
-    const feed = new ChangeFeed(() => db.inTransaction);
-    watchWrites(db, feed);
+    const { db, feed, insert, turn } = watchedDb();
     const notices: ChangeNotice[] = [];
     feed.on((notice) => notices.push(notice));
-    const insert = db.prepare(
-      'INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)',
-    );
     const job = db.prepare('INSERT INTO jobs (id) VALUES (?)');
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
 
     // An open transaction (a group commit) holds its notice until it commits.
     db.exec('BEGIN');
@@ -362,3 +348,14 @@ describe('change notices on the live stream', () => {
     db.close();
   });
 });
+
+/** An in-memory database whose writes report to a change feed, with a checkouts insert. */
+function watchedDb() {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT); CREATE TABLE jobs (id TEXT)');
+  const feed = new ChangeFeed(() => db.inTransaction);
+  watchWrites(db, feed);
+  const insert = db.prepare('INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)');
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  return { db, feed, insert, turn };
+}
