@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { app } from 'electron';
 import { favourMemory } from '../server/memory.js';
+import { holdTickShape } from '../server/tick-shape.js';
 import { createSandbox, type Sandbox, type Urls } from '../server/sandbox.js';
 
 /** The desktop app prefers the documented addresses, so code pointed at :4010 keeps working. */
@@ -58,8 +59,10 @@ const isAddressInUse = (error: unknown) =>
 export async function startServerHost(options: ServerHostOptions): Promise<ServerHost> {
   const userData = options.userData ?? app.getPath('userData');
   const preferred = options.ports ?? PREFERRED_PORTS;
-  // The shell's main process is the sandbox's: the same memory profile as `svc-sandbox serve`.
+  // The shell's main process is the sandbox's: the same memory profile and the same fast
+  // process.nextTick as `svc-sandbox serve` (server/tick-shape.ts).
   favourMemory();
+  holdTickShape();
   const start = async (ports: Ports): Promise<Sandbox> => {
     const sandbox = await createSandbox({
       dbPath: join(userData, 'svc-sandbox.db'),

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { CliFailure, UsageError } from './cli/common.js';
 import { favourMemory } from './memory.js';
+import { holdTickShape } from './tick-shape.js';
 import type { Sandbox, Urls } from './sandbox.js';
 
 export { UsageError };
@@ -240,6 +241,8 @@ export async function main(argv: string[]): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
+  // Before anything loads: no major GC can have freed those maps yet (server/tick-shape.ts).
+  holdTickShape();
   // Loaded only now, so --help and usage errors answer without loading the server.
   const { createSandbox } = await import('./sandbox.js');
   // After the load: the code cache the build made for it was made without the flag.
