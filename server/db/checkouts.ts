@@ -1,6 +1,7 @@
 import type { CheckoutStatus } from '../contract/checkouts.js';
 import type { Env } from '../contract/common.js';
 import type { RefundStatus } from '../contract/refunds.js';
+import { prepareRowWrite } from './bind.js';
 import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
 
@@ -96,10 +97,12 @@ const COLUMNS = [
 const MUTABLE = COLUMNS.filter((c) => !['id', 'merchant_id', 'env', 'created_at', 'invoice_id'].includes(c));
 
 export function createCheckoutsRepo(db: Db) {
-  const insert = db.prepare<CheckoutRow>(
+  const insert = prepareRowWrite<CheckoutRow>(
+    db,
     `INSERT INTO checkouts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
   );
-  const save = db.prepare<CheckoutRow>(
+  const save = prepareRowWrite<CheckoutRow>(
+    db,
     `UPDATE checkouts SET ${MUTABLE.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
   );
   const byId = db.prepare<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
@@ -143,11 +146,11 @@ export function createCheckoutsRepo(db: Db) {
   return {
     insert: (row: CheckoutRow) => {
       cache.delete(row.id);
-      insert.run(row);
+      insert(row);
     },
     save: (row: CheckoutRow) => {
       cache.delete(row.id);
-      save.run(row);
+      save(row);
     },
     findById,
     /** After writes that bypass this repo (a workspace reset). */

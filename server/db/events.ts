@@ -1,4 +1,5 @@
 import type { Env } from '../contract/common.js';
+import { prepareRowWrite } from './bind.js';
 import type { Db } from './connection.js';
 
 export interface EventRow {
@@ -12,13 +13,14 @@ export interface EventRow {
 }
 
 export function createEventsRepo(db: Db) {
-  const insert = db.prepare<EventRow>(
+  const insert = prepareRowWrite<EventRow>(
+    db,
     `INSERT INTO events (id, env, merchant_id, type, resource_id, data, created_at)
      VALUES (@id, @env, @merchant_id, @type, @resource_id, @data, @created_at)`,
   );
   const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
-    insert: (row: EventRow) => void insert.run(row),
+    insert: (row: EventRow) => void insert(row),
     recent: (limit: number) => recent.all(limit),
   };
 }

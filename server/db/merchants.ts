@@ -1,4 +1,5 @@
 import type { BusinessType, KybStatus } from '../contract/merchants.js';
+import { prepareRowWrite } from './bind.js';
 import type { Db } from './connection.js';
 
 export interface MerchantRow {
@@ -25,7 +26,8 @@ export interface ApiKeyRow {
 }
 
 export function createMerchantsRepo(db: Db) {
-  const insert = db.prepare<MerchantRow>(
+  const insert = prepareRowWrite<MerchantRow>(
+    db,
     `INSERT INTO merchants (id, name, legal_name, country, kyb_status, platform_rate, btype, website, created_at, updated_at)
      VALUES (@id, @name, @legal_name, @country, @kyb_status, @platform_rate, @btype, @website, @created_at, @updated_at)`,
   );
@@ -36,7 +38,7 @@ export function createMerchantsRepo(db: Db) {
   const byId = db.prepare<[string], MerchantRow>('SELECT * FROM merchants WHERE id = ?');
   const all = db.prepare<[], MerchantRow>('SELECT * FROM merchants ORDER BY rowid DESC');
   return {
-    insert: (row: MerchantRow) => void insert.run(row),
+    insert: (row: MerchantRow) => void insert(row),
     update: (row: MerchantRow) => void update.run(row),
     findById: (id: string) => byId.get(id),
     list: () => all.all(),
@@ -45,7 +47,8 @@ export function createMerchantsRepo(db: Db) {
 export type MerchantsRepo = ReturnType<typeof createMerchantsRepo>;
 
 export function createApiKeysRepo(db: Db) {
-  const insert = db.prepare<ApiKeyRow>(
+  const insert = prepareRowWrite<ApiKeyRow>(
+    db,
     `INSERT INTO api_keys (id, merchant_id, name, role, key, created_at, revoked_at)
      VALUES (@id, @merchant_id, @name, @role, @key, @created_at, @revoked_at)`,
   );
@@ -58,7 +61,7 @@ export function createApiKeysRepo(db: Db) {
     'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
   return {
-    insert: (row: ApiKeyRow) => void insert.run(row),
+    insert: (row: ApiKeyRow) => void insert(row),
     findByKey: (key: string) => byKey.get(key),
     findById: (id: string) => byId.get(id),
     listByMerchant: (merchantId: string) => byMerchant.all(merchantId),

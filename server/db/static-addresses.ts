@@ -1,4 +1,5 @@
 import type { Env } from '../contract/common.js';
+import { prepareRowWrite } from './bind.js';
 import type { Db } from './connection.js';
 
 export interface StaticAddressRow {
@@ -11,7 +12,8 @@ export interface StaticAddressRow {
 }
 
 export function createStaticAddressesRepo(db: Db) {
-  const insert = db.prepare<Omit<StaticAddressRow, 'id'>>(
+  const insert = prepareRowWrite<Omit<StaticAddressRow, 'id'>>(
+    db,
     `INSERT INTO static_addresses (merchant_id, env, chain, address, created_at)
      VALUES (@merchant_id, @env, @chain, @address, @created_at)`,
   );
@@ -22,7 +24,7 @@ export function createStaticAddressesRepo(db: Db) {
     'SELECT * FROM static_addresses WHERE address = ?',
   );
   return {
-    insert: (row: Omit<StaticAddressRow, 'id'>) => void insert.run(row),
+    insert: (row: Omit<StaticAddressRow, 'id'>) => void insert(row),
     list: (merchantId: string, env: Env) => list.all(merchantId, env),
     findByAddress: (address: string) => byAddress.get(address),
   };

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
+import { prepareRowWrite } from './bind.js';
 import type { Db } from './connection.js';
 
 export interface EndpointRow {
@@ -113,22 +114,25 @@ export function createWebhooksRepo(db: Db) {
     'SELECT * FROM webhook_endpoints WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
   const deleteEndpoint = db.prepare<[string]>('DELETE FROM webhook_endpoints WHERE id = ?');
-  const insertDelivery = db.prepare<DeliveryRow>(
+  const insertDelivery = prepareRowWrite<DeliveryRow>(
+    db,
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
        attempt_count, next_attempt_at, created_at, updated_at)
      VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
   // A fan-out's delivery: its body is read back from its event (BODY).
-  const insertEventDelivery = db.prepare<DeliveryRow>(
+  const insertEventDelivery = prepareRowWrite<DeliveryRow>(
+    db,
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
        attempt_count, next_attempt_at, created_at, updated_at)
      VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, '', @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
-  const updateDelivery = db.prepare<
+  const updateDelivery = prepareRowWrite<
     Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>
   >(
+    db,
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
        next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
   );
@@ -142,7 +146,8 @@ export function createWebhooksRepo(db: Db) {
     `SELECT * FROM webhook_deliveries
      WHERE merchant_id = @merchant_id AND env = @env AND status = 'pending' AND endpoint_id = @id`,
   );
-  const insertAttempt = db.prepare<StoredAttempt>(
+  const insertAttempt = prepareRowWrite<StoredAttempt>(
+    db,
     `INSERT INTO webhook_attempts (delivery_id, number, at, request_headers, request_body, response_status,
        response_body, duration_ms, error)
      VALUES (@delivery_id, @number, @at, @signature, '', @response_status, @response_body, @duration_ms,
@@ -206,16 +211,16 @@ export function createWebhooksRepo(db: Db) {
     updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
       void updateEndpoint.run(row),
     /** A delivery whose body is its own (no event row holds its data: a test event). */
-    insertDelivery: (row: DeliveryRow) => void insertDelivery.run(row),
+    insertDelivery: (row: DeliveryRow) => void insertDelivery(row),
     /** A fan-out's delivery: `row.body` must be `{"id":row.id,"event":row.event,"data":<its event's data>}`. */
-    insertEventDelivery: (row: DeliveryRow) => void insertEventDelivery.run(row),
+    insertEventDelivery: (row: DeliveryRow) => void insertEventDelivery(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
-    ) => void updateDelivery.run(row),
+    ) => void updateDelivery(row),
     findDelivery: (id: string) => deliveryById.get(id),
     pendingOfEndpoint: (endpoint: Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>) =>
       pendingOfEndpoint.all({ id: endpoint.id, merchant_id: endpoint.merchant_id, env: endpoint.env }),
-    insertAttempt: (row: StoredAttempt) => void insertAttempt.run(row),
+    insertAttempt: (row: StoredAttempt) => void insertAttempt(row),
     attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId).map(withHeaders),
     /** undefined when `starting_after` names no delivery */
     listDeliveries: (given: DeliveryFilter) => {
