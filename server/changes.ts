@@ -141,6 +141,12 @@ function describe(table: string, params: Params): Change | null {
 }
 
 /**
+ * The method a watched write statement has for a caller that binds a row's values by position
+ * (`prepareRowWrite`): given the row, it notes the change the positional values alone cannot name.
+ */
+export const NOTE_ROW = 'noteRow';
+
+/**
  * Makes every write statement prepared on `db` from now on report to `feed`. Call it before the
  * repositories prepare their statements (createContext does, first thing).
  */
@@ -150,6 +156,14 @@ export function watchWrites(db: Db, feed: Pick<ChangeFeed, 'note' | 'listening'>
     const statement = prepare(source);
     const table = WRITE.exec(source)?.[1]?.toLowerCase();
     if (!table) return statement;
+    // For writes that bind a row by position (server/db/bind.ts): the row says what changed.
+    Object.defineProperty(statement, NOTE_ROW, {
+      value(row: object) {
+        if (!feed.listening) return;
+        const change = describe(table, [row]);
+        if (change) feed.note(change);
+      },
+    });
     for (const method of ['run', 'get', 'all'] as const) {
       const original = statement[method] as (...params: Params) => unknown;
       Object.defineProperty(statement, method, {

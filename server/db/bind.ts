@@ -30,5 +30,16 @@ export function prepareRowWrite<Row extends object>(db: Db, sql: string): (row: 
     if (v === undefined) throw new RangeError(`Missing named parameter "${String(name)}"`);
     return v;
   };
-  return (row) => statement.run(...names.map((name) => value(row, name)));
+  // The statement's own run, past the change feed's wrapper (server/changes.ts), which could only
+  // see positional values: the feed is told about the row itself, when it watches this database.
+  const run = (Object.getPrototypeOf(statement) as { run: Database.Statement<unknown[]>['run'] }).run;
+  const noteRow = (statement as unknown as { noteRow?: (row: object) => void }).noteRow;
+  return (row) => {
+    const result = run.apply(
+      statement,
+      names.map((name) => value(row, name)),
+    );
+    noteRow?.call(statement, row);
+    return result;
+  };
 }
