@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { app } from 'electron';
 import { favourMemory } from '../server/memory.js';
-import { holdTickShape } from '../server/tick-shape.js';
 import { createSandbox, type Sandbox, type Urls } from '../server/sandbox.js';
+import { holdTickShape } from '../server/tick-shape.js';
 
 /** The desktop app prefers the documented addresses, so code pointed at :4010 keeps working. */
 export const PREFERRED_PORTS = { test: 4010, production: 4011 } as const;

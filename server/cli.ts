@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { CliFailure, UsageError } from './cli/common.js';
 import { favourMemory } from './memory.js';
-import { holdTickShape } from './tick-shape.js';
 import type { Sandbox, Urls } from './sandbox.js';
+import { holdTickShape } from './tick-shape.js';
 
 export { UsageError };
 
