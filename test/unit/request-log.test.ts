@@ -163,6 +163,26 @@ describe('request log', () => {
     expect(announced).toEqual([]);
   });
 
+  it('writes the repeating fields in ASCII (a masked key’s …) and reads them back exactly', () => {
+    const dir = tempDir();
+    const log = new RequestLog({ dir });
+    const masked = 'svcb_…a1b2';
+    log.append({ ...row(1), api_key: masked, route: '/v1/é/:id', merchant_id: 'mérchant' });
+    log.close();
+    const text = readFileSync(join(dir, segments(dir)[0]!), 'latin1');
+    const header = text.slice(0, text.indexOf('\n'));
+    // One byte a character: nothing outside ASCII in the header line.
+    expect(/^[\x20-\x7e]*$/.test(header)).toBe(true);
+    expect(header).toContain('"api_key":"svcb_\\u2026a1b2"');
+    const again = new RequestLog({ dir });
+    expect(again.list({ limit: 1 })[0]).toMatchObject({
+      api_key: masked,
+      route: '/v1/é/:id',
+      merchant_id: 'mérchant',
+    });
+    again.close();
+  });
+
   it.skipIf(!existsSync('/dev/full'))(
     'a failed write (a real ENOSPC from /dev/full) drops those entries, leaves the files whole, and the log goes on in a new file',
     () => {
