@@ -142,9 +142,10 @@ function describe(table: string, params: Params): Change | null {
 
 /**
  * The method a watched write statement has for a caller that binds a row's values by position
- * (`prepareRowWrite`): given the row, it notes the change the positional values alone cannot name.
+ * (`prepareRowWrite` in server/db/bind.ts): given the row, it notes the change the positional
+ * values alone cannot name.
  */
-export const NOTE_ROW = 'noteRow';
+const NOTE_ROW = 'noteRow';
 
 /**
  * Makes every write statement prepared on `db` from now on report to `feed`. Call it before the

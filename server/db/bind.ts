@@ -13,8 +13,8 @@ const NAMED = /@([A-Za-z_][A-Za-z0-9_]*)/g;
  *
  * The SQL keeps its readable `@name` form: each occurrence becomes a `?`, and the row's values are
  * passed in that order (a name used twice is passed twice). A row without one of the values is
- * refused, as by name (positionally, better-sqlite3 would store NULL). For the repositories' own statements
- * only: an `@` inside a string literal would be taken for a parameter.
+ * refused, as by name (positionally, better-sqlite3 would store NULL). For the repositories' own
+ * statements only: an `@` inside a string literal would be taken for a parameter.
  */
 export function prepareRowWrite<Row extends object>(db: Db, sql: string): (row: Row) => Database.RunResult {
   const names: (keyof Row)[] = [];
@@ -31,7 +31,8 @@ export function prepareRowWrite<Row extends object>(db: Db, sql: string): (row: 
     return v;
   };
   // The statement's own run, past the change feed's wrapper (server/changes.ts), which could only
-  // see positional values: the feed is told about the row itself, when it watches this database.
+  // see positional values: the feed is told about the row itself, through the `noteRow` method a
+  // watched write statement has.
   const run = (Object.getPrototypeOf(statement) as { run: Database.Statement<unknown[]>['run'] }).run;
   const noteRow = (statement as unknown as { noteRow?: (row: object) => void }).noteRow;
   return (row) => {
