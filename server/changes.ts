@@ -157,23 +157,19 @@ export function watchWrites(db: Db, feed: Pick<ChangeFeed, 'note' | 'listening'>
     const statement = prepare(source);
     const table = WRITE.exec(source)?.[1]?.toLowerCase();
     if (!table) return statement;
+    const report = (params: Params) => {
+      if (!feed.listening) return;
+      const change = describe(table, params);
+      if (change) feed.note(change);
+    };
     // For writes that bind a row by position (server/db/bind.ts): the row says what changed.
-    Object.defineProperty(statement, NOTE_ROW, {
-      value(row: object) {
-        if (!feed.listening) return;
-        const change = describe(table, [row]);
-        if (change) feed.note(change);
-      },
-    });
+    Object.defineProperty(statement, NOTE_ROW, { value: (row: object) => report([row]) });
     for (const method of ['run', 'get', 'all'] as const) {
       const original = statement[method] as (...params: Params) => unknown;
       Object.defineProperty(statement, method, {
         value(...params: Params) {
           const result = original.apply(statement, params);
-          if (feed.listening) {
-            const change = describe(table, params);
-            if (change) feed.note(change);
-          }
+          report(params);
           return result;
         },
       });

@@ -40,7 +40,7 @@ export function prepareRowWrite<Row extends object>(db: Db, sql: string): (row: 
       statement,
       names.map((name) => value(row, name)),
     );
-    noteRow?.call(statement, row);
+    noteRow?.(row);
     return result;
   };
 }
