@@ -50,6 +50,7 @@ import { PayoutRail } from './simulate/payouts.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
 import { WebhookService } from './webhooks/service.js';
+import { WebhookTransport } from './webhooks/transport.js';
 
 export interface ContextOptions {
   db: Db;
@@ -64,6 +65,8 @@ export interface ContextOptions {
   requestLogLimit?: number | undefined;
   /** the request log's directory (default: in memory); see server/db/request-log.ts */
   requestLogDir?: string | undefined;
+  /** PEM certificates HTTPS webhook receivers may chain to, besides Node's own roots */
+  webhookCa?: readonly string[] | undefined;
 }
 
 /**
@@ -221,6 +224,10 @@ export function createContext(options: ContextOptions) {
     transaction,
     afterCommit: (run, dropped) => events.afterCommit(run, dropped),
     log: options.log,
+    transport: new WebhookTransport({
+      timeoutMs: () => settingsService.get().webhook_timeout_ms,
+      ca: options.webhookCa,
+    }),
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
