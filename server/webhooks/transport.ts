@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { rootCertificates } from 'node:tls';
 import type { Agent, Dispatcher } from 'undici';
 import { lazy } from '../lazy-require.js';
+import { describeTlsFailure, trustedCertificates } from './trust.js';
 
 // Loaded with the first send, not at start-up.
 const undici = lazy<typeof import('undici')>('undici');
@@ -82,29 +81,6 @@ export class WebhookTransport {
     }
     return target;
   }
-}
-
-/**
- * The certificates an HTTPS receiver may chain to, when extra ones are given: Node's bundled roots,
- * the file NODE_EXTRA_CA_CERTS names, and the extra. A `ca` given to TLS replaces Node's default
- * store (which holds the NODE_EXTRA_CA_CERTS certificates) rather than adding to it, so both are
- * listed again here. Without extra ones: undefined, Node's default store as it is.
- */
-export function trustedCertificates(
-  extra: readonly string[] | undefined,
-  env: NodeJS.ProcessEnv,
-): string[] | undefined {
-  if (!extra || extra.length === 0) return undefined;
-  const fromEnv: string[] = [];
-  const file = env.NODE_EXTRA_CA_CERTS;
-  if (file) {
-    try {
-      fromEnv.push(readFileSync(file, 'utf8'));
-    } catch {
-      // Node has already warned about an unreadable file at start-up and goes on without it.
-    }
-  }
-  return [...rootCertificates, ...fromEnv, ...extra];
 }
 
 /**
@@ -229,38 +205,13 @@ class Deadlines {
   }
 }
 
-const TRUST_HINT =
-  'trust its CA with the webhook CA setting (serve --webhook-ca FILE) or NODE_EXTRA_CA_CERTS';
-
-/**
- * What OpenSSL's and Node's certificate checks mean for a developer's receiver, by error code.
- * The code stays in the text, for searching.
- */
-const TLS_FAILURES: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: `the receiver's certificate is self-signed and not trusted: ${TRUST_HINT}`,
-  SELF_SIGNED_CERT_IN_CHAIN: `the receiver's certificate chains to a self-signed CA that is not trusted: ${TRUST_HINT}`,
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `the receiver's certificate is signed by an unknown CA: ${TRUST_HINT}`,
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: `the receiver's certificate is signed by an unknown CA: ${TRUST_HINT}`,
-  UNABLE_TO_GET_ISSUER_CERT: `the receiver's certificate is signed by an unknown CA: ${TRUST_HINT}`,
-  CERT_UNTRUSTED: `the receiver's certificate is not trusted: ${TRUST_HINT}`,
-  CERT_HAS_EXPIRED: "the receiver's certificate has expired",
-  CERT_NOT_YET_VALID: "the receiver's certificate is not valid yet (its start date is in the future)",
-  CERT_SIGNATURE_FAILURE: "the receiver's certificate has an invalid signature",
-  CERT_REVOKED: "the receiver's certificate has been revoked",
-  ERR_SSL_WRONG_VERSION_NUMBER: 'the receiver does not speak TLS on this port (is it http://, not https://?)',
-};
-
 function describeError(error: unknown, timeoutMs: number): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'TimeoutError' || error.name === 'AbortError')
     return `timeout: no answer within ${timeoutMs} ms`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = (error as { code?: string }).code ?? cause?.code;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    const reason = (error as { reason?: string }).reason ?? error.message;
-    return `TLS (${code}): the receiver's certificate is for another host name: ${reason}`;
-  }
-  const tls = code === undefined ? undefined : TLS_FAILURES[code];
-  if (tls) return `TLS (${code}): ${tls}`;
+  const tls = describeTlsFailure(error, code);
+  if (tls) return tls;
   return [code, error.message || cause?.message].filter(Boolean).join(': ');
 }
