@@ -55,7 +55,7 @@ export default defineConfig({
             groups: [
               { name: 'react-vendor', test: VENDOR },
               // Shared pieces the pages use: one chunk, not one request per tiny module.
-              { name: 'shared', test: /renderer[\\/](components|store|api)[\\/]/ },
+              { name: 'shared', test: /renderer[\\/](components|store|api|lib)[\\/]/ },
             ],
           },
         },
