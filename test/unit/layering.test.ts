@@ -27,6 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // - server/http/** never imports server/db/** (not even types);
 // - server/** never imports electron;
 // - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
+// - renderer/{store,api,lib}/** never import renderer/{components,pages}/** (a TypeScript scan at the end
+//   of this file, like the contract's type-only rule).
 //
 // Every rule is a `style/noRestrictedImports` pattern in an `overrides` entry of biome.json; the entries'
 // `includes` are disjoint (the server/** entry negates the folders that have their own), because when two
@@ -625,6 +627,63 @@ describe('renderer imports only types from server/contract (beyond what Biome ca
     const violations = rendererFiles(join(repoRoot, 'renderer')).flatMap((file) =>
       contractValueImports(file, readFileSync(file, 'utf8')),
     );
+    expect(violations).toEqual([]);
+  });
+});
+
+// The renderer's own direction: pages → components → store → api, and lib/ (pure helpers) below all
+// of them. The store, the api layer and lib/ never import a component or a page (an arrow that ran
+// back up: the store took its money formatting from components/ before it moved to lib/).
+function upwardImports(fileName: string, text: string): string[] {
+  const renderer = join(repoRoot, 'renderer');
+  const upper = ['components', 'pages'].map((dir) => join(renderer, dir));
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] &&
+            ts.isStringLiteralLike(node.arguments[0])
+          ? node.arguments[0].text
+          : undefined;
+    if (specifier?.startsWith('.')) {
+      const target = resolve(dirname(fileName), specifier);
+      if (upper.some((dir) => target === dir || target.startsWith(dir + sep))) {
+        found.push(`${relative(repoRoot, fileName)}: ${specifier}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('renderer: store/, api/ and lib/ never import components/ or pages/', () => {
+  it('flags an import, a re-export and an import() that runs back up', () => {
+    const at = join(repoRoot, 'renderer', 'store', 'probe.ts');
+    const text = [
+      "import { formatAmount } from '../components/format';",
+      "export { Pager } from '../components/Pager';",
+      "export const load = () => import('../pages/Checkouts/CheckoutList');",
+      "import { request } from '../api/client';",
+      "import { formatAmount as f } from '../lib/format';",
+    ].join('\n');
+    expect(upwardImports(at, text)).toEqual([
+      'renderer/store/probe.ts: ../components/format',
+      'renderer/store/probe.ts: ../components/Pager',
+      'renderer/store/probe.ts: ../pages/Checkouts/CheckoutList',
+    ]);
+  });
+
+  it('holds for every file in renderer/store, renderer/api and renderer/lib', () => {
+    const violations = ['store', 'api', 'lib']
+      .flatMap((dir) => rendererFiles(join(repoRoot, 'renderer', dir)))
+      .flatMap((file) => upwardImports(file, readFileSync(file, 'utf8')));
     expect(violations).toEqual([]);
   });
 });
