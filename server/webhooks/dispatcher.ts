@@ -8,7 +8,7 @@ import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
 import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
 import { sign } from './signing.js';
-import type { WebhookTransport } from './transport.js';
+import type { SendResult, WebhookTransport } from './transport.js';
 
 export const JOB_DELIVER = 'webhook.deliver';
 /** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
@@ -26,7 +26,7 @@ export interface AttemptEvent {
 /** A finished send waiting for the next batched write of attempt results. */
 interface Finished {
   delivery: OutgoingDelivery;
-  /** as stored: the request's body and headers are the delivery's (see StoredAttempt) */
+  /** as stored: its signature; the request's body and headers are the envelope's of the delivery */
   attempt: StoredAttempt;
   ok: boolean;
   noEndpoint: boolean;
@@ -222,27 +222,23 @@ export class WebhookDispatcher {
     const signature = endpoint ? sign(endpoint.secret, delivery.body) : '';
     const at = this.deps.clock.nowIso();
     const started = performance.now();
-    const {
-      status: responseStatus,
-      body: responseBody,
-      error,
-    } = endpoint
+    const result: SendResult = endpoint
       ? await this.deps.transport.post(
           delivery.url,
           envelopeHeaders(delivery.event, delivery.id, signature),
           delivery.body,
         )
       : { status: null, body: null, error: 'endpoint deleted' };
-    const ok = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt: StoredAttempt = {
       delivery_id: delivery.id,
       number,
       at,
       signature,
-      response_status: responseStatus,
-      response_body: responseBody,
+      response_status: result.status,
+      response_body: result.body,
       duration_ms: Math.round(performance.now() - started),
-      error,
+      error: result.error,
     };
     return new Promise((done) => {
       this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery, WebhookEndpoint } from '../../server/contract/webhooks.js';
 import { verify } from '../../server/webhooks/signing.js';
 import { readCaBundle, trustedCertificates } from '../../server/webhooks/trust.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 import { type HttpsReceiver, localPki, startHttpsReceiver } from '../helpers/tls.js';
 import { CLI, ensureCli, exited, ROOT } from '../reliability/support.js';
@@ -109,6 +110,16 @@ describe('HTTPS receivers not trusted', () => {
     expect(error).toContain('--webhook-ca');
     expect(error).toContain('NODE_EXTRA_CA_CERTS');
     expect(at.received).toEqual([]);
+  });
+});
+
+describe('an https:// URL to a port that does not speak TLS', () => {
+  it('fails and says so', async () => {
+    const base = await baseOf();
+    const plain = await startReceiver();
+    const { delivery } = await testDelivery(base, plain.url.replace(/^http:/, 'https:'));
+    expect(delivery.attempts[0]?.error).toMatch(/ERR_SSL_WRONG_VERSION_NUMBER.*does not speak TLS/);
+    expect(plain.received).toEqual([]);
   });
 });
 
