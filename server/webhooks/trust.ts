@@ -18,6 +18,12 @@ export function trustedCertificates(
   env: NodeJS.ProcessEnv,
 ): string[] | undefined {
   if (!extra || extra.length === 0) return undefined;
+  // Caught when the sandbox is made, not at the first send: a path passed for the PEM text.
+  for (const pem of extra)
+    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+      throw new Error(
+        `webhookCa: not PEM certificate text: ${pem.slice(0, 60)} (a file is read with readCaBundle)`,
+      );
   const fromEnv: string[] = [];
   const file = env.NODE_EXTRA_CA_CERTS;
   if (file) {

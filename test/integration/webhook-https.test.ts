@@ -179,6 +179,10 @@ describe('the webhook CA bundle', () => {
     expect(list).toContain(pki.ca.certPem);
     expect(list.length).toBeGreaterThan(100);
   });
+
+  it('the webhookCa option refuses text that is not a PEM certificate when the sandbox is made', async () => {
+    await expect(testSandbox({ webhookCa: '/certs/rootCA.pem' })).rejects.toThrow(/not PEM certificate text/);
+  });
 });
 
 describe('the CLI: serve --webhook-ca and NODE_EXTRA_CA_CERTS', () => {
