@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { AppError, TooManyRequestsError } from '../errors.js';
+import { isLingering } from './connections.js';
 
 /**
  * Turns schema violations into one readable sentence naming the field, e.g.
@@ -62,8 +63,8 @@ export function errorHandler(
   reply: FastifyReply,
 ): void {
   if (error.statusCode === 413) {
-    // The rest of an over-long body is still on the socket: answer, then close the connection
-    // rather than read on (a keep-alive connection would otherwise stall on the leftover bytes).
+    // As Fastify does for any body it could not parse: the connection ends after this answer, once
+    // the rest of the body has been read and discarded (http/connections.ts), so the client reads it.
     void reply.header('connection', 'close');
   }
   if (error instanceof TooManyRequestsError) {
@@ -147,6 +148,12 @@ export function storageProblem(error: unknown): { status: number; message: strin
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Already answered (a 413 whose body is still being discarded): a second answer would corrupt
+  // the stream; the timeout only ends the discarding.
+  if (isLingering(socket)) {
+    socket.destroy();
+    return;
+  }
   const [status, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request header fields too large']
