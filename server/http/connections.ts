@@ -10,6 +10,9 @@ export interface ConnectionLimits {
   requestMs: number;
 }
 
+/** What the sandbox's listeners use unless told otherwise (createSandbox `timeouts`). */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000 };
+
 /** Sockets whose answer has gone out while the request body is still arriving. */
 const lingering = new WeakSet<Duplex>();
 

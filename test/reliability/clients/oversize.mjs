@@ -2,7 +2,8 @@
 // streamed, to the routes it is given, and prints one JSON line per try saying whether it read the
 // answer. Used by test/reliability/connections.test.ts; run as
 //   node oversize.mjs '<job as JSON>'
-// job: { base, auth, tries, sizesMb, clients: ('raw'|'fetch'|'undici')[], routes: [{ name, method, path }] }
+// job: { base, auth, tries, sizesMb, clients: ('raw'|'fetch'|'undici')[],
+//        routes: [{ name, method, path, headers?, anonymous? }] }
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
@@ -29,8 +30,9 @@ async function* jsonOf(bytes) {
 }
 
 const headersOf = (route) => ({
-  ...(route.path.startsWith('/v1') ? { authorization: `Bearer ${job.auth}` } : {}),
+  ...(route.path.startsWith('/v1') && !route.anonymous ? { authorization: `Bearer ${job.auth}` } : {}),
   'content-type': 'application/json',
+  ...route.headers,
 });
 
 /** The first complete response in `buffer` (Content-Length framed), or null. */
