@@ -18,7 +18,7 @@ const lingering = new WeakSet<Duplex>();
 
 /**
  * True while the server is discarding the rest of a body it already answered: a timeout then
- * closes the connection without another response (the client has its answer).
+ * closes the connection without another answer (the client has its answer).
  */
 export function isLingering(socket: Duplex): boolean {
   return lingering.has(socket);
@@ -60,18 +60,15 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
       firstRequest.set(socket, timer);
       socket.once('close', () => clearTimeout(timer));
     }
-    // Node ends a connection whose answer says `Connection: close` (the client asked for it, or an
-    // HTTP/1.0 client) by destroying it as soon as the answer is written: half-close instead, and
-    // destroy once the body is in.
+    // Node ends a connection whose answer says `Connection: close` (a 413, a body Fastify could not
+    // parse, a client that asked for it) by destroying it as soon as the answer is written. With
+    // part of the body unread, it is closed once the body is in instead: not even a FIN before, as
+    // a client that sees one may stop its upload with an error before reading the answer.
     const destroySoon = socket.destroySoon.bind(socket);
     socket.destroySoon = () => {
       const request = receiving.get(socket);
-      if (request === undefined || request.complete || request.destroyed) {
-        destroySoon();
-        return;
-      }
-      socket.end();
-      linger(socket, request);
+      if (request === undefined || request.complete || request.destroyed) destroySoon();
+      else linger(socket, request, destroySoon);
     };
   });
 
@@ -89,13 +86,15 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     request.once('end', () => {
       if (receiving.get(socket) === request) receiving.delete(socket);
     });
-    // Runs after Node's own 'finish' handler, which has dumped an unread body or half-closed.
+    // Runs after Node's own 'finish' handler, which has dumped an unread body (kept alive) or
+    // called destroySoon (closing).
     response.once('finish', () => {
       if (!request.complete && !request.destroyed && !socket.destroyed) linger(socket, request);
     });
   });
 
-  function linger(socket: Socket, request: IncomingMessage): void {
+  /** Reads and discards the rest of an answered request's body, then `close` (if given). */
+  function linger(socket: Socket, request: IncomingMessage, close?: () => void): void {
     if (lingering.has(socket)) return;
     lingering.add(socket);
     // Whoever read the body may have stopped: keep it flowing, nothing is kept.
@@ -109,9 +108,10 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     timer?.unref();
     const done = () => {
       clearTimeout(timer);
+      request.off('end', done);
+      socket.off('close', done);
       lingering.delete(socket);
-      // Half-closed (the answer said close): nothing more will be answered on it.
-      if (!socket.writable) socket.destroy();
+      if (close !== undefined && !socket.destroyed) close();
     };
     request.once('end', done);
     socket.once('close', done);

@@ -185,8 +185,7 @@ describe('over-limit bodies: every client reads the 413 {error}', () => {
     const timeouts = { headersMs: 1000, requestMs: 1500, keepAliveMs: 1000 };
     const { sandbox, port } = await listening({ timeouts });
     const actor = await createMerchant(sandbox);
-    // Half-open allowed: the server's FIN after its answer does not end this side's sending.
-    const socket = await open(port, true);
+    const socket = await open(port);
     const started = performance.now();
     socket.write(
       `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${actor.key}\r\n` +
@@ -436,8 +435,8 @@ afterEach(async () => {
 /** Everything each open socket has received, kept from the moment it connects. */
 const inbox = new WeakMap<Socket, { buffer: Buffer; wake: () => void }>();
 
-async function open(port: number, allowHalfOpen = false): Promise<Socket> {
-  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen });
+async function open(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
   const box = { buffer: Buffer.alloc(0), wake: () => {} };
   inbox.set(socket, box);
   socket.on('data', (chunk: Buffer) => {

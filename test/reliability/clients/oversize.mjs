@@ -60,9 +60,9 @@ function parseResponse(buffer) {
 function raw(route, bytes) {
   return new Promise((resolve) => {
     const started = performance.now();
-    // Half-open allowed: this client goes on sending its whole body after the server's answer and
-    // FIN, as a client that reads the answer only once its upload is done would.
-    const socket = connect({ port: Number(base.port), host: base.hostname, allowHalfOpen: true });
+    // Node's default socket: a FIN from the server would end this side too, and the next write of
+    // the body would fail. The server must not send one before it has read the whole body.
+    const socket = connect(Number(base.port), base.hostname);
     let buffer = Buffer.alloc(0);
     let first = null;
     let second = null;
