@@ -32,11 +32,13 @@ const declaresBody = (request: IncomingMessage): boolean => {
 /**
  * Holds every connection of `server` to its limits, and makes every early answer readable.
  *
- * - A connection that sends no complete request headers within `headersMs` of opening is closed.
- *   Node's own `headersTimeout` starts at a request's first byte, so a connection that never sends
- *   one would otherwise be held forever. Later requests on a kept-alive connection are covered by
- *   Node's keep-alive and headers timeouts; a request whose headers are in (an event stream, a
- *   slow upload) is not cut by this.
+ * - A connection that sends no complete request headers within `headersMs` of opening is closed:
+ *   silently if it sent nothing (there is nothing to answer), with the server's 408 if it sent part
+ *   of a request. Node's own sweep (every `connectionsCheckingInterval`, with Node's defaults every
+ *   30 s against 60 s) writes a 408 to a connection that never spoke, which a client that is not
+ *   reading never sees end. Later requests on a kept-alive connection are covered by Node's
+ *   keep-alive and headers timeouts; a request whose headers are in (an event stream, a slow
+ *   upload) is not cut by this.
  * - Lingering close (nginx's `lingering_close`): when the answer goes out before the request body
  *   has been read (a 413, a 401 or 415 before the body is parsed), the rest of the body is read and
  *   discarded (it costs no memory) until it ends or `requestMs` has passed. The connection is then

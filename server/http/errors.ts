@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
@@ -151,6 +152,12 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   // Already answered (a 413 whose body is still being discarded): a second answer would corrupt
   // the stream; the timeout only ends the discarding.
   if (isLingering(socket)) {
+    socket.destroy();
+    return;
+  }
+  // A connection that never sent a byte timed out: there is nothing to answer (Node's sweep would
+  // write a 408, which a client that is not reading never sees end).
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Partial<Socket>).bytesRead === 0) {
     socket.destroy();
     return;
   }

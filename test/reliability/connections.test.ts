@@ -123,6 +123,121 @@ async function issueCard(sandbox: Sandbox, actor: Actor) {
   return `/v1/cardholders/${holder.id}/cards/${card.id}/pin`;
 }
 
+describe('idle and slow connections', () => {
+  const timeouts = { headersMs: 1000, requestMs: 4000, keepAliveMs: 1000 };
+
+  it('200 connections that never send a byte are all closed within the headers timeout, silently', async () => {
+    const { port } = await listening({ timeouts });
+    const started = performance.now();
+    const sockets = await Promise.all(Array.from({ length: 200 }, () => open(port)));
+    const closedAt = await Promise.all(
+      sockets.map((s) => closedWithin(s, timeouts.headersMs + 2000).then((at) => at - started)),
+    );
+    const slowest = Math.max(...closedAt);
+    const earliest = Math.min(...closedAt);
+    console.log(
+      `connections: 200 idle closed between ${Math.round(earliest)} and ${Math.round(slowest)} ms (headers timeout ${timeouts.headersMs} ms)`,
+    );
+    expect(
+      closedAt.filter((at) => !Number.isFinite(at)),
+      'connections still open',
+    ).toHaveLength(0);
+    expect(earliest, 'not closed before the timeout').toBeGreaterThan(timeouts.headersMs - 100);
+    expect(slowest, `slowest close ${Math.round(slowest)} ms`).toBeLessThan(timeouts.headersMs + 1500);
+    // Nothing to answer to a client that said nothing (Node's own sweep writes a 408 and closes
+    // late: a client that does not read never sees that close).
+    expect(sockets.map(receivedOn).filter((text) => text !== '')).toEqual([]);
+    // The server is unaffected: a new connection is served.
+    const next = await open(port);
+    next.write(`GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    expect((await nextResponse(next)).status).toBe(200);
+  });
+
+  it('200 connections that drip-feed their headers (a byte every 100 ms) are closed within the headers timeout, with nothing or a 408 {error}', async () => {
+    const { port } = await listening({ timeouts });
+    const started = performance.now();
+    const sockets = await Promise.all(Array.from({ length: 200 }, () => open(port)));
+    const request = `GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`;
+    let sent = 0;
+    const drip = setInterval(() => {
+      for (const s of sockets) if (!s.destroyed) s.write(request[sent] ?? 'a');
+      sent++;
+    }, 100);
+    try {
+      const closedAt = await Promise.all(
+        sockets.map((s) => closedWithin(s, timeouts.headersMs + 2000).then((at) => at - started)),
+      );
+      expect(
+        closedAt.filter((at) => !Number.isFinite(at)),
+        'connections still open',
+      ).toHaveLength(0);
+      const slowest = Math.max(...closedAt);
+      console.log(
+        `connections: 200 drip-feeding closed between ${Math.round(Math.min(...closedAt))} and ${Math.round(slowest)} ms (headers timeout ${timeouts.headersMs} ms)`,
+      );
+      expect(slowest, `slowest close ${Math.round(slowest)} ms`).toBeLessThan(timeouts.headersMs + 1500);
+    } finally {
+      clearInterval(drip);
+    }
+    for (const text of sockets.map(receivedOn)) {
+      if (text === '') continue;
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as object;
+      expect(Object.keys(body)).toEqual(['error']);
+    }
+  });
+
+  it('the event stream stays open past the headers and request timeouts', async () => {
+    const timeouts = { headersMs: 500, requestMs: 1000, keepAliveMs: 500 };
+    const { port } = await listening({ timeouts });
+    const socket = await open(port);
+    socket.write(
+      `GET /sandbox/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    expect(await closedWithin(socket, timeouts.requestMs * 2)).toBe(Number.POSITIVE_INFINITY);
+    expect(receivedOn(socket)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(receivedOn(socket)).toContain(': connected');
+  });
+
+  it('an upload that progresses slowly but within the request timeout succeeds', async () => {
+    const { sandbox, port } = await listening({ timeouts });
+    const actor = await createMerchant(sandbox);
+    const socket = await open(port);
+    const body = JSON.stringify({ name: 'Slow Upload', email: 'slow@example.com' });
+    socket.write(
+      `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${actor.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    // 2.5 s in pieces: past the headers timeout, within the request timeout.
+    const pieces = 25;
+    const size = Math.ceil(body.length / pieces);
+    const started = performance.now();
+    for (let i = 0; i < body.length; i += size) {
+      socket.write(body.slice(i, i + size));
+      await sleep(100);
+    }
+    const reply = await nextResponse(socket);
+    expect(performance.now() - started).toBeGreaterThan(timeouts.headersMs * 2);
+    expect(reply.status, reply.body).toBe(200);
+    expect((JSON.parse(reply.body) as { name: string }).name).toBe('Slow Upload');
+  });
+
+  it('guardConnections on a bare node:http server (what `listen` uses): idle closed, requests served', async () => {
+    const server: Server = createServer((_req, res) => res.end('ok'));
+    guardConnections(server, { headersMs: 500, requestMs: 2000 });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const started = performance.now();
+    const idle = await Promise.all(Array.from({ length: 50 }, () => open(port)));
+    const busy = await open(port);
+    busy.write(`GET / HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect((await nextResponse(busy)).body).toBe('ok');
+    const closedAt = await Promise.all(idle.map((s) => closedWithin(s, 2500)));
+    expect(Math.max(...closedAt) - started).toBeLessThan(1500);
+  });
+});
+
 describe('over-limit bodies: every client reads the 413 {error}', () => {
   it('3, 20 and 100 MB, streamed, to /v1, control and PIN routes, by raw sockets, fetch and undici: every try reads it; the server does not keep the bodies', async () => {
     const { sandbox, base } = await listening();
@@ -262,118 +377,6 @@ describe('early answers before the body is read: the client reads them too', () 
     const first = await nextResponse(socket);
     expect(first.status).toBe(400);
     expect(JSON.parse(first.body)).toEqual({ error: expect.stringMatching(/^Malformed JSON body/) });
-  });
-});
-
-describe('idle and slow connections', () => {
-  const timeouts = { headersMs: 1000, requestMs: 4000, keepAliveMs: 1000 };
-
-  it('200 connections that never send a byte are all closed within the headers timeout', async () => {
-    const { port } = await listening({ timeouts });
-    const started = performance.now();
-    const sockets = await Promise.all(Array.from({ length: 200 }, () => open(port)));
-    const closedAt = await Promise.all(
-      sockets.map((s) => closedWithin(s, timeouts.headersMs + 2000).then((at) => at - started)),
-    );
-    const slowest = Math.max(...closedAt);
-    const earliest = Math.min(...closedAt);
-    console.log(
-      `connections: 200 idle closed between ${Math.round(earliest)} and ${Math.round(slowest)} ms (headers timeout ${timeouts.headersMs} ms)`,
-    );
-    expect(
-      closedAt.filter((at) => !Number.isFinite(at)),
-      'connections still open',
-    ).toHaveLength(0);
-    expect(earliest, 'not closed before the timeout').toBeGreaterThan(timeouts.headersMs - 100);
-    expect(slowest, `slowest close ${Math.round(slowest)} ms`).toBeLessThan(timeouts.headersMs + 1000);
-    // The server is unaffected: a new connection is served.
-    const next = await open(port);
-    next.write(`GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-    expect((await nextResponse(next)).status).toBe(200);
-  });
-
-  it('200 connections that drip-feed their headers (a byte every 100 ms) are closed within the headers timeout, with nothing or a 408 {error}', async () => {
-    const { port } = await listening({ timeouts });
-    const started = performance.now();
-    const sockets = await Promise.all(Array.from({ length: 200 }, () => open(port)));
-    const request = `GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`;
-    let sent = 0;
-    const drip = setInterval(() => {
-      for (const s of sockets) if (!s.destroyed) s.write(request[sent] ?? 'a');
-      sent++;
-    }, 100);
-    try {
-      const closedAt = await Promise.all(
-        sockets.map((s) => closedWithin(s, timeouts.headersMs + 2000).then((at) => at - started)),
-      );
-      expect(
-        closedAt.filter((at) => !Number.isFinite(at)),
-        'connections still open',
-      ).toHaveLength(0);
-      const slowest = Math.max(...closedAt);
-      console.log(
-        `connections: 200 drip-feeding closed between ${Math.round(Math.min(...closedAt))} and ${Math.round(slowest)} ms (headers timeout ${timeouts.headersMs} ms)`,
-      );
-      expect(slowest, `slowest close ${Math.round(slowest)} ms`).toBeLessThan(timeouts.headersMs + 1000);
-    } finally {
-      clearInterval(drip);
-    }
-    for (const text of sockets.map(receivedOn)) {
-      if (text === '') continue;
-      expect(text).toMatch(/^HTTP\/1\.1 408 /);
-      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as object;
-      expect(Object.keys(body)).toEqual(['error']);
-    }
-  });
-
-  it('the event stream stays open past the headers and request timeouts', async () => {
-    const timeouts = { headersMs: 500, requestMs: 1000, keepAliveMs: 500 };
-    const { port } = await listening({ timeouts });
-    const socket = await open(port);
-    socket.write(
-      `GET /sandbox/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`,
-    );
-    expect(await closedWithin(socket, timeouts.requestMs * 2)).toBe(Number.POSITIVE_INFINITY);
-    expect(receivedOn(socket)).toMatch(/^HTTP\/1\.1 200 /);
-    expect(receivedOn(socket)).toContain(': connected');
-  });
-
-  it('an upload that progresses slowly but within the request timeout succeeds', async () => {
-    const { sandbox, port } = await listening({ timeouts });
-    const actor = await createMerchant(sandbox);
-    const socket = await open(port);
-    const body = JSON.stringify({ name: 'Slow Upload', email: 'slow@example.com' });
-    socket.write(
-      `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${actor.key}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-    );
-    // 2.5 s in pieces: past the headers timeout, within the request timeout.
-    const pieces = 25;
-    const size = Math.ceil(body.length / pieces);
-    const started = performance.now();
-    for (let i = 0; i < body.length; i += size) {
-      socket.write(body.slice(i, i + size));
-      await sleep(100);
-    }
-    const reply = await nextResponse(socket);
-    expect(performance.now() - started).toBeGreaterThan(timeouts.headersMs * 2);
-    expect(reply.status, reply.body).toBe(200);
-    expect((JSON.parse(reply.body) as { name: string }).name).toBe('Slow Upload');
-  });
-
-  it('guardConnections on a bare node:http server (what `listen` uses): idle closed, requests served', async () => {
-    const server: Server = createServer((_req, res) => res.end('ok'));
-    guardConnections(server, { headersMs: 500, requestMs: 2000 });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    const started = performance.now();
-    const idle = await Promise.all(Array.from({ length: 50 }, () => open(port)));
-    const busy = await open(port);
-    busy.write(`GET / HTTP/1.1\r\nHost: x\r\n\r\n`);
-    expect((await nextResponse(busy)).body).toBe('ok');
-    const closedAt = await Promise.all(idle.map((s) => closedWithin(s, 2500)));
-    expect(Math.max(...closedAt) - started).toBeLessThan(1500);
   });
 });
 
