@@ -34,11 +34,10 @@ const declaresBody = (request: IncomingMessage): boolean => {
  *
  * - A connection that sends no complete request headers within `headersMs` of opening is closed:
  *   silently if it sent nothing (there is nothing to answer), with the server's 408 if it sent part
- *   of a request. Node's own sweep (every `connectionsCheckingInterval`, with Node's defaults every
- *   30 s against 60 s) writes a 408 to a connection that never spoke, which a client that is not
- *   reading never sees end. Later requests on a kept-alive connection are covered by Node's
- *   keep-alive and headers timeouts; a request whose headers are in (an event stream, a slow
- *   upload) is not cut by this.
+ *   of a request. Node's own sweep (every `connectionsCheckingInterval`) closes such a connection
+ *   up to an interval late, after writing a 408 that a client not reading never sees end. Later
+ *   requests on a kept-alive connection are covered by Node's keep-alive and headers timeouts; a
+ *   request whose headers are in (an event stream, a slow upload) is not cut by this.
  * - Lingering close (nginx's `lingering_close`): when the answer goes out before the request body
  *   has been read (a 413, a 401 or 415 before the body is parsed), the rest of the body is read and
  *   discarded (it costs no memory) until it ends or `requestMs` has passed. The connection is then
