@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { BUNDLE_FORMAT, copyTo, sealBundle } from '../../server/db/bundle.js';
 import { type Json, ok } from '../helpers/api.js';
 import { createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
 
@@ -46,6 +47,65 @@ describe('export while a write is in flight', () => {
         payload: exported.rawPayload,
       });
       expect(ok<Json>(imported).imported).toMatchObject({ merchants: 1 });
+    }
+  });
+});
+
+describe('the bundle copy', () => {
+  const meta = {
+    format: BUNDLE_FORMAT,
+    format_version: 1,
+    schema_version: 1,
+    exported_at: '2026-01-01T00:00:00.000Z',
+    app_version: 'test',
+    merchant_id: null,
+  };
+  // A request log row as the bundle takes it (typed by sealBundle, wherever the log's types live).
+  const row: NonNullable<Parameters<typeof sealBundle>[2]>[number] = {
+    seq: 1,
+    id: 'r1',
+    created_at: '2026-01-01T00:00:00.000Z',
+    env: 'test',
+    merchant_id: null,
+    api_key_id: null,
+    api_key: null,
+    method: 'GET',
+    route: '/v1/checkouts',
+    path: '/v1/checkouts',
+    status: 401,
+    duration_ms: 1.5,
+    request_body: null,
+    response_body: null,
+  };
+
+  it('is never taken inside an open transaction, and an empty copy is refused, not sealed', async () => {
+    const sandbox = await testSandbox();
+    const dir = tempDir();
+    sandbox.db.exec('BEGIN');
+    try {
+      expect(() => copyTo(sandbox.db, `${dir}/in-tx.sqlite`)).toThrow(/inside a transaction/);
+    } finally {
+      sandbox.db.exec('ROLLBACK');
+    }
+    new Database(`${dir}/empty.sqlite`).close();
+    expect(() => sealBundle(`${dir}/empty.sqlite`, meta, [row])).toThrow(/no sandbox schema/);
+  });
+
+  it("carries the request log even when the workspace's schema has no request_log table", async () => {
+    const sandbox = await testSandbox();
+    const path = `${tempDir()}/bundle.sqlite`;
+    copyTo(sandbox.db, path);
+    const copy = new Database(path);
+    copy.exec('DROP TABLE request_log');
+    copy.close();
+    sealBundle(path, meta, [row]);
+    const bundle = new Database(path, { readonly: true });
+    try {
+      expect(bundle.prepare('SELECT id, status, duration_ms FROM request_log').all()).toEqual([
+        { id: 'r1', status: 401, duration_ms: 1.5 },
+      ]);
+    } finally {
+      bundle.close();
     }
   });
 });
