@@ -161,11 +161,6 @@ export class Walk {
       this.result.problems.push(`${text}\n      after: ${this.trail.slice(-6).join(' | ')}`);
   }
 
-  /** The latest bundle an export of the walk answered (for the checkpoints). */
-  latestBundle(): Buffer | undefined {
-    return this.bundles.at(-1);
-  }
-
   // ---- pools ----
 
   private add(kind: string, entry: Entry): void {
