@@ -1,7 +1,6 @@
-import { ChangeFeed, watchWrites } from './changes.js';
+import { ChangeFeed } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
-import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
@@ -17,7 +16,9 @@ import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
 import { RequestLog } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
+import { Statements } from './db/statements.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
+import { UnitOfWork } from './db/unit-of-work.js';
 import { createUsersRepo } from './db/users.js';
 import { createViewsRepo } from './db/views.js';
 import { createWebhooksRepo } from './db/webhooks.js';
@@ -74,10 +75,11 @@ export interface ContextOptions {
  */
 export function createContext(options: ContextOptions) {
   const { db, ids, baseUrl } = options;
-  // First, before any repository prepares a statement: every write from here on is announced.
-  const changes = new ChangeFeed(() => db.inTransaction);
-  watchWrites(db, changes);
-  const kv = createKvRepo(db);
+  // Transactions, and what waits for their commit; the repositories' writes report to the change feed.
+  const unit = new UnitOfWork(db);
+  const changes = new ChangeFeed(unit);
+  const sql = new Statements(db, changes);
+  const kv = createKvRepo(sql);
   const clock = new SandboxClock(
     { load: () => kv.get('clock'), save: (state) => kv.set('clock', state) },
     options.realNow,
@@ -85,23 +87,23 @@ export function createContext(options: ContextOptions) {
   );
   const repos = {
     kv,
-    merchants: createMerchantsRepo(db),
-    apiKeys: createApiKeysRepo(db),
-    addresses: createStaticAddressesRepo(db),
-    customers: createCustomersRepo(db),
-    checkouts: createCheckoutsRepo(db),
-    events: createEventsRepo(db),
-    jobs: createJobsRepo(db),
-    webhooks: createWebhooksRepo(db),
-    ledger: createLedgerRepo(db),
-    funds: createFundsRepo(db),
-    inbox: createInboxRepo(db),
-    refunds: createRefundsRepo(db),
-    cards: createCardsRepo(db),
-    invoices: createInvoicesRepo(db),
-    resellers: createResellersRepo(db),
-    users: createUsersRepo(db),
-    views: createViewsRepo(db),
+    merchants: createMerchantsRepo(sql),
+    apiKeys: createApiKeysRepo(sql),
+    addresses: createStaticAddressesRepo(sql),
+    customers: createCustomersRepo(sql),
+    checkouts: createCheckoutsRepo(sql),
+    events: createEventsRepo(sql),
+    jobs: createJobsRepo(sql),
+    webhooks: createWebhooksRepo(sql),
+    ledger: createLedgerRepo(sql),
+    funds: createFundsRepo(sql),
+    inbox: createInboxRepo(sql),
+    refunds: createRefundsRepo(sql),
+    cards: createCardsRepo(sql),
+    invoices: createInvoicesRepo(sql),
+    resellers: createResellersRepo(sql),
+    users: createUsersRepo(sql),
+    views: createViewsRepo(sql),
     requestLog: new RequestLog({
       dir: options.requestLogDir,
       limit: options.requestLogLimit,
@@ -114,9 +116,8 @@ export function createContext(options: ContextOptions) {
   };
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
-  const events = new EventRecorder(db, repos.events, clock as Clock, ids);
-  const transaction = <T>(fn: () => T): T => events.transaction(fn);
-  const batcher = new CommitBatcher(db, events);
+  const events = new EventRecorder(repos.events, clock as Clock, ids, unit);
+  const transaction = <T>(fn: () => T): T => unit.transaction(fn);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const ledger = new Ledger(repos.ledger, clock, ids);
 
@@ -140,6 +141,7 @@ export function createContext(options: ContextOptions) {
     ids,
     settings,
     events,
+    unit,
     scheduler,
     ledger,
     baseUrl,
@@ -154,6 +156,7 @@ export function createContext(options: ContextOptions) {
     ids,
     settings,
     events,
+    unit,
     scheduler,
     baseUrl,
   });
@@ -166,6 +169,7 @@ export function createContext(options: ContextOptions) {
     clock,
     ids,
     events,
+    unit,
   });
   lifecycle.onPaid((row) => invoices.onCheckoutPaid(row));
   const refunds = new RefundService({
@@ -174,6 +178,7 @@ export function createContext(options: ContextOptions) {
     repo: repos.refunds,
     ledger,
     events,
+    unit,
     clock,
     ids,
     settings,
@@ -189,8 +194,8 @@ export function createContext(options: ContextOptions) {
     ids,
     transaction,
   });
-  const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, events });
-  const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
+  const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, unit });
+  const cards = new CardService({ repo: repos.cards, ledger, events, unit, clock, ids, settings, baseUrl });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const requests = new RequestLogService({ repo: repos.requestLog, clock });
   const views = new MerchantViews({ addresses: repos.addresses, merchants });
@@ -204,12 +209,13 @@ export function createContext(options: ContextOptions) {
     addresses: repos.addresses,
     ledger,
     events,
+    unit,
     clock,
     ids,
     settings,
   });
-  const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, clock, ids });
-  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, clock, ids });
+  const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
+  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
@@ -219,11 +225,11 @@ export function createContext(options: ContextOptions) {
     clock,
     scheduler,
     transaction,
-    afterCommit: (run, dropped) => events.afterCommit(run, dropped),
+    afterCommit: (run, dropped) => unit.afterCommit(run, dropped),
     log: options.log,
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
-  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
+  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events, unit });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
@@ -241,9 +247,11 @@ export function createContext(options: ContextOptions) {
     changes,
     settings: settingsService,
     events,
+    unit,
     scheduler,
     transaction,
-    batcher,
+    /** the group commit (server/db/batch.ts), which the HTTP edge drives */
+    batcher: unit.groupCommit,
     ledger,
     merchants,
     customers,

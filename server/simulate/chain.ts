@@ -12,6 +12,7 @@ import { checkoutStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
 import { generateAddress, generateTxid, isValidAddress } from './addresses.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 
 export interface ChainDeps {
   lifecycle: CheckoutLifecycle;
@@ -19,7 +20,8 @@ export interface ChainDeps {
   fundsRepo: Pick<FundsRepo, 'insertDeposit'>;
   addresses: Pick<StaticAddressesRepo, 'list' | 'findByAddress'>;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -147,7 +149,7 @@ export class ChainSimulator {
     const address = addresses.find((a) => a.chain === chain.chain);
     if (!address)
       throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const row: DepositRow = {
         id: this.deps.ids.uuid(),
         merchant_id: input.merchant_id,

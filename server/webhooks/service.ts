@@ -15,6 +15,7 @@ import type {
   ListedDeliveryRow,
   WebhooksRepo,
 } from '../db/webhooks.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';
@@ -33,7 +34,8 @@ export interface WebhookDeps {
   ids: Ids;
   scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  events: Pick<EventRecorder, 'onRecord' | 'transaction'>;
+  events: Pick<EventRecorder, 'onRecord'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
 }
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
@@ -163,7 +165,7 @@ export class WebhookService {
       created_at: now,
       updated_at: now,
     };
-    this.deps.events.transaction(() => this.deps.repo.insertDelivery(row));
+    this.deps.unit.transaction(() => this.deps.repo.insertDelivery(row));
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }
@@ -171,7 +173,7 @@ export class WebhookService {
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
     const endpoint = this.getEndpoint(id);
-    this.deps.events.transaction(() => this.removeEndpoint(endpoint));
+    this.deps.unit.transaction(() => this.removeEndpoint(endpoint));
   }
 
   private removeEndpoint(endpoint: WebhookEndpoint): void {

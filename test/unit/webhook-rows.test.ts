@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runMigrations } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
+import { Statements, UNWATCHED } from '../../server/db/statements.js';
 import { createWebhooksRepo, type DeliveryRow, requestHeaders } from '../../server/db/webhooks.js';
 
 /**
@@ -96,7 +97,7 @@ describe('webhook rows (migration 013)', () => {
     const before = db.prepare('SELECT * FROM webhook_attempts ORDER BY delivery_id, number').all();
 
     runMigrations(db, migrations);
-    const repo = createWebhooksRepo(db);
+    const repo = createWebhooksRepo(new Statements(db, UNWATCHED));
     for (const row of [fanned, test, other]) expect(repo.findDelivery(row.id)?.body).toBe(row.body);
     const stored = db
       .prepare<[], { id: string; body: string }>('SELECT id, body FROM webhook_deliveries ORDER BY id')
@@ -121,7 +122,7 @@ describe('webhook rows (migration 013)', () => {
 
   it('a fan-out delivery and its attempts are stored without their bytes and read back whole', () => {
     const db = at(13);
-    const repo = createWebhooksRepo(db);
+    const repo = createWebhooksRepo(new Statements(db, UNWATCHED));
     const id = '00000000-0000-4000-8000-00000000000d';
     const row = delivery(id, EVENT, envelope(id));
     repo.insertEventDelivery(row);

@@ -12,6 +12,7 @@ import { Accounts, type Ledger } from '../ledger/service.js';
 import { splitFees } from '../money/fees.js';
 import { checkoutStates } from '../state.js';
 import { completedPayload, paidPayload, toCheckout } from './present.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 export const JOB_EXPIRE = 'checkout.expire';
 export const JOB_SETTLE = 'checkout.settle';
@@ -25,7 +26,8 @@ export interface LifecycleDeps {
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   scheduler: JobQueue;
   ledger: Ledger;
   baseUrl: (env: Env) => string;
@@ -86,7 +88,7 @@ export class CheckoutLifecycle {
 
   cancel(row: CheckoutRow): CheckoutRow {
     checkoutStates.assert(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const next = this.transition(row, 'cancelled');
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (row.received_amount > 0) {
@@ -111,7 +113,7 @@ export class CheckoutLifecycle {
    * `settlement_delay_seconds` later on the sandbox clock.
    */
   receive(row: CheckoutRow, incoming: IncomingPayment): { row: CheckoutRow; payment: CheckoutPaymentRow } {
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const now = this.deps.clock.nowIso();
       const { gas_fee: gasFee, ...fields } = incoming;
       const payment: CheckoutPaymentRow = {
@@ -155,7 +157,7 @@ export class CheckoutLifecycle {
   /** paid → completed: the funds are credited (less fees) and checkout.completed fires. */
   settle(row: CheckoutRow, message?: string): CheckoutRow {
     checkoutStates.assert(row.status, 'completed', message);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const paid = row.paid_amount ?? 0;
       const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
       const next = this.transition(row, 'completed', fees);
@@ -169,7 +171,7 @@ export class CheckoutLifecycle {
   expire(row: CheckoutRow, message?: string): CheckoutRow {
     const to = row.received_amount === 0 ? 'expired' : 'partial';
     checkoutStates.assert(row.status, to, message);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (to === 'expired') {
         const next = this.transition(row, 'expired');

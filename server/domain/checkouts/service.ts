@@ -23,6 +23,7 @@ import type { Env, Principal } from '../types.js';
 import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
 import { type CheckoutLifecycle, JOB_EXPIRE } from './lifecycle.js';
 import { createdPayload, toCheckoutBase, toNewCheckout } from './present.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
@@ -35,7 +36,8 @@ export interface CheckoutDeps {
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   scheduler: JobQueue;
   baseUrl: (env: Env) => string;
 }
@@ -99,7 +101,7 @@ export class CheckoutService {
       chains = eligible.map(({ chain, tokens }) => ({ chain, address: generateAddress(chain, ids), tokens }));
     }
 
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const customerId = this.resolveCustomer(principal.env, merchantId, body);
       const reseller =
         acting.reseller ??

@@ -15,6 +15,7 @@ import { clawbackShares, refundGas } from '../money/fees.js';
 import { formatMoney } from '../money/format.js';
 import { checkoutStates } from '../state.js';
 import type { Principal } from '../types.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 /** A checkout can be refunded from every status the state table lets move to `refunded`. */
 const refundable = (status: CheckoutStatus) => checkoutStates.can(status, 'refunded');
@@ -24,7 +25,8 @@ export interface RefundDeps {
   lifecycle: Pick<CheckoutLifecycle, 'ensureSettled' | 'transition' | 'find'>;
   repo: RefundsRepo;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -38,7 +40,7 @@ export class RefundService {
     if (principal.role !== 'owner' && principal.role !== 'admin') {
       throw new ForbiddenError(`Refunds require the owner or admin role (this key is ${principal.role})`);
     }
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const row = this.deps.checkouts.owned(principal, checkoutId);
       const paid = row.paid_amount ?? 0;
       const remaining = paid - row.refunded_amount;
