@@ -1,7 +1,26 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../server/contract/workspace.js';
-import { type ChangeSink, Statements, UNWATCHED } from '../../server/db/statements.js';
+import { createCardsRepo } from '../../server/db/cards.js';
+import { createCheckoutsRepo } from '../../server/db/checkouts.js';
+import { openDatabase } from '../../server/db/connection.js';
+import { createCustomersRepo } from '../../server/db/customers.js';
+import { createEventsRepo } from '../../server/db/events.js';
+import { createFundsRepo } from '../../server/db/funds.js';
+import { createInboxRepo } from '../../server/db/inbox.js';
+import { createInvoicesRepo } from '../../server/db/invoices.js';
+import { createJobsRepo } from '../../server/db/jobs.js';
+import { createKvRepo } from '../../server/db/kv.js';
+import { createLedgerRepo } from '../../server/db/ledger.js';
+import { createApiKeysRepo, createMerchantsRepo } from '../../server/db/merchants.js';
+import { createRefundsRepo } from '../../server/db/refunds.js';
+import { createResellersRepo } from '../../server/db/resellers.js';
+import { type ChangeSink, Statements, type Table, UNWATCHED } from '../../server/db/statements.js';
+import { createStaticAddressesRepo } from '../../server/db/static-addresses.js';
+import type { BookkeepingTable, RowNames, ShownTable } from '../../server/db/tables.js';
+import { createUsersRepo } from '../../server/db/users.js';
+import { createViewsRepo } from '../../server/db/views.js';
+import { createWebhooksRepo } from '../../server/db/webhooks.js';
 
 /**
  * How the repositories prepare statements (server/db/statements.ts): rows bound by position store
@@ -171,5 +190,58 @@ describe('Statements.read', () => {
     expect(sql.read<[], { n: number }>('SELECT COUNT(*) AS n FROM checkouts').get()).toEqual({ n: 0 });
     expect(() => sql.read("UPDATE checkouts SET note = 'x'")).toThrow(/writeRow\(\) or write\(\)/);
     expect(() => sql.read("INSERT INTO checkouts (id) VALUES ('x')")).toThrow(/writeRow\(\) or write\(\)/);
+  });
+});
+
+describe('the repositories’ writes', () => {
+  it('each names the table its SQL writes (the area its change notices name)', () => {
+    const written: { table: Table; source: string }[] = [];
+    class Recording extends Statements {
+      override writeRow<Row extends object>(table: Table, source: string) {
+        written.push({ table, source });
+        return super.writeRow<Row>(table, source);
+      }
+      override write<P extends unknown[]>(table: Table, source: string, row?: (...params: P) => RowNames) {
+        written.push({ table, source });
+        return row
+          ? super.write(table as ShownTable, source, row)
+          : super.write<P>(table as BookkeepingTable, source);
+      }
+      override writeReturning<P extends unknown[], R>(
+        table: ShownTable,
+        source: string,
+        row: (...params: P) => RowNames,
+      ) {
+        written.push({ table, source });
+        return super.writeReturning<P, R>(table, source, row);
+      }
+    }
+    const sql = new Recording(openDatabase(':memory:'), UNWATCHED);
+    for (const create of [
+      createCardsRepo,
+      createCheckoutsRepo,
+      createCustomersRepo,
+      createEventsRepo,
+      createFundsRepo,
+      createInboxRepo,
+      createInvoicesRepo,
+      createJobsRepo,
+      createKvRepo,
+      createLedgerRepo,
+      createMerchantsRepo,
+      createApiKeysRepo,
+      createRefundsRepo,
+      createResellersRepo,
+      createStaticAddressesRepo,
+      createUsersRepo,
+      createViewsRepo,
+      createWebhooksRepo,
+    ])
+      create(sql);
+    expect(written.length).toBeGreaterThan(30);
+    for (const { table, source } of written) {
+      const target = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(source)?.[1];
+      expect(target, source).toBe(table);
+    }
   });
 });
