@@ -229,7 +229,15 @@ export function createContext(options: ContextOptions) {
     log: options.log,
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
-  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events, unit });
+  const webhooks = new WebhookService({
+    repo: repos.webhooks,
+    clock,
+    ids,
+    scheduler,
+    dispatcher,
+    events,
+    unit,
+  });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });

@@ -153,7 +153,10 @@ export function createCardsRepo(sql: Statements) {
     updateHolder: sql.writeRow<CardholderRow>('cardholders', updateSql('cardholders', CARDHOLDER.slice(1))),
     holder: sql.read<[string], CardholderRow>('SELECT * FROM cardholders WHERE id = ?'),
     holderByToken: sql.read<[string], CardholderRow>('SELECT * FROM cardholders WHERE kyc_token = ?'),
-    insertApplication: sql.writeRow<ApplicationRow>('card_applications', insertSql('card_applications', APPLICATION)),
+    insertApplication: sql.writeRow<ApplicationRow>(
+      'card_applications',
+      insertSql('card_applications', APPLICATION),
+    ),
     updateApplication: sql.writeRow<ApplicationRow>(
       'card_applications',
       updateSql('card_applications', APPLICATION.slice(1)),
@@ -166,7 +169,10 @@ export function createCardsRepo(sql: Statements) {
     updateCard: sql.writeRow<CardRow>('cards', updateSql('cards', CARD.slice(1))),
     card: sql.read<[string], CardRow>('SELECT * FROM cards WHERE id = ?'),
     cardsOf: sql.read<[string], CardRow>('SELECT * FROM cards WHERE cardholder_id = ? ORDER BY rowid DESC'),
-    insertTx: sql.writeRow<CardTransactionRow>('card_transactions', insertSql('card_transactions', TRANSACTION)),
+    insertTx: sql.writeRow<CardTransactionRow>(
+      'card_transactions',
+      insertSql('card_transactions', TRANSACTION),
+    ),
     updateTx: sql.writeRow<CardTransactionRow>(
       'card_transactions',
       updateSql('card_transactions', TRANSACTION.slice(1)),

@@ -37,9 +37,13 @@ export function createInboxRepo(sql: Statements) {
   const messages = sql.read<[string, number], InboxMessageRow>(
     'SELECT * FROM inbox_messages WHERE inbox = ? ORDER BY id DESC LIMIT ?',
   );
-  const clear = sql.write('inbox_messages', 'DELETE FROM inbox_messages WHERE inbox = ?', (inbox: string) => ({
-    inbox,
-  }));
+  const clear = sql.write(
+    'inbox_messages',
+    'DELETE FROM inbox_messages WHERE inbox = ?',
+    (inbox: string) => ({
+      inbox,
+    }),
+  );
   return {
     find: (name: string) => find.get(name),
     upsert: (row: InboxRow) => void upsert(row),

@@ -39,16 +39,25 @@ export function createResellersRepo(sql: Statements) {
   const byPair = sql.read<[string, string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE reseller_id = ? AND merchant_id = ? AND env = ?',
   );
-  const remove = sql.write('reseller_connections', 'DELETE FROM reseller_connections WHERE id = ?', (id: string) => ({
-    id,
-  }));
+  const remove = sql.write(
+    'reseller_connections',
+    'DELETE FROM reseller_connections WHERE id = ?',
+    (id: string) => ({
+      id,
+    }),
+  );
   const allOutgoing = sql.read<[string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE reseller_id = ? AND env = ? ORDER BY rowid DESC',
   );
   const allIncoming = sql.read<[string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const outgoing = createScopedLister<ResellerConnectionRow>(sql.db, 'reseller_connections', '', 'reseller_id');
+  const outgoing = createScopedLister<ResellerConnectionRow>(
+    sql.db,
+    'reseller_connections',
+    '',
+    'reseller_id',
+  );
   const incoming = createScopedLister<ResellerConnectionRow>(sql.db, 'reseller_connections');
   return {
     insert: (row: ResellerConnectionRow) => void insert(row),

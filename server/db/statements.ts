@@ -1,7 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../contract/workspace.js';
 import type { Db } from './connection.js';
-import { type BookkeepingTable, describeWrite, type RowNames, type ShownTable, type Table } from './tables.js';
+import {
+  type BookkeepingTable,
+  describeWrite,
+  type RowNames,
+  type ShownTable,
+  type Table,
+} from './tables.js';
 
 export { TABLE_KINDS, type Table } from './tables.js';
 

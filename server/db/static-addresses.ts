@@ -19,9 +19,7 @@ export function createStaticAddressesRepo(sql: Statements) {
   const list = sql.read<[string, string], StaticAddressRow>(
     'SELECT * FROM static_addresses WHERE merchant_id = ? AND env = ? ORDER BY id',
   );
-  const byAddress = sql.read<[string], StaticAddressRow>(
-    'SELECT * FROM static_addresses WHERE address = ?',
-  );
+  const byAddress = sql.read<[string], StaticAddressRow>('SELECT * FROM static_addresses WHERE address = ?');
   return {
     insert: (row: Omit<StaticAddressRow, 'id'>) => void insert(row),
     list: (merchantId: string, env: Env) => list.all(merchantId, env),

@@ -114,9 +114,13 @@ export function createWebhooksRepo(sql: Statements) {
   const endpointsOf = sql.read<[string, string], EndpointRow>(
     'SELECT * FROM webhook_endpoints WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const deleteEndpoint = sql.write('webhook_endpoints', 'DELETE FROM webhook_endpoints WHERE id = ?', (id: string) => ({
-    id,
-  }));
+  const deleteEndpoint = sql.write(
+    'webhook_endpoints',
+    'DELETE FROM webhook_endpoints WHERE id = ?',
+    (id: string) => ({
+      id,
+    }),
+  );
   const insertDelivery = sql.writeRow<DeliveryRow>(
     'webhook_deliveries',
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,

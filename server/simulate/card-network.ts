@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { AuthorizationBody, Card, CardMoveBody, CardTransactionStatus } from '../contract/cards.js';
 import type { CardRow, CardsRepo, CardTransactionRow } from '../db/cards.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { CARD_ACCOUNTS, type CardService, toCard } from '../domain/cards/service.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
@@ -8,7 +9,6 @@ import { formatMoney } from '../domain/money/format.js';
 import { cardStates, cardTransactionStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
 import type { Ids } from '../ids.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
 
 export interface NetworkDeps {
   repo: Pick<

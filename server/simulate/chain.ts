@@ -4,6 +4,7 @@ import type { Env } from '../contract/common.js';
 import type { Settings } from '../contract/settings.js';
 import type { DepositRow, FundsRepo } from '../db/funds.js';
 import type { StaticAddressesRepo } from '../db/static-addresses.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
@@ -12,7 +13,6 @@ import { checkoutStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
 import { generateAddress, generateTxid, isValidAddress } from './addresses.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
 
 export interface ChainDeps {
   lifecycle: CheckoutLifecycle;

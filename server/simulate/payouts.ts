@@ -2,12 +2,12 @@ import type { Clock } from '../clock.js';
 import type { Env } from '../contract/common.js';
 import type { PayoutStatus } from '../contract/funds.js';
 import type { FundsRepo, PayoutRow } from '../db/funds.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
 import { formatMoney } from '../domain/money/format.js';
 import type { Ids } from '../ids.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
 
 export interface PayoutDeps {
   funds: Pick<FundsService, 'merchant'>;

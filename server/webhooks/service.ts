@@ -7,6 +7,7 @@ import {
   type UpdateEndpointBody,
   type WebhookEndpoint,
 } from '../contract/webhooks.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type {
   AttemptRow,
   DeliveryFilter,
@@ -15,7 +16,6 @@ import type {
   ListedDeliveryRow,
   WebhooksRepo,
 } from '../db/webhooks.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
 import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';

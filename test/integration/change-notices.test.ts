@@ -259,14 +259,17 @@ describe('change notices on the live stream', () => {
         () => sandbox.apps.test.inject({ method: 'DELETE', url: `/sandbox/api-keys/${String(key.id)}` }),
         (c) => c.kind === 'api_key' && c.id === key.id,
       );
-      await stream.expectAfter(async () => {
-        const res = await sandbox.apps.test.inject({
-          method: 'DELETE',
-          url: `/v1/customers/${customer.id}`,
-          headers: actor.auth,
-        });
-        expect(res.statusCode).toBe(204);
-      }, (c) => c.kind === 'customer' && c.id === customer.id);
+      await stream.expectAfter(
+        async () => {
+          const res = await sandbox.apps.test.inject({
+            method: 'DELETE',
+            url: `/v1/customers/${customer.id}`,
+            headers: actor.auth,
+          });
+          expect(res.statusCode).toBe(204);
+        },
+        (c) => c.kind === 'customer' && c.id === customer.id,
+      );
     } finally {
       await stream.close();
     }

@@ -17,7 +17,12 @@ function recorder() {
   const db = openDatabase(':memory:');
   const unit = new UnitOfWork(db);
   const clock = { now: () => 0, nowIso: () => '2026-11-26T00:00:00.000Z' };
-  const events = new EventRecorder(createEventsRepo(new Statements(db, UNWATCHED)), clock, createIds('payloads'), unit);
+  const events = new EventRecorder(
+    createEventsRepo(new Statements(db, UNWATCHED)),
+    clock,
+    createIds('payloads'),
+    unit,
+  );
   return { db, unit, events };
 }
 
@@ -65,7 +70,8 @@ describe('typed event payloads', () => {
       }),
     ).toThrow('roll back');
     expect(wrong).toHaveLength(3);
-    for (const event of wrong) expect(Value.Check(EVENT_DATA[event.type], event.data), event.type).toBe(false);
+    for (const event of wrong)
+      expect(Value.Check(EVENT_DATA[event.type], event.data), event.type).toBe(false);
 
     // A field the contract does not name: the schema would let it through (it allows extra
     // properties), the typecheck does not.

@@ -16,47 +16,47 @@ function setup() {
   const insert = db.prepare<[number]>('INSERT INTO t (n) VALUES (?)');
   const rows = () => (db.prepare('SELECT n FROM t ORDER BY n').all() as { n: number }[]).map((r) => r.n);
   const log: string[] = [];
-  const after = (name: string) =>
+  const queued = (name: string) =>
     unit.afterCommit(
       () => log.push(`${name} ran (open: ${db.inTransaction})`),
       () => log.push(`${name} dropped`),
     );
-  return { db, unit, insert, rows, log, after };
+  return { db, unit, insert, rows, log, queued };
 }
 
 describe('UnitOfWork', () => {
   it('outside any transaction: a SQLite transaction, then what waited for it runs in order', () => {
-    const { db, unit, insert, rows, log, after } = setup();
+    const { db, unit, insert, rows, log, queued } = setup();
     unit.transaction(() => {
       expect(db.inTransaction).toBe(true);
       insert.run(1);
-      after('a');
-      after('b');
+      queued('a');
+      queued('b');
       expect(log).toEqual([]);
     });
     expect(rows()).toEqual([1]);
     expect(log).toEqual(['a ran (open: false)', 'b ran (open: false)']);
     // Outside any transaction there is nothing to wait for.
-    after('c');
+    queued('c');
     expect(log.at(-1)).toBe('c ran (open: false)');
   });
 
   it('inside one: a savepoint that rolls back alone, with what it registered', () => {
-    const { unit, insert, rows, log, after } = setup();
+    const { unit, insert, rows, log, queued } = setup();
     unit.transaction(() => {
       insert.run(1);
-      after('outer');
+      queued('outer');
       expect(() =>
         unit.transaction(() => {
           insert.run(2);
-          after('inner');
+          queued('inner');
           throw new Error('no');
         }),
       ).toThrow('no');
       expect(log).toEqual(['inner dropped']);
       unit.transaction(() => {
         insert.run(3);
-        after('sibling');
+        queued('sibling');
       });
       // A savepoint that committed still waits for the outermost commit.
       expect(log).toEqual(['inner dropped']);
@@ -66,22 +66,22 @@ describe('UnitOfWork', () => {
   });
 
   it('in the group commit: everything waits for the batch, a failed request is dropped alone', async () => {
-    const { db, unit, insert, rows, log, after } = setup();
+    const { db, unit, insert, rows, log, queued } = setup();
     const batch = unit.groupCommit;
     batch.join();
     const acknowledged = batch.durable();
     unit.transaction(() => {
       insert.run(1);
-      after('first request');
+      queued('first request');
     });
     expect(() =>
       unit.transaction(() => {
         insert.run(2);
-        after('failed request');
+        queued('failed request');
         throw new Error('refused');
       }),
     ).toThrow('refused');
-    after('outside a request');
+    queued('outside a request');
     expect(log).toEqual(['failed request dropped']);
     expect(db.inTransaction).toBe(true);
     await acknowledged;
@@ -94,12 +94,12 @@ describe('UnitOfWork', () => {
   });
 
   it('a batch the database rolled back drops everything that waited for it', async () => {
-    const { db, unit, insert, rows, log, after } = setup();
+    const { db, unit, insert, rows, log, queued } = setup();
     unit.groupCommit.join();
     const acknowledged = unit.groupCommit.durable();
     unit.transaction(() => {
       insert.run(1);
-      after('lost');
+      queued('lost');
     });
     // As SQLite does by itself on a full disk: the transaction is gone before the commit.
     db.exec('ROLLBACK');
@@ -109,9 +109,9 @@ describe('UnitOfWork', () => {
   });
 
   it('waits for a transaction begun on the connection itself (an import), however long it stays open', async () => {
-    const { db, unit, log, after } = setup();
+    const { db, unit, log, queued } = setup();
     db.exec('BEGIN');
-    after('late');
+    queued('late');
     for (let i = 0; i < 5; i++) await turn();
     expect(log).toEqual([]);
     expect(unit.inTransaction).toBe(true);

@@ -18,6 +18,7 @@ import type {
   CardTransactionRow,
 } from '../../db/cards.js';
 import type { Page } from '../../db/pagination.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { EventRecorder } from '../events/recorder.js';
@@ -26,7 +27,6 @@ import { formatMoney } from '../money/format.js';
 import { cardStates, kycStates, TransitionError } from '../state.js';
 import type { Env, Principal } from '../types.js';
 import { expiry, generateCvc, generatePan, randomDigitsFrom } from './pan.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 export const CARD_ACCOUNTS = {
   wallet: (cardholderId: string) => `cardholder:${cardholderId}:wallet`,

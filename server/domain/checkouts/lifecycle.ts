@@ -4,6 +4,7 @@ import type { Env } from '../../contract/common.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
@@ -12,7 +13,6 @@ import { Accounts, type Ledger } from '../ledger/service.js';
 import { splitFees } from '../money/fees.js';
 import { checkoutStates } from '../state.js';
 import { completedPayload, paidPayload, toCheckout } from './present.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 export const JOB_EXPIRE = 'checkout.expire';
 export const JOB_SETTLE = 'checkout.settle';

@@ -10,6 +10,7 @@ import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { Page } from '../../db/pagination.js';
 import type { RefundsRepo } from '../../db/refunds.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
@@ -23,7 +24,6 @@ import type { Env, Principal } from '../types.js';
 import { checkoutCurrency, eligibleChains, FIAT_CURRENCIES } from './chains.js';
 import { type CheckoutLifecycle, JOB_EXPIRE } from './lifecycle.js';
 import { createdPayload, toCheckoutBase, toNewCheckout } from './present.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 

@@ -1,9 +1,9 @@
 import type { DepositRow, FundsRepo, PayoutRow } from '../../db/funds.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../errors.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import type { Env } from '../types.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 export interface FundsDeps {
   repo: FundsRepo;

@@ -11,6 +11,7 @@ import type {
 import type { CheckoutRow } from '../../db/checkouts.js';
 import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
 import type { Page } from '../../db/pagination.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { MerchantAccess } from '../access.js';
@@ -23,7 +24,6 @@ import type { EventRecorder } from '../events/recorder.js';
 import { invoiceStates } from '../state.js';
 import type { Env, Principal } from '../types.js';
 import { checkoutExpiry, formatInvoiceNumber, invoiceMoney, isCalendarDate } from './math.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 export interface InvoiceDeps {
   invoices: InvoicesRepo;

@@ -4,6 +4,7 @@ import type { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import { generateTxid, isValidAddress } from '../../simulate/addresses.js';
@@ -15,7 +16,6 @@ import { clawbackShares, refundGas } from '../money/fees.js';
 import { formatMoney } from '../money/format.js';
 import { checkoutStates } from '../state.js';
 import type { Principal } from '../types.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 
 /** A checkout can be refunded from every status the state table lets move to `refunded`. */
 const refundable = (status: CheckoutStatus) => checkoutStates.can(status, 'refunded');
