@@ -1,3 +1,5 @@
+import type { AddressPrefetcher } from './addresses/prefetcher.js';
+import { AddressSource } from './addresses/source.js';
 import { ChangeFeed } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
@@ -42,7 +44,6 @@ import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
-import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -65,6 +66,8 @@ export interface ContextOptions {
   requestLogLimit?: number | undefined;
   /** the request log's directory (default: in memory); see server/db/request-log.ts */
   requestLogDir?: string | undefined;
+  /** derives unseeded addresses off the request thread; without it they are derived on it */
+  addressWorker?: AddressPrefetcher | undefined;
 }
 
 /**
@@ -120,12 +123,14 @@ export function createContext(options: ContextOptions) {
   const transaction = <T>(fn: () => T): T => unit.transaction(fn);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const ledger = new Ledger(repos.ledger, clock, ids);
+  const addressSource = new AddressSource(ids, options.addressWorker);
 
   // ---- the merchant API (domain) -----------------------------------------------------------------
   const merchants = new MerchantService({
     merchants: repos.merchants,
     apiKeys: repos.apiKeys,
     addresses: repos.addresses,
+    addressSource,
     clock,
     ids,
     settings,
@@ -154,6 +159,7 @@ export function createContext(options: ContextOptions) {
     access,
     clock,
     ids,
+    addressSource,
     settings,
     events,
     unit,
@@ -212,6 +218,7 @@ export function createContext(options: ContextOptions) {
     unit,
     clock,
     ids,
+    addressSource,
     settings,
   });
   const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
@@ -241,11 +248,6 @@ export function createContext(options: ContextOptions) {
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
-
-  // Scenarios run against this sandbox over its own addresses, like any integration.
-  const scenarios = new ScenarioService({
-    urls: () => ({ test: baseUrl('test'), production: baseUrl('production') }),
-  });
 
   return {
     db,
@@ -281,7 +283,7 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     webhooks,
     inbox,
-    scenarios,
+    addressSource,
     baseUrl,
     recorder,
   };

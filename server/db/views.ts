@@ -83,7 +83,7 @@ export function createSearchLister<Row>(db: Db, table: string, options: SearchLi
   };
 }
 
-/** The dashboard's filtered lists and the lookups its detail views need (issue 11). */
+/** The dashboard's filtered lists and the lookups its detail views need. */
 export function createViewsRepo(sql: Statements) {
   const db = sql.db;
   const customerById = sql.read<[string], CustomerRow>('SELECT * FROM customers WHERE id = ?');
