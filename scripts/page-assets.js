@@ -1,0 +1,79 @@
+// The hosted pages' client (server/http/pages/client/): real TypeScript and CSS files that the
+// server imports as text, so each page stays one self-contained response (the app works offline,
+// and a customer's browser fetches nothing else):
+//   import script from './client/hosted.ts?page-script'  → the module bundled into one minified
+//                                                           ES2020 script (rolldown)
+//   import style from './client/hosted.css?page-style'    → the file minified (lightningcss)
+// Every build that compiles the server uses this plugin: vitest (tests run the sources),
+// scripts/bundle-server.js (dist/server, the npm package) and electron-vite's main build (the
+// desktop app). Types: server/http/pages/page-assets.d.ts. Rolldown and lightningcss are Vite's own
+// dependencies (Vite bundles and minifies with them), like the rolldown bundle-server.js uses.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { transform } from 'lightningcss';
+import { rolldown } from 'rolldown';
+
+const QUERY = /^(.+)\?page-(script|style)$/;
+// A virtual id (\0: no other plugin touches it) that does not end in .ts or .css, so no other
+// plugin's TypeScript or CSS handling claims it.
+const PREFIX = '\0svc-page-asset:';
+
+/** What the pages' script may use: what the browsers of 2020 onwards run. */
+const TARGET = 'es2020';
+const CSS_TARGETS = { chrome: 80 << 16, firefox: 78 << 16, safari: 14 << 16 };
+
+/** A client module and what it imports, as one classic script (an IIFE: no module loader). */
+export async function pageScript(file) {
+  const bundle = await rolldown({
+    input: file,
+    platform: 'browser',
+    transform: { target: TARGET },
+    onLog(level, log, handler) {
+      // Anything odd in the page's script fails the build, not a customer's browser.
+      handler(level === 'warn' ? 'error' : level, log);
+    },
+  });
+  try {
+    const { output } = await bundle.generate({ format: 'iife', minify: true });
+    return { code: output[0].code, files: Object.keys(output[0].modules) };
+  } finally {
+    await bundle.close();
+  }
+}
+
+/** A stylesheet, checked and minified. */
+export async function pageStyle(file) {
+  const { code } = transform({
+    filename: file,
+    code: await readFile(file),
+    minify: true,
+    targets: CSS_TARGETS,
+    errorRecovery: false,
+  });
+  return code.toString('utf8');
+}
+
+/** The plugin (Rollup/Rolldown/Vite): resolves `?page-script` and `?page-style` imports to text. */
+export function pageAssets() {
+  return {
+    name: 'svc-sandbox-page-assets',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const match = QUERY.exec(source);
+      if (!match || !importer) return null;
+      const from = importer.startsWith(PREFIX) ? importer.slice(PREFIX.length).split('|')[1] : importer;
+      return `${PREFIX}${match[2]}|${resolve(dirname(from.split('?')[0]), match[1])}`;
+    },
+    async load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const [kind, file] = id.slice(PREFIX.length).split('|');
+      if (kind === 'style') {
+        this.addWatchFile?.(file);
+        return `export default ${JSON.stringify(await pageStyle(file))};`;
+      }
+      const { code, files } = await pageScript(file);
+      for (const watched of files) if (!watched.startsWith('\0')) this.addWatchFile?.(watched);
+      return `export default ${JSON.stringify(code)};`;
+    },
+  };
+}
