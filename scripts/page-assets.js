@@ -14,13 +14,12 @@ import { transform } from 'lightningcss';
 import { rolldown } from 'rolldown';
 
 const QUERY = /^(.+)\?page-(script|style)$/;
-// A virtual id (\0: no other plugin touches it) that does not end in .ts or .css, so no other
-// plugin's TypeScript or CSS handling claims it.
+// A virtual id that does not end in .ts or .css (`\0<file>|script`), so no other plugin's
+// TypeScript or CSS handling claims it (Vite's CSS plugin looks at the end of ids, even virtual ones).
 const PREFIX = '\0svc-page-asset:';
 
 /** What the pages' script may use: what the browsers of 2020 onwards run. */
 const TARGET = 'es2020';
-const CSS_TARGETS = { chrome: 80 << 16, firefox: 78 << 16, safari: 14 << 16 };
 
 /** A client module and what it imports, as one classic script (an IIFE: no module loader). */
 export async function pageScript(file) {
@@ -41,13 +40,12 @@ export async function pageScript(file) {
   }
 }
 
-/** A stylesheet, checked and minified. */
+/** A stylesheet, checked and minified (no browser targets: the rules stay as written). */
 export async function pageStyle(file) {
   const { code } = transform({
     filename: file,
     code: await readFile(file),
     minify: true,
-    targets: CSS_TARGETS,
     errorRecovery: false,
   });
   return code.toString('utf8');
@@ -61,19 +59,20 @@ export function pageAssets() {
     resolveId(source, importer) {
       const match = QUERY.exec(source);
       if (!match || !importer) return null;
-      const from = importer.startsWith(PREFIX) ? importer.slice(PREFIX.length).split('|')[1] : importer;
-      return `${PREFIX}${match[2]}|${resolve(dirname(from.split('?')[0]), match[1])}`;
+      const from = importer.startsWith(PREFIX) ? importer.slice(PREFIX.length).split('|')[0] : importer;
+      return `${PREFIX}${resolve(dirname(from.split('?')[0]), match[1])}|${match[2]}`;
     },
     async load(id) {
       if (!id.startsWith(PREFIX)) return null;
-      const [kind, file] = id.slice(PREFIX.length).split('|');
+      const [file, kind] = id.slice(PREFIX.length).split('|');
       if (kind === 'style') {
         this.addWatchFile?.(file);
-        return `export default ${JSON.stringify(await pageStyle(file))};`;
+        // moduleType: the id names a .css file, and the text is a JS module all the same.
+        return { code: `export default ${JSON.stringify(await pageStyle(file))};`, moduleType: 'js' };
       }
       const { code, files } = await pageScript(file);
       for (const watched of files) if (!watched.startsWith('\0')) this.addWatchFile?.(watched);
-      return `export default ${JSON.stringify(code)};`;
+      return { code: `export default ${JSON.stringify(code)};`, moduleType: 'js' };
     },
   };
 }

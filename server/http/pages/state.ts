@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { KycStatus } from '../../contract/cards.js';
 import { CheckoutStatus, type Method } from '../../contract/checkouts.js';
 import { Nullable, Timestamp } from '../../contract/common.js';
 
@@ -39,4 +40,14 @@ export interface FiatPageData {
   id: string;
   success_url: string | null;
   cancel_url: string | null;
+}
+
+/** What the identity provider's page follows live (GET /kyc/{token}/status). Hidden like the page. */
+export const KycSessionState = Type.Object({ kyc_status: KycStatus, is_kyc_verified: Type.Boolean() });
+export type KycSessionState = Static<typeof KycSessionState>;
+
+/** The identity provider's page data (`<script type="application/json" id="kyc-state">`). */
+export interface KycPageData extends KycSessionState {
+  holder_id: string;
+  token: string;
 }
