@@ -9,14 +9,17 @@
 // desktop app). Types: server/http/pages/page-assets.d.ts. Rolldown and lightningcss are Vite's own
 // dependencies (Vite bundles and minifies with them), like the rolldown bundle-server.js uses.
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'lightningcss';
 import { rolldown } from 'rolldown';
 
 const QUERY = /^(.+)\?page-(script|style)$/;
 // A virtual id that does not end in .ts or .css (`\0<file>|script`), so no other plugin's
 // TypeScript or CSS handling claims it (Vite's CSS plugin looks at the end of ids, even virtual ones).
+// The file is named relative to the project (the id shows in bundles' comments).
 const PREFIX = '\0svc-page-asset:';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What the pages' script may use: what the browsers of 2020 onwards run. */
 const TARGET = 'es2020';
@@ -59,12 +62,13 @@ export function pageAssets() {
     resolveId(source, importer) {
       const match = QUERY.exec(source);
       if (!match || !importer) return null;
-      const from = importer.startsWith(PREFIX) ? importer.slice(PREFIX.length).split('|')[0] : importer;
-      return `${PREFIX}${resolve(dirname(from.split('?')[0]), match[1])}|${match[2]}`;
+      const file = resolve(dirname(importer.split('?')[0]), match[1]);
+      return `${PREFIX}${relative(ROOT, file).replace(/\\/g, '/')}|${match[2]}`;
     },
     async load(id) {
       if (!id.startsWith(PREFIX)) return null;
-      const [file, kind] = id.slice(PREFIX.length).split('|');
+      const [name, kind] = id.slice(PREFIX.length).split('|');
+      const file = resolve(ROOT, name);
       if (kind === 'style') {
         this.addWatchFile?.(file);
         // moduleType: the id names a .css file, and the text is a JS module all the same.
