@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { WEBHOOK_HEADER } from '../contract/webhooks.js';
 import type { Db } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -157,8 +158,8 @@ export function keepOnlyMerchant(bundle: Db, merchantId: string): void {
     bundle
       .prepare(
         `DELETE FROM inbox_messages WHERE json_valid(headers) = 0
-           OR json_extract(headers, '$."x-svc-delivery-id"') IS NULL
-           OR json_extract(headers, '$."x-svc-delivery-id"') NOT IN (SELECT id FROM webhook_deliveries)`,
+           OR json_extract(headers, '$."${WEBHOOK_HEADER.deliveryId}"') IS NULL
+           OR json_extract(headers, '$."${WEBHOOK_HEADER.deliveryId}"') NOT IN (SELECT id FROM webhook_deliveries)`,
       )
       .run();
 
