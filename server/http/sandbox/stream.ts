@@ -42,6 +42,8 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
     '/events',
     {
       schema: {
+        operationId: 'sandboxStreamEvents',
+        summary: 'Stream events (server-sent events)',
         tags: ['sandbox: events'],
         querystring: StreamQuery,
       },
