@@ -15,7 +15,6 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
-import { RequestLog } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
 import { createUsersRepo } from './db/users.js';
@@ -41,6 +40,7 @@ import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
+import { RequestLog } from './request-log/log.js';
 import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
@@ -62,7 +62,7 @@ export interface ContextOptions {
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
   requestLogLimit?: number | undefined;
-  /** the request log's directory (default: in memory); see server/db/request-log.ts */
+  /** the request log's directory (default: in memory); see server/request-log/ */
   requestLogDir?: string | undefined;
 }
 

@@ -5,12 +5,13 @@ import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
-import { requestLogDir, takeWorkspaceRequestLog } from './db/request-log.js';
 import { wipeData } from './db/workspace.js';
 import type { Env } from './domain/types.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
+import { requestLogDir } from './request-log/segments.js';
+import { takeWorkspaceRequestLog } from './request-log/workspace-table.js';
 import { VERSION } from './version.js';
 import { WorkspaceTransfer } from './workspace-transfer/service.js';
 

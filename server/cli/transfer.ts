@@ -22,14 +22,16 @@ export async function withOfflineTransfer<T>(
     { SandboxClock },
     { WorkspaceTransfer },
     { VERSION },
-    { RequestLog, requestLogDir },
+    { RequestLog },
+    { requestLogDir },
   ] = await Promise.all([
     import('../db/connection.js'),
     import('../db/kv.js'),
     import('../clock.js'),
     import('../workspace-transfer/service.js'),
     import('../version.js'),
-    import('../db/request-log.js'),
+    import('../request-log/log.js'),
+    import('../request-log/segments.js'),
   ]);
   let db: Db;
   try {

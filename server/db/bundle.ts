@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import type { StoredRequestLogRow } from '../request-log/rows.js';
 import type { Db } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import type { StoredRequestLogRow } from './request-log.js';
 
 /**
  * Workspace bundles at the SQL level: a bundle is a SQLite file made with the online backup API
@@ -94,7 +94,7 @@ export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredReq
   try {
     bundle.pragma('journal_mode = DELETE');
     bundle.pragma('foreign_keys = ON');
-    // The request log lives in its own database (server/db/request-log-store.ts); in a bundle it
+    // The request log lives in its own database (server/request-log/); in a bundle it
     // is the workspace's `request_log` table, as before.
     const insertLog = bundle.prepare(
       `INSERT INTO request_log (seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route,

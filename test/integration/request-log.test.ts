@@ -52,7 +52,7 @@ async function log(sandbox: Sandbox, query = ''): Promise<RequestLogEntry[]> {
   return res.json() as RequestLogEntry[];
 }
 
-// Everything the log stores (server/db/request-log.ts keeps it beside the workspace database).
+// Everything the log stores (server/request-log/ keeps it beside the workspace database).
 const rawTable = (sandbox: Sandbox) => JSON.stringify(sandbox.ctx.repos.requestLog.dump());
 
 describe('request log', () => {
