@@ -139,8 +139,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const limiter = options.limiter ?? new KeyLimiter();
   await app.register(
     async (v1) => {
-      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      // The log first: its clock starts before authentication, so a refused key is timed too.
       await v1.register(requestLog, { requests: ctx.requests, env });
+      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
       await v1.register(customerRoutes, { customers: ctx.customers });
       await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });

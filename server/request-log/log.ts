@@ -166,7 +166,8 @@ export class RequestLog {
     for (let i = from; i >= this.head && rows.length < filter.limit; i--) {
       const entry = this.index[i]!;
       if (filter.merchantId !== undefined && entry.merchant_id !== filter.merchantId) continue;
-      if (filter.unauthenticated === true && entry.merchant_id !== null) continue;
+      if (filter.unauthenticated !== undefined && filter.unauthenticated !== (entry.merchant_id === null))
+        continue;
       if (filter.env !== undefined && entry.env !== filter.env) continue;
       if (filter.status && (entry.status < filter.status.min || entry.status > filter.status.max)) continue;
       rows.push(withoutSeq(this.read(entry)));

@@ -26,7 +26,7 @@ export type StoredRequestLogRow = RequestLogRow & { seq: number };
 
 export interface RequestLogFilter {
   merchantId?: string | undefined;
-  /** only entries that matched no merchant (an unknown, revoked, malformed or missing key) */
+  /** true: only entries that matched no merchant (no key, or a key no merchant has); false: the others */
   unauthenticated?: boolean | undefined;
   env?: Env | undefined;
   /** inclusive status range */
