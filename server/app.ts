@@ -8,7 +8,7 @@ import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
-import { documentRoutes, swaggerOptions } from './http/openapi.js';
+import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -210,7 +210,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
-      control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      control.get('/openapi.json', { schema: { hide: true } }, async (request) =>
+        servedDocument(
+          app.swagger(),
+          openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
+        ),
+      );
     },
     { prefix: '/sandbox' },
   );

@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Env } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
 
@@ -164,6 +165,58 @@ const STREAM_RESPONSE = {
   },
 };
 
+export interface OpenApiServer {
+  url: string;
+  description: string;
+}
+
+const SERVER_DESCRIPTIONS: Record<Env, string> = {
+  test: 'Test environment',
+  production: 'Production environment (simulated)',
+};
+
+/**
+ * The document's `servers`: where this sandbox is reached, test first (a client generator's
+ * default), then production. `addresses` are the listeners' actual addresses (after `listen`, so
+ * a port picked by the OS is right) or the public URLs the sandbox is reached at. `via` is the
+ * request that asks for the document: a client that reached the `via.env` listener at another
+ * name (`localhost` for `127.0.0.1`) gets that origin back, and — when its port is the bound one,
+ * so no port mapping is in the way — the other listener at the same name.
+ */
+export function openapiServers(
+  addresses: Record<Env, string>,
+  via?: { env: Env; origin: string },
+): OpenApiServer[] {
+  const urls = { ...addresses };
+  if (via !== undefined) {
+    try {
+      const own = new URL(via.origin);
+      const bound = new URL(addresses[via.env]);
+      if (own.origin !== bound.origin) {
+        urls[via.env] = own.origin;
+        const other: Env = via.env === 'test' ? 'production' : 'test';
+        const otherUrl = new URL(addresses[other]);
+        if (own.port === bound.port && otherUrl.hostname === bound.hostname) {
+          otherUrl.hostname = own.hostname;
+          urls[other] = otherUrl.origin;
+        }
+      }
+    } catch {
+      // An origin that is no URL: the addresses as they are.
+    }
+  }
+  return (['test', 'production'] as const).map((env) => ({
+    url: urls[env],
+    description: SERVER_DESCRIPTIONS[env],
+  }));
+}
+
+/** The served document: the generated one with the servers of this sandbox, after `info`. */
+export function servedDocument(document: object, servers: OpenApiServer[]): Json {
+  const { openapi, info, ...rest } = document as Json;
+  return { openapi, info, servers, ...rest };
+}
+
 /** The @fastify/swagger options: the document around the routes. */
 export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
@@ -179,10 +232,6 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
           'routes: the test environment and the simulated production environment. Webhooks lists what ' +
           'the sandbox POSTs to merchant endpoints.',
       },
-      servers: [
-        { url: 'http://127.0.0.1:4010', description: 'Test environment (default port)' },
-        { url: 'http://127.0.0.1:4011', description: 'Production environment, simulated (default port)' },
-      ],
       tags: TAGS,
       webhooks: webhooks(),
       components: {
