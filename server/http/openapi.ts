@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { Env } from '../contract/common.js';
+import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
 
@@ -28,6 +28,47 @@ interface RouteSchema extends Json {
   summary?: string;
   operationId?: string;
   security?: unknown;
+  body?: unknown;
+  params?: unknown;
+  querystring?: unknown;
+  headers?: unknown;
+  response?: Record<string, unknown>;
+}
+
+/**
+ * What any route can answer before (or around) its handler, as `{error}`: the edge's statuses,
+ * declared on every operation so a client generator knows them. Every route: 400 (no Host) and
+ * 403 (a Host, Origin or peer the local-only rules refuse). A route with parameters, a query or
+ * headers: 422. One that takes a body: 400 (malformed JSON), 413 (over the body limit), 415 (not
+ * JSON), 422, and — it writes — 503/507 (the database could not be written: I/O error, disk full).
+ */
+const EVERY_ROUTE = { 400: ErrorBody, 403: ErrorBody } as const;
+const WITH_INPUT = { 422: ErrorBody } as const;
+const WITH_BODY = {
+  400: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  503: ErrorBody,
+  507: ErrorBody,
+} as const;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a JSON schema accepts `{}` (no body: the sandbox reads a missing body as `{}`). */
+function acceptsEmptyObject(schema: unknown, resolve: (ref: string) => unknown = () => undefined): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') return acceptsEmptyObject(resolve(s.$ref), resolve);
+  if (Array.isArray(s.anyOf)) return s.anyOf.some((member) => acceptsEmptyObject(member, resolve));
+  if (Array.isArray(s.oneOf)) return s.oneOf.some((member) => acceptsEmptyObject(member, resolve));
+  const type = s.type;
+  const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
+  return (
+    isObject &&
+    (!Array.isArray(s.required) || s.required.length === 0) &&
+    (typeof s.minProperties !== 'number' || s.minProperties === 0)
+  );
 }
 
 /**
@@ -56,9 +97,29 @@ export function documentRoutes(): (route: RouteOptions) => void {
       : route.url.startsWith('/sandbox')
         ? []
         : undefined;
-    if (security === undefined || schema.security !== undefined) return;
     // A copy: a schema object may be shared by several routes.
-    route.schema = { ...schema, security } as FastifySchema;
+    const documented: RouteSchema = { ...schema };
+    if (security !== undefined && schema.security === undefined) documented.security = security;
+    const takesBody = BODY_METHODS.has(route.method);
+    // A POST, PUT or PATCH that reads no body still declares one, optional: clients send `{}`.
+    if (documented.body === undefined && takesBody && route.method !== 'DELETE') documented.body = NoBody;
+    const response = documented.response ?? {};
+    // A route that declares `default` has said what every other status carries.
+    if (!('default' in response)) {
+      const input =
+        documented.params !== undefined ||
+        documented.querystring !== undefined ||
+        documented.headers !== undefined;
+      const edge: Record<string, unknown> = {
+        ...EVERY_ROUTE,
+        ...(input ? WITH_INPUT : {}),
+        ...(takesBody ? WITH_BODY : {}),
+      };
+      // A route that handles its own validation failures (`attachValidation`) answers them itself.
+      if (route.attachValidation === true) delete edge[422];
+      documented.response = { ...edge, ...response };
+    }
+    route.schema = documented as FastifySchema;
   };
 }
 
@@ -244,7 +305,8 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
     // its media type here, where it changes the document only.
     transform: ({ schema, url, route }) => {
       if (route.method === 'GET' && url === '/sandbox/events') {
-        return { schema: { ...schema, response: STREAM_RESPONSE } as typeof schema, url };
+        const response = { ...(schema.response as Json | undefined), ...STREAM_RESPONSE };
+        return { schema: { ...schema, response } as typeof schema, url };
       }
       return { schema, url };
     },
@@ -262,6 +324,19 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
               tags.push({ name: tag });
             }
           }
+        }
+      }
+      // A body the route reads as `{}` when none is sent is optional (@fastify/swagger marks every
+      // body required); a body of any media type (the inbox) is too.
+      const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
+      const resolve = (ref: string) => components[ref.replace('#/components/schemas/', '')];
+      for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+        for (const op of Object.values(item)) {
+          const body = op.requestBody as { required?: boolean; content?: Record<string, Json> } | undefined;
+          if (!body?.content) continue;
+          const json = body.content['application/json'];
+          if ((json && acceptsEmptyObject(json.schema, resolve)) || body.content['*/*'] !== undefined)
+            body.required = false;
         }
       }
       return { ...doc, tags };

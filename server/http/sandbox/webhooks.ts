@@ -198,6 +198,9 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
           summary: 'Receive a webhook into an inbox',
           tags,
           params: InboxName,
+          // Any media type, kept as sent: only the document reads this (no media type of a real
+          // request is `*/*`, so nothing validates it).
+          body: { content: { '*/*': { schema: { description: 'Any body: a webhook, kept as sent.' } } } },
           // Answers {received: true} with the status the inbox is configured to give
           // (PUT /sandbox/inboxes/{name}), or {error} for a bad name.
           response: { default: Type.Union([InboxReceipt, ErrorBody]) },
