@@ -39,11 +39,13 @@ interface RouteSchema extends Json {
  * What any route can answer before (or around) its handler, as `{error}`: the edge's statuses,
  * declared on every operation so a client generator knows them. Every route: 400 (no Host) and
  * 403 (a Host, Origin or peer the local-only rules refuse). A route with parameters, a query or
- * headers: 422. One that takes a body: 400 (malformed JSON), 413 (over the body limit), 415 (not
+ * headers: 422; with path parameters also 404 (a value that routes nowhere, `..`) and 414 (one
+ * longer than the router takes). One that takes a body: 400 (malformed JSON), 413 (over the body limit), 415 (not
  * JSON), 422, and — it writes — 503/507 (the database could not be written: I/O error, disk full).
  */
 const EVERY_ROUTE = { 400: ErrorBody, 403: ErrorBody } as const;
 const WITH_INPUT = { 422: ErrorBody } as const;
+const WITH_PATH_PARAMS = { 404: ErrorBody, 414: ErrorBody } as const;
 const WITH_BODY = {
   400: ErrorBody,
   413: ErrorBody,
@@ -113,6 +115,7 @@ export function documentRoutes(): (route: RouteOptions) => void {
       const edge: Record<string, unknown> = {
         ...EVERY_ROUTE,
         ...(input ? WITH_INPUT : {}),
+        ...(route.url.includes(':') ? WITH_PATH_PARAMS : {}),
         ...(takesBody ? WITH_BODY : {}),
       };
       // A route that handles its own validation failures (`attachValidation`) answers them itself.
