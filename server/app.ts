@@ -6,6 +6,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
@@ -44,6 +45,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import type { ScenarioService } from './scenarios/service.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -57,6 +59,8 @@ export interface BuildAppOptions {
   workspace: WorkspaceInfo;
   /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
   transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
+  /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
+  scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
@@ -66,15 +70,15 @@ export interface BuildAppOptions {
 
 /** Slow and idle clients are cut off: no connection stays open for nothing. */
 export interface Timeouts {
-  /** the request line and headers must arrive within this */
+  /** the request line and headers must arrive within this (of the connection opening, for its first) */
   headersMs: number;
-  /** the whole request (headers and body) within this */
+  /** the whole request (headers and body) within this; also how long the rest of an already answered body is read */
   requestMs: number;
   /** an idle keep-alive connection is closed after this */
   keepAliveMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAliveMs: 5_000 };
 
 /**
  * Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's
@@ -107,6 +111,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A connection that never sends a request is closed too, and every early answer (a 413 while the
+  // body is still arriving) is read by its client (http/connections.ts).
+  guardConnections(app.server, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs });
   // TypeBox validates; it converts querystring/params exactly (limit=10) but never coerces a body.
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
@@ -182,7 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         events: ctx.events,
         requests: ctx.requests,
         recorder: ctx.recorder,
-        scenarios: ctx.scenarios,
+        scenarios: options.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -207,8 +214,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
-      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
-      await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
+      await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
+      await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) =>
         servedDocument(

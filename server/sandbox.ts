@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions } from 'fastify';
+import { AddressPrefetcher } from './addresses/prefetcher.js';
 import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
@@ -12,6 +13,7 @@ import type { App } from './http/types.js';
 import { createIds } from './ids.js';
 import { requestLogDir } from './request-log/segments.js';
 import { takeWorkspaceRequestLog } from './request-log/workspace-table.js';
+import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
 import { WorkspaceTransfer } from './workspace-transfer/service.js';
 
@@ -58,6 +60,8 @@ export interface Sandbox {
   ctx: SandboxContext;
   db: Db;
   apps: Record<Env, App>;
+  /** Runs scenarios over this sandbox's own addresses (POST /sandbox/scenarios/run). */
+  scenarios: ScenarioService;
   /** Binds both listeners, starts the scheduler; resolves with the live addresses. */
   listen(): Promise<Urls>;
   urls(): Urls;
@@ -92,6 +96,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       console.error(`svc-sandbox: ${msg}`, obj);
     },
   };
+  // A thread of this sandbox's own, like its database: built here, closed with it.
+  const addressWorker = new AddressPrefetcher();
   const ctx = createContext({
     db,
     ids: createIds(options.seed, options.realNow),
@@ -101,6 +107,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     log,
     requestLogLimit: options.requestLogLimit,
     requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
+    addressWorker,
   });
   // A log kept in the workspace database (an older version's, an offline import's) moves over.
   const legacy = takeWorkspaceRequestLog(db);
@@ -140,6 +147,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.changes.note({ kind: 'workspace' });
     },
   });
+  // Scenarios run against this sandbox over its own addresses, like any integration: a client of
+  // the listeners, so it is built here, beside them, not in the core context.
+  const scenarios = new ScenarioService({ urls: () => ({ test: base.test, production: base.production }) });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
@@ -147,6 +157,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     logger: options.logger,
     workspace,
     transfer,
+    scenarios,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
     timeouts: options.timeouts,
@@ -160,6 +171,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ctx,
     db,
     apps,
+    scenarios,
     urls,
     async listen() {
       for (const env of ['test', 'production'] as const) {
@@ -176,6 +188,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await ctx.scheduler.stop();
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
+      await addressWorker.close();
       ctx.batcher.commit();
       ctx.repos.requestLog.close();
       db.close();
