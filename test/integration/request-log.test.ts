@@ -212,7 +212,8 @@ describe('request log', () => {
     const [slow, quick] = await log(sandbox);
     expect(slow!.path).toBe('/v1/customers?slow');
     expect(quick!.path).toBe('/v1/customers?quick');
-    expect(slow!.duration_ms).toBeGreaterThanOrEqual(PAUSE_MS - 5);
+    // (less a margin: the server may see the headers late on a busy machine, which shortens it)
+    expect(slow!.duration_ms).toBeGreaterThanOrEqual(PAUSE_MS * 0.8);
     expect(slow!.duration_ms).toBeLessThan(PAUSE_MS + 10_000);
     expect(quick!.duration_ms).toBeGreaterThan(0);
     expect(quick!.duration_ms).toBeLessThan(1000);
