@@ -70,13 +70,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       });
       const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
         if (!wanted(delivery)) return;
-        send('delivery', `${delivery.id}:${attempt.number}`, {
-          ...presentDelivery(delivery, []),
-          attempt: {
-            ...attempt,
-            request_headers: JSON.parse(attempt.request_headers) as Record<string, string>,
-          },
-        });
+        send('delivery', `${delivery.id}:${attempt.number}`, { ...presentDelivery(delivery, []), attempt });
       });
       const offRequests = requests.on((entry) => {
         // A request no key matched passes the merchant filter: it may be this merchant's, sent
