@@ -61,6 +61,10 @@ export interface BuildAppOptions {
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
   allowRemoteControl?: boolean | undefined;
+  /** Host names besides the loopback ones (--public-url, --allow-host). */
+  allowedHosts?: readonly string[] | undefined;
+  /** The control API's shared secret (--control-token). */
+  controlToken?: string | undefined;
   timeouts?: Partial<Timeouts> | undefined;
 }
 
@@ -111,7 +115,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
-  await app.register(localOnlyPlugin, { allowRemoteControl: options.allowRemoteControl });
+  await app.register(localOnlyPlugin, {
+    allowRemoteControl: options.allowRemoteControl,
+    allowedHosts: options.allowedHosts,
+    controlToken: options.controlToken,
+  });
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });

@@ -41,6 +41,16 @@ export interface SandboxOptions {
    * reach /sandbox, whatever interface the sandbox listens on.
    */
   allowRemoteControl?: boolean;
+  /**
+   * The addresses clients use, when not the listeners' own (a container's published ports, a
+   * proxy): hosted_url, the dashboard's links and the OpenAPI servers name these. Their host names
+   * are allowed in the Host header too.
+   */
+  publicUrls?: { test?: string | undefined; production?: string | undefined };
+  /** Host names requests may name besides the loopback ones (and the public URLs' hosts). */
+  allowedHosts?: readonly string[];
+  /** A shared secret every control call must present (X-SVC-Control-Token). */
+  controlToken?: string;
   /** Header, request and keep-alive timeouts (defaults: 10 s, 30 s, 5 s). */
   timeouts?: Partial<Timeouts>;
   /** Request log rows kept, newest first (default 10,000). */
@@ -81,10 +91,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     test: options.ports?.test ?? 4010,
     production: options.ports?.production ?? 4011,
   };
+  const publicUrls = options.publicUrls ?? {};
   const base: Record<Env, string> = {
-    test: `http://${urlHost(host)}:${ports.test}`,
-    production: `http://${urlHost(host)}:${ports.production}`,
+    test: publicUrls.test ?? `http://${urlHost(host)}:${ports.test}`,
+    production: publicUrls.production ?? `http://${urlHost(host)}:${ports.production}`,
   };
+  const allowedHosts = [
+    ...(options.allowedHosts ?? []),
+    ...Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [new URL(url).host])),
+  ];
   const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
   const log = {
     error: (obj: object, msg: string) => {
@@ -148,6 +163,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     transfer,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
+    allowedHosts,
+    controlToken: options.controlToken,
     timeouts: options.timeouts,
   };
   const apps: Record<Env, App> = {
@@ -164,7 +181,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const env of ['test', 'production'] as const) {
         await apps[env].listen({ host, port: ports[env] });
         const address = apps[env].server.address();
-        if (address && typeof address === 'object') base[env] = `http://${urlHost(host)}:${address.port}`;
+        if (address && typeof address === 'object' && publicUrls[env] === undefined)
+          base[env] = `http://${urlHost(host)}:${address.port}`;
       }
       // Catch up on anything that fell due while the sandbox was not running.
       await ctx.scheduler.runDue();

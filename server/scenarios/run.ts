@@ -18,6 +18,8 @@ import { referencesIn, resolve, stringsIn, UnresolvedReference } from './refs.js
 export interface ScenarioTarget {
   /** base URLs of the sandbox's two listeners; the control API is reached on the test one */
   urls: { test: string; production: string };
+  /** the sandbox's control token, when it requires one (--control-token) */
+  controlToken?: string | undefined;
 }
 
 export type { ScenarioRun, ScenarioStepResult };
@@ -164,8 +166,10 @@ export async function runScenario(
     );
     return `${path}${path.includes('?') ? '&' : '?'}${params}`;
   };
+  const controlHeaders: Record<string, string> =
+    target.controlToken === undefined ? {} : { 'x-svc-control-token': target.controlToken };
   const control = (method: string, path: string, body?: unknown) =>
-    request(method, `${target.urls.test}${path}`, { body });
+    request(method, `${target.urls.test}${path}`, { body, headers: controlHeaders });
   const merchantKey = (name: string | undefined) => {
     const merchant = merchants.get(name ?? defaultMerchant ?? '');
     if (!merchant) throw new StepFailure(`merchant ${name ?? '(default)'} was not created (its step failed)`);
