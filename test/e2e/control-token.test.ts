@@ -78,7 +78,7 @@ describe('dashboard with a control token', () => {
       body: JSON.stringify({ name: 'Scripted Ltd' }),
     });
     expect(made.status).toBe(200);
-    await page.getByTestId('merchant-name').filter({ hasText: 'Scripted Ltd' }).waitFor({ timeout: 10_000 });
+    await page.getByTestId('merchant-item').filter({ hasText: 'Scripted Ltd' }).waitFor({ timeout: 10_000 });
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
