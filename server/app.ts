@@ -61,8 +61,10 @@ export interface BuildAppOptions {
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
   allowRemoteControl?: boolean | undefined;
-  /** Host names besides the loopback ones (--public-url, --allow-host). */
+  /** Host names besides the loopback ones (--allow-host). */
   allowedHosts?: readonly string[] | undefined;
+  /** The public URLs (--public-url): their hosts are allowed, their origins same-origin. */
+  publicOrigins?: readonly string[] | undefined;
   /** The control API's shared secret (--control-token). */
   controlToken?: string | undefined;
   timeouts?: Partial<Timeouts> | undefined;
@@ -118,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(localOnlyPlugin, {
     allowRemoteControl: options.allowRemoteControl,
     allowedHosts: options.allowedHosts,
+    publicOrigins: options.publicOrigins,
     controlToken: options.controlToken,
   });
   await app.register(jsonBodies);

@@ -96,10 +96,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     test: publicUrls.test ?? `http://${urlHost(host)}:${ports.test}`,
     production: publicUrls.production ?? `http://${urlHost(host)}:${ports.production}`,
   };
-  const allowedHosts = [
-    ...(options.allowedHosts ?? []),
-    ...Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [new URL(url).host])),
-  ];
+  const publicOrigins = Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [url]));
   const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
   const log = {
     error: (obj: object, msg: string) => {
@@ -163,7 +160,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     transfer,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
-    allowedHosts,
+    allowedHosts: options.allowedHosts,
+    publicOrigins,
     controlToken: options.controlToken,
     timeouts: options.timeouts,
   };

@@ -20,16 +20,20 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return host !== undefined && LOOPBACK_HOSTS.has(hostName(host));
 }
 
-/** Same-origin means the Origin's host:port is exactly this request's Host, an allowed name. */
-function isSameOrigin(origin: string, host: string, allowed: (host: string) => boolean): boolean {
+/**
+ * Same-origin means the Origin's host:port is exactly this request's Host, an allowed name, over
+ * http; or exactly one of the public URLs (an https one: the sandbox behind a TLS-terminating proxy).
+ */
+function isSameOrigin(
+  origin: string,
+  host: string,
+  allowed: (host: string) => boolean,
+  publicOrigins: ReadonlySet<string>,
+): boolean {
   try {
     const url = new URL(origin);
-    // https: the sandbox behind a TLS-terminating proxy, its public URL an https one.
-    return (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.host === host.toLowerCase() &&
-      allowed(url.host)
-    );
+    if (url.host !== host.toLowerCase()) return false;
+    return publicOrigins.has(url.origin) || (url.protocol === 'http:' && allowed(url.host));
   } catch {
     return false;
   }
@@ -53,6 +57,8 @@ export interface LocalOnlyOptions {
    * of `--allow-host`): how the sandbox is reached from a container network or a proxy.
    */
   allowedHosts?: readonly string[] | undefined;
+  /** The public URLs' origins (`--public-url`): pages served from them are same-origin, https too. */
+  publicOrigins?: readonly string[] | undefined;
   /**
    * A shared secret every control call must present (`--control-token`), in the
    * `X-SVC-Control-Token` header or, for the dashboard, the `svc_control_token` cookie.
@@ -92,9 +98,13 @@ function tokenMatches(given: string | undefined, expected: Buffer): boolean {
 export function localOnly({
   allowRemoteControl = false,
   allowedHosts = [],
+  publicOrigins = [],
   controlToken,
 }: LocalOnlyOptions = {}): onRequestHookHandler {
-  const extraHosts = new Set(allowedHosts.map((name) => hostName(name)));
+  const extraHosts = new Set(
+    [...allowedHosts, ...publicOrigins.map((origin) => new URL(origin).host)].map((name) => hostName(name)),
+  );
+  const origins = new Set(publicOrigins.map((origin) => new URL(origin).origin));
   const hostAllowed = (host: string) => isLoopbackHost(host) || extraHosts.has(hostName(host));
   const names = ['localhost', '127.0.0.1', '[::1]', ...extraHosts].join(', ');
   const tokenDigest =
@@ -132,7 +142,7 @@ export function localOnly({
     }
     // Reads too: a foreign page must not read merchants and keys either (no CORS, and no answer).
     const origin = request.headers.origin;
-    if (origin !== undefined && !isSameOrigin(origin, host, hostAllowed)) {
+    if (origin !== undefined && !isSameOrigin(origin, host, hostAllowed, origins)) {
       reply.code(403).send({ error: `Forbidden origin: ${origin} may not use the control API` });
       return;
     }
