@@ -193,9 +193,10 @@ async function main() {
   console.log(`image ${IMAGE}: ${mb.toFixed(1)} MB (build ${buildSeconds.toFixed(0)} s)`);
   if (mb > MAX_IMAGE_MB) fail(`the image is ${mb.toFixed(1)} MB, over ${MAX_IMAGE_MB} MB`);
   results.push(`image ${mb.toFixed(1)} MB`);
-  const config = JSON.parse(podman(['image', 'inspect', '--format', '{{json .Config}}', IMAGE]));
+  const [inspected] = JSON.parse(podman(['image', 'inspect', IMAGE]));
+  const config = inspected.Config ?? {};
   // podman shows a Docker-format image's HEALTHCHECK beside the OCI config, not in it.
-  const healthcheck = JSON.parse(podman(['image', 'inspect', '--format', '{{json .Healthcheck}}', IMAGE]));
+  const healthcheck = inspected.Healthcheck ?? config.Healthcheck;
   if (!healthcheck?.Test?.length) fail('the image has no HEALTHCHECK');
   if (!['1000:1000', '1000'].includes(config.User)) fail(`the image runs as ${config.User || 'root'}`);
   for (const port of ['4010/tcp', '4011/tcp'])
