@@ -25,9 +25,9 @@ export default defineConfig({
       lib: {
         entry: {
           index: resolve(root, 'main/index.ts'),
-          // The address worker (server/simulate/addresses.ts) finds its script beside the module
+          // The address worker (server/addresses/prefetcher.ts) finds its script beside the module
           // that starts it: out/main/address-worker.js.
-          'address-worker': resolve(root, 'server/simulate/address-worker.ts'),
+          'address-worker': resolve(root, 'server/addresses/address-worker.ts'),
         },
         formats: ['es'],
       },
@@ -55,7 +55,7 @@ export default defineConfig({
             groups: [
               { name: 'react-vendor', test: VENDOR },
               // Shared pieces the pages use: one chunk, not one request per tiny module.
-              { name: 'shared', test: /renderer[\\/](components|store|api)[\\/]/ },
+              { name: 'shared', test: /renderer[\\/](components|store|api|lib)[\\/]/ },
             ],
           },
         },

@@ -120,7 +120,8 @@ export const createSandbox = module.exports.createSandbox;
 
 const sandboxLoader = {
   name: 'svc-sandbox-sandbox-loader',
-  // Every import of server/sandbox.ts: `serve`, and `run`'s fresh sandbox per scenario file.
+  // Every import of server/sandbox.ts: `serve`, and `run`'s fresh sandbox per scenario file
+  // (server/cli/fresh.ts).
   resolveId(source, importer) {
     if (!importer?.startsWith(serverDir) || !source.startsWith('.')) return null;
     return join(dirname(importer), source).replace(/\.js$/, '.ts') === sandboxModule ? LOADER : null;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `node scripts/bundle-size.js [dir]` (after `npm run build`): the dashboard's JS and CSS as a browser
-// loads them (raw, gzip -9, brotli q11, i.e. what the prebuilt .gz/.br files weigh), for the README's
-// "Dashboard bundle" table. kB = 1000 bytes, as Vite prints them.
+// loads them (raw, gzip -9, brotli q11, i.e. what the prebuilt .gz/.br files weigh), for the table in
+// bench/README.md ("The dashboard bundle"). kB = 1000 bytes, as Vite prints them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

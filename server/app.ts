@@ -44,6 +44,7 @@ import { invoiceRoutes } from './http/v1/invoices.js';
 import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
+import type { ScenarioService } from './scenarios/service.js';
 import type { WorkspaceTransfer } from './workspace-transfer/service.js';
 
 registerAjvFormats();
@@ -57,6 +58,8 @@ export interface BuildAppOptions {
   workspace: WorkspaceInfo;
   /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
   transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
+  /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
+  scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
@@ -192,7 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         events: ctx.events,
         requests: ctx.requests,
         recorder: ctx.recorder,
-        scenarios: ctx.scenarios,
+        scenarios: options.scenarios,
       });
       await control.register(cardControlRoutes, {
         cards: ctx.cards,
@@ -217,8 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
-      await control.register(scenarioControlRoutes, { scenarios: ctx.scenarios });
-      await control.register(scenarioLibraryRoutes, { runner: ctx.scenarios });
+      await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
+      await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
       control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

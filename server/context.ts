@@ -1,3 +1,5 @@
+import type { AddressPrefetcher } from './addresses/prefetcher.js';
+import { AddressSource } from './addresses/source.js';
 import { ChangeFeed, watchWrites } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
@@ -41,7 +43,6 @@ import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
-import { ScenarioService } from './scenarios/service.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -64,6 +65,8 @@ export interface ContextOptions {
   requestLogLimit?: number | undefined;
   /** the request log's directory (default: in memory); see server/db/request-log.ts */
   requestLogDir?: string | undefined;
+  /** derives unseeded addresses off the request thread; without it they are derived on it */
+  addressWorker?: AddressPrefetcher | undefined;
 }
 
 /**
@@ -119,12 +122,14 @@ export function createContext(options: ContextOptions) {
   const batcher = new CommitBatcher(db, events);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const ledger = new Ledger(repos.ledger, clock, ids);
+  const addressSource = new AddressSource(ids, options.addressWorker);
 
   // ---- the merchant API (domain) -----------------------------------------------------------------
   const merchants = new MerchantService({
     merchants: repos.merchants,
     apiKeys: repos.apiKeys,
     addresses: repos.addresses,
+    addressSource,
     clock,
     ids,
     settings,
@@ -152,6 +157,7 @@ export function createContext(options: ContextOptions) {
     access,
     clock,
     ids,
+    addressSource,
     settings,
     events,
     scheduler,
@@ -206,6 +212,7 @@ export function createContext(options: ContextOptions) {
     events,
     clock,
     ids,
+    addressSource,
     settings,
   });
   const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, clock, ids });
@@ -227,11 +234,6 @@ export function createContext(options: ContextOptions) {
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
-
-  // Scenarios run against this sandbox over its own addresses, like any integration.
-  const scenarios = new ScenarioService({
-    urls: () => ({ test: baseUrl('test'), production: baseUrl('production') }),
-  });
 
   return {
     db,
@@ -265,7 +267,7 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     webhooks,
     inbox,
-    scenarios,
+    addressSource,
     baseUrl,
     recorder,
   };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions } from 'fastify';
+import { AddressPrefetcher } from './addresses/prefetcher.js';
 import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
@@ -11,6 +12,7 @@ import type { Env } from './domain/types.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
+import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
 import { WorkspaceTransfer } from './workspace-transfer/service.js';
 
@@ -67,6 +69,8 @@ export interface Sandbox {
   ctx: SandboxContext;
   db: Db;
   apps: Record<Env, App>;
+  /** Runs scenarios over this sandbox's own addresses (POST /sandbox/scenarios/run). */
+  scenarios: ScenarioService;
   /** Binds both listeners, starts the scheduler; resolves with the live addresses. */
   listen(): Promise<Urls>;
   urls(): Urls;
@@ -103,6 +107,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       console.error(`svc-sandbox: ${msg}`, obj);
     },
   };
+  // A thread of this sandbox's own, like its database: built here, closed with it.
+  const addressWorker = new AddressPrefetcher();
   const ctx = createContext({
     db,
     ids: createIds(options.seed, options.realNow),
@@ -112,6 +118,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     log,
     requestLogLimit: options.requestLogLimit,
     requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
+    addressWorker,
   });
   // A log kept in the workspace database (an older version's, an offline import's) moves over.
   const legacy = takeWorkspaceRequestLog(db);
@@ -151,6 +158,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.changes.note({ kind: 'workspace' });
     },
   });
+  // Scenarios run against this sandbox over its own addresses, like any integration: a client of
+  // the listeners, so it is built here, beside them, not in the core context.
+  const scenarios = new ScenarioService({ urls: () => ({ test: base.test, production: base.production }) });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
@@ -158,6 +168,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     logger: options.logger,
     workspace,
     transfer,
+    scenarios,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
     allowedHosts: options.allowedHosts,
@@ -174,6 +185,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ctx,
     db,
     apps,
+    scenarios,
     urls,
     async listen() {
       for (const env of ['test', 'production'] as const) {
@@ -191,6 +203,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await ctx.scheduler.stop();
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await ctx.dispatcher.close();
+      await addressWorker.close();
       ctx.batcher.commit();
       ctx.repos.requestLog.close();
       db.close();

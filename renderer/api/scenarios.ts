@@ -1,4 +1,4 @@
-// The scenario feature's control-API routes (issue 12): recording, running, the library and the
+// The scenario feature's control-API routes: recording, running, the library and the
 // workspace bundle. JSON goes through `request`; the bundle is binary, so export and import call
 // fetch here themselves (still the api/ layer, same origin).
 import type {

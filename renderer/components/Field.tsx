@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { parseAmount } from './format';
+import { parseAmount } from '../lib/format';
 
 /** A labelled form control: `<label class="field">` with its caption above the control. */
 export function Field({ label, grow, children }: { label: ReactNode; grow?: boolean; children: ReactNode }) {

@@ -1,7 +1,7 @@
+import { formatTime } from '../lib/format';
 import { pages } from '../pages';
 import { shellInfo } from '../shell';
 import { useStore } from '../store';
-import { formatTime } from './format';
 import { LogoMark } from './icons';
 import { useSandboxNow } from './useSandboxNow';
 

@@ -1,4 +1,4 @@
-import { statusLabel } from './format';
+import { statusLabel } from '../lib/format';
 
 export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger' | 'accent';
 

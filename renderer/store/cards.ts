@@ -12,7 +12,7 @@ import type {
   PublicKey,
   ReviewBody,
 } from '../api/types';
-import { formatAmount } from '../components/format';
+import { formatAmount } from '../lib/format';
 import { attempt } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';

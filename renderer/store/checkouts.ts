@@ -6,7 +6,7 @@ import type {
   RefundInput,
   SimulatePaymentInput,
 } from '../api/types';
-import { chainName, describeStatus, formatAmount } from '../components/format';
+import { chainName, describeStatus, formatAmount } from '../lib/format';
 import { sandboxNow } from './clock';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';

@@ -1,6 +1,6 @@
 import * as api from '../api/sandbox';
 import type { ApiKey, CreateApiKeyInput, CreateMerchantInput, KybStatus, Merchant } from '../api/types';
-import { describeStatus } from '../components/format';
+import { describeStatus } from '../lib/format';
 import { attempt } from './notices';
 import { serialized } from './scope';
 import type { Slice } from './types';

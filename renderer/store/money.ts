@@ -7,7 +7,7 @@ import type {
   PayoutInput,
   StaticAddress,
 } from '../api/types';
-import { formatAmount } from '../components/format';
+import { formatAmount } from '../lib/format';
 import { attempt, scopedChange } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';

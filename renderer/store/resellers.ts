@@ -8,7 +8,7 @@ import type {
   ResellerIncome,
   UpdateConnectionBody,
 } from '../api/types';
-import { formatAmount } from '../components/format';
+import { formatAmount } from '../lib/format';
 import { sandboxNow } from './clock';
 import { attempt, scopedChange } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Scenario } from '../scenarios/format.js';
 import { type FileReport, junitXml } from '../scenarios/junit.js';
 import { formatErrors, parseScenario } from '../scenarios/parse.js';
-import { type RunOptions, runScenario, type ScenarioRun, stepLabel } from '../scenarios/run.js';
+import { type RunOptions, runScenario, type ScenarioRun } from '../scenarios/run.js';
+import { stepLabel } from '../scenarios/steps.js';
 import { SandboxClient } from './client.js';
 import { CliFailure, controlToken, envOption, json, out, parse, UsageError } from './common.js';
 
@@ -101,7 +102,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     return 2;
   }
 
-  const runFresh = target ? undefined : (await import('../scenarios/fresh.js')).runFresh;
+  const runFresh = target ? undefined : (await import('./fresh.js')).runFresh;
   const reports: FileReport[] = [];
   let allOk = true;
   for (const { file, scenario } of loaded) {

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { EnvName, Timestamp } from './common.js';
 
 /**
- * Recording (issue 12): while a recording runs, every change made to the sandbox — control-API
+ * Recording: while a recording runs, every change made to the sandbox — control-API
  * calls (the dashboard's clicks are those), `/v1` calls in either environment — becomes a step of a
  * scenario file (docs/scenarios.md). Stop returns the file's YAML text.
  */

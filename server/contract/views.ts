@@ -7,7 +7,7 @@ import { EventTypeName } from './events.js';
 import { Invoice, InvoiceStatus } from './invoices.js';
 
 /**
- * The dashboard's list views (control API, issue 11): filters, a search and keyset paging over a
+ * The dashboard's list views (control API): filters, a search and keyset paging over a
  * merchant's resources in one environment. Lists stay plain arrays, newest first (PRODUCT.md,
  * Lists); the next page starts after the last id of this one.
  */

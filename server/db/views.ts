@@ -82,7 +82,7 @@ export function createSearchLister<Row>(db: Db, table: string, options: SearchLi
   };
 }
 
-/** The dashboard's filtered lists and the lookups its detail views need (issue 11). */
+/** The dashboard's filtered lists and the lookups its detail views need. */
 export function createViewsRepo(db: Db) {
   const customerById = db.prepare<[string], CustomerRow>('SELECT * FROM customers WHERE id = ?');
   const invoicesOfCustomer = db.prepare<[string], InvoiceRow>(

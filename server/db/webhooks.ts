@@ -10,7 +10,7 @@ export interface EndpointRow {
   url: string;
   events: string;
   secret: string;
-  /** 1: kept, but fanned out to no more (issue 11) */
+  /** 1: kept, but fanned out to no more */
   disabled: 0 | 1;
   created_at: string;
 }

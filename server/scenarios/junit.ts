@@ -6,7 +6,7 @@
 import type { Scenario } from './format.js';
 import type { ScenarioError } from './parse.js';
 import type { ScenarioRun } from './run.js';
-import { stepLabel } from './run.js';
+import { stepLabel } from './steps.js';
 
 export type FileReport =
   | { file: string; invalid: ScenarioError[] }

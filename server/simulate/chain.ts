@@ -1,3 +1,5 @@
+import { generateTxid, isValidAddress } from '../addresses/formats.js';
+import type { AddressSource } from '../addresses/source.js';
 import type { Clock } from '../clock.js';
 import type { Checkout, CheckoutPayment, CryptoChain, SimulatePaymentBody } from '../contract/checkouts.js';
 import type { Env } from '../contract/common.js';
@@ -11,7 +13,6 @@ import { Accounts, type Ledger } from '../domain/ledger/service.js';
 import { checkoutStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
-import { generateAddress, generateTxid, isValidAddress } from './addresses.js';
 
 export interface ChainDeps {
   lifecycle: CheckoutLifecycle;
@@ -22,6 +23,8 @@ export interface ChainDeps {
   events: EventRecorder;
   clock: Clock;
   ids: Ids;
+  /** payer addresses for payments that name none */
+  addressSource: Pick<AddressSource, 'next'>;
   settings: () => Settings;
 }
 
@@ -82,7 +85,7 @@ export class ChainSimulator {
       if (body.payer_address !== undefined && !isValidAddress(chain, body.payer_address)) {
         throw new ValidationError('payer_address', `not a valid ${chain} address`);
       }
-      payer = body.payer_address ?? generateAddress(chain, this.deps.ids);
+      payer = body.payer_address ?? this.deps.addressSource.next(chain);
       txid = body.txid ?? generateTxid(chain, this.deps.ids);
     }
     const amount = body.amount ?? (row.amount === null ? null : row.amount - row.received_amount);

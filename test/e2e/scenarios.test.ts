@@ -8,7 +8,7 @@ import { parseScenario } from '../../server/scenarios/parse.js';
 import { runScenario } from '../../server/scenarios/run.js';
 import { resultsDir, setupDashboard } from './harness.js';
 
-// The Scenarios page (issue 12): a sequence recorded in the dashboard — clicks plus a /v1 call the
+// The Scenarios page: a sequence recorded in the dashboard — clicks plus a /v1 call the
 // test makes over HTTP — downloaded and run green in a fresh sandbox; a pasted scenario run from
 // the page with its ticks.
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { isChecksumAddress, isValidAddress } from '../../server/simulate/addresses.js';
+import { isChecksumAddress, isValidAddress } from '../../server/addresses/formats.js';
 
 /** Asserts an address is well formed for its chain, more strictly than the server's own check. */
 export function expectAddressValidFor(chain: string, address: string): void {

@@ -13,7 +13,7 @@ import { isObject, listOperations, type OpenApiDocument } from '../helpers/opena
 import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 13: the card-secret reads take `session` in a JSON body (the PIN read in the body of a GET,
+ * The card-secret reads take `session` in a JSON body (the PIN read in the body of a GET,
  * as the spec has it), which fetch-based clients cannot send. They also take it as the
  * `X-SVC-Session` header or the `session` query parameter; given in several places, the values must
  * agree (else 422 naming `session`).

@@ -15,7 +15,7 @@ import {
 import { inFuture, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 13: the served document generates a good client. openapi-typescript turns it into `paths`;
+ * The served document generates a good client. openapi-typescript turns it into `paths`;
  * a small program written against those types with openapi-fetch must typecheck (tsc --strict),
  * and that same program then runs a real flow against a listening sandbox: merchant → checkout →
  * payment → paid, and a card's PIN read with the session in a header (no GET body in fetch).

@@ -7,7 +7,7 @@ import { isObject, listOperations, type OpenApiDocument } from '../helpers/opena
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 13: the served OpenAPI document lints clean with Redocly's `recommended` ruleset (0 errors),
+ * The served OpenAPI document lints clean with Redocly's `recommended` ruleset (0 errors),
  * and every operation is named for client generators: a unique operationId, a summary, and security
  * on every `/v1` operation. Redocly runs offline (no telemetry, no update check).
  */

@@ -13,7 +13,7 @@ import { runScenario } from '../../server/scenarios/run.js';
 import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 12, recording: while a recording runs, control-API calls (the dashboard's clicks) and /v1
+ * Recording: while a recording runs, control-API calls (the dashboard's clicks) and /v1
  * calls in either environment become the steps of a scenario, with names for what they created and
  * references instead of ids; stop answers the YAML.
  */

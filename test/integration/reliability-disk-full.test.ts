@@ -19,7 +19,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 10, items 1, 2 and 7: the database disk fills up (a real SQLITE_FULL, no root needed) and
+ * The database disk fills up (a real SQLITE_FULL, no root needed) and
  * then has room again. Scheduled work is never lost, a failure to record a failure never kills
  * the process, and a request answers 507 while full and succeeds once space is back.
  */
@@ -106,7 +106,7 @@ describe('disk full (a real SQLITE_FULL on a file database)', () => {
     vi.restoreAllMocks();
   });
 
-  describe('item 1: a job that fails on a full disk is kept and retried, never failed for good', () => {
+  describe('a job that fails on a full disk is kept and retried, never failed for good', () => {
     it('the settlement stays in the jobs table with its last error; when space returns it is retried (real-time backoff) and the checkout completes, funds available, webhook sent', async () => {
       const sandbox = await testSandbox({ dbPath: join(tempDir(), 'db.sqlite') });
       await sandbox.listen();
@@ -167,7 +167,7 @@ describe('disk full (a real SQLITE_FULL on a file database)', () => {
     }, 15_000);
   });
 
-  describe('item 2: a failure to record a job failure (the disk still full) is caught', () => {
+  describe('a failure to record a job failure (the disk still full) is caught', () => {
     it('the ticker runs the due job on a full disk: no unhandled rejection, logged, the server keeps answering, the scheduler keeps retrying and settles once space returns', async () => {
       const unhandled = vi.fn();
       process.on('unhandledRejection', unhandled);
@@ -219,7 +219,7 @@ describe('disk full (a real SQLITE_FULL on a file database)', () => {
     }, 20_000);
   });
 
-  describe('item 7: a request while the disk is full', () => {
+  describe('a request while the disk is full', () => {
     it('POST /v1/checkouts → 507 {error: "Insufficient storage: the database disk is full ..."}; reads still work; the same request → 200 once space returns, no restart', async () => {
       const sandbox = await testSandbox({ dbPath: join(tempDir(), 'db.sqlite') });
       const actor = await createMerchant(sandbox);

@@ -10,7 +10,7 @@ import { type Actor, call, control, ok } from '../helpers/api.js';
 import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 10, items 4, 5, 6, 8, 9, 10 and 11, over real HTTP on 127.0.0.1 (raw sockets where the
+ * Reliability over real HTTP on 127.0.0.1 (raw sockets where the
  * point is what happens on the connection): body limits that close the connection, the money
  * ceiling, settings bounds, timeouts, ?env= on the money controls, who may reach the control API,
  * and errors straight from the HTTP parser.
@@ -204,7 +204,7 @@ async function issueCard(sandbox: Sandbox, actor: Actor) {
   return { holderId: holder.id, cardId: card.id };
 }
 
-describe('item 4: a body over the 64 KiB limit → 413 {error}, Connection: close, and the connection is closed', () => {
+describe('a body over the 64 KiB limit → 413 {error}, Connection: close, and the connection is closed', () => {
   it('GET /v1/cardholders/{ch}/cards/{card}/pin with a 300 KB JSON body on a keep-alive raw socket; a new connection works after', async () => {
     const { sandbox, port, base } = await listening();
     const actor = await createMerchant(sandbox);
@@ -250,7 +250,7 @@ describe('item 4: a body over the 64 KiB limit → 413 {error}, Connection: clos
   });
 });
 
-describe('item 5: the money ceiling (2^53 − 1 minor units per account)', () => {
+describe('the money ceiling (2^53 − 1 minor units per account)', () => {
   const credit = (base: string, merchantId: string, amount: number | string) =>
     http(`${base}/sandbox/merchants/${merchantId}/credit`, {
       method: 'POST',
@@ -301,7 +301,7 @@ describe('item 5: the money ceiling (2^53 − 1 minor units per account)', () =>
   });
 });
 
-describe('item 6: PATCH /sandbox/settings is bounded', () => {
+describe('PATCH /sandbox/settings is bounded', () => {
   const patch = (base: string, raw: string) => http(`${base}/sandbox/settings`, { method: 'PATCH', raw });
   const settingsOf = async (base: string) =>
     json<{
@@ -368,7 +368,7 @@ describe('item 6: PATCH /sandbox/settings is bounded', () => {
   });
 });
 
-describe('item 8: header, request and keep-alive timeouts (createSandbox `timeouts`)', () => {
+describe('header, request and keep-alive timeouts (createSandbox `timeouts`)', () => {
   const timeouts = { headersMs: 300, requestMs: 600, keepAliveMs: 300 };
 
   /** If the server said anything before closing, it is a 408 {error}. */
@@ -431,7 +431,7 @@ describe('item 8: header, request and keep-alive timeouts (createSandbox `timeou
   });
 });
 
-describe('item 9: the money controls honour ?env=', () => {
+describe('the money controls honour ?env=', () => {
   it('credit, deposits and payouts act in ?env=production; a body env still works; both, and different → 422 naming env', async () => {
     const { sandbox, base } = await listening();
     const actor = await createMerchant(sandbox);
@@ -517,7 +517,7 @@ const externalIPv4 = Object.values(networkInterfaces())
   .flat()
   .find((i) => i !== undefined && i.family === 'IPv4' && !i.internal)?.address;
 
-describe('item 10: who may use the control API', () => {
+describe('who may use the control API', () => {
   it('a foreign Origin (Origin: null included) or Sec-Fetch-Site: cross-site → 403 {error} on every method, GET included; same-origin is served', async () => {
     const { sandbox, base, port } = await listening();
     const actor = await createMerchant(sandbox);
@@ -605,7 +605,7 @@ describe('item 10: who may use the control API', () => {
   );
 });
 
-describe('item 11: errors straight from the HTTP parser are {error} JSON', () => {
+describe('errors straight from the HTTP parser are {error} JSON', () => {
   it('20 KB of headers → 431 {"error": "Request header fields too large"}', async () => {
     const { port } = await listening();
     const raw = await Raw.open(port);

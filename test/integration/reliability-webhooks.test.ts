@@ -6,7 +6,7 @@ import { type Received, startReceiver } from '../helpers/receiver.js';
 import { createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 10, items 3 and 12: a webhook leaves only once the transaction that created or leased its
+ * A webhook leaves only once the transaction that created or leased its
  * delivery has committed (no phantom webhooks), and the deliveries of one resource to one endpoint
  * leave in event order.
  */
@@ -40,7 +40,7 @@ function expectNoPhantoms(sandbox: Sandbox, received: Received[]) {
   }
 }
 
-describe('item 3: no phantom webhooks', () => {
+describe('no phantom webhooks', () => {
   beforeEach(() => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
@@ -163,7 +163,7 @@ describe('item 3: no phantom webhooks', () => {
   });
 });
 
-describe('item 12: deliveries of one resource to one endpoint leave in event order', () => {
+describe('deliveries of one resource to one endpoint leave in event order', () => {
   it('200 authorizations declined at once: for every data.id the receiver sees card.transaction requested before declined', async () => {
     const sandbox = await testSandbox();
     const receiver = await startReceiver();

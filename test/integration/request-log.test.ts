@@ -8,7 +8,7 @@ import { encryptPayload, newSession, pinBlock } from '../helpers/card-client.js'
 import { type Actor, createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 13: the request log. Every /v1 request is recorded (time, env, merchant, masked key,
+ * The request log. Every /v1 request is recorded (time, env, merchant, masked key,
  * method, route and URL, status, duration, capped bodies); secrets never reach the table.
  */
 

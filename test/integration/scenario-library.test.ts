@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freshSandboxOptions } from '../../server/cli/fresh.js';
 import { EVENT_TYPES } from '../../server/contract/events.js';
 import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
 import type { ScenarioRun } from '../../server/contract/scenarios.js';
-import { freshSandboxOptions } from '../../server/scenarios/fresh.js';
 import { LIBRARY, libraryText } from '../../server/scenarios/library.js';
 import { parseScenario } from '../../server/scenarios/parse.js';
 import { runScenario } from '../../server/scenarios/run.js';
@@ -111,7 +111,7 @@ describe('control API: /sandbox/scenarios/library', () => {
     const existing = await createMerchant(sandbox, 'Already Here');
     // Progress goes where every scenario run's goes (the event stream's `event: scenario`).
     const progress: { name: string; done: boolean }[] = [];
-    sandbox.ctx.scenarios.on((p) => progress.push({ name: p.name, done: p.done }));
+    sandbox.scenarios.on((p) => progress.push({ name: p.name, done: p.done }));
     const run = ok<ScenarioRun>(
       await sandbox.apps.test.inject({
         method: 'POST',

@@ -116,7 +116,7 @@ describe('POST /sandbox/scenarios/run', () => {
     const sandbox = await testSandbox();
     const urls = await sandbox.listen();
     const messages: ScenarioProgress[] = [];
-    const off = sandbox.ctx.scenarios.on((p) => messages.push(p));
+    const off = sandbox.scenarios.on((p) => messages.push(p));
     const res = await fetch(`${urls.test}/sandbox/scenarios/run`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freshSandboxOptions, runFresh } from '../../server/cli/fresh.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import type { Scenario } from '../../server/scenarios/format.js';
-import { freshSandboxOptions, runFresh } from '../../server/scenarios/fresh.js';
 import { parseScenario } from '../../server/scenarios/parse.js';
 import { runScenario, type ScenarioStepResult } from '../../server/scenarios/run.js';
 import { testSandbox } from '../helpers/sandbox.js';

@@ -12,7 +12,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 11: the control API's views for the dashboard (customers, invoices, filtered and paged
+ * The control API's views for the dashboard (customers, invoices, filtered and paged
  * checkouts and events), webhook endpoint editing, disabling and test events, and the card secrets
  * exchange as the merchant's owner.
  */

@@ -20,7 +20,7 @@ import {
 } from './support.js';
 
 /**
- * Issue 10: authentication and ownership on EVERY /v1 operation of the OpenAPI document. No key,
+ * Authentication and ownership on EVERY /v1 operation of the OpenAPI document. No key,
  * another scheme, an unknown key and a revoked key are 401; the scheme in lower case is accepted;
  * another merchant's resource is 403; the same resource through the other environment's address
  * is 404. Every refusal is exactly `{error}`. Each operation gets a fresh world (the lower-case

@@ -7,7 +7,7 @@ import { createMerchant, testSandbox } from '../helpers/sandbox.js';
 import { errorShapeProblem, fillWith, loadDocument, requestSchema, UNKNOWN_UUID } from './support.js';
 
 /**
- * Issue 10: who may reach the control API, over real HTTP. For every /sandbox operation of the
+ * Who may reach the control API, over real HTTP. For every /sandbox operation of the
  * OpenAPI document: the Host allow-list (loopback names only, exactly), the Origin (none or the
  * request's own loopback origin; anything else, `null` included, is a 403 on every method, GET
  * too), Sec-Fetch-Site cross-site (403 on every method), and the TCP peer (a client on another

@@ -22,7 +22,7 @@ import {
 } from './support.js';
 
 /**
- * Issue 10: every operation of the OpenAPI document, fed requests derived from its own schemas —
+ * Every operation of the OpenAPI document, fed requests derived from its own schemas —
  * valid bodies, boundary integers, wrong types, missing fields, huge strings, 2,000-deep nesting,
  * unknown keys; real, unknown and garbage path ids; odd querystrings — against one sandbox holding
  * a fixture world. Never a 5xx; every error is exactly `{error: string}`; every 2xx JSON parses.

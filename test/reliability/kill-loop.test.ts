@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/sandbox.js';
 import { ensureCli, exited, mulberry32, type Served, serve } from './support.js';
 
 /**
- * Issue 10: kill -9 in a loop. The real CLI on a file; concurrent writers create checkouts with a
+ * Kill -9 in a loop. The real CLI on a file; concurrent writers create checkouts with a
  * key, pay some through the control API and add webhook endpoints pointing at a local receiver;
  * SIGKILL at a seeded random moment; then, on a copy of the files exactly as the kill left them:
  * integrity_check, every acknowledged write present with (at least) its acknowledged state, every

@@ -9,7 +9,7 @@ import type { Sandbox } from '../../server/sandbox.js';
 import { isObject, type JsonObject, type OpenApiDocument, type Operation } from '../helpers/openapi.js';
 
 /**
- * Shared pieces of the reliability suite (issue 10): the built CLI as a child process, a seeded
+ * Shared pieces of the reliability suite: the built CLI as a child process, a seeded
  * PRNG, the fixture world every route can be pointed at, and valid-value arbitraries derived from
  * the OpenAPI document's request schemas.
  */

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { evmAddress, isChecksumAddress } from '../../server/addresses/formats.js';
+import { EvmAddressPool } from '../../server/addresses/pool.js';
+import { AddressSource } from '../../server/addresses/source.js';
 import { createIds } from '../../server/ids.js';
-import {
-  EvmAddressPool,
-  evmAddress,
-  generateAddress,
-  isChecksumAddress,
-} from '../../server/simulate/addresses.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -39,11 +36,12 @@ describe('EvmAddressPool', () => {
   });
 });
 
-describe('generateAddress with an address pool', () => {
+describe('AddressSource without an address worker', () => {
   it('draws ahead only from an unseeded source: a seeded one gives the same sequence as before', () => {
     const a = createIds('seeded');
     const b = createIds('seeded');
-    const fromGenerate = Array.from({ length: 20 }, () => generateAddress('ethereum', a));
+    const source = new AddressSource(a);
+    const fromGenerate = Array.from({ length: 20 }, () => source.next('ethereum'));
     const derived = Array.from({ length: 20 }, () => evmAddress(b.bytes(20)));
     expect(fromGenerate).toEqual(derived);
     // Nothing was drawn ahead: the next id of both sources is the same.
@@ -51,10 +49,10 @@ describe('generateAddress with an address pool', () => {
   });
 
   it('gives valid, distinct EIP-55 addresses from an unseeded source', async () => {
-    const ids = createIds();
+    const source = new AddressSource(createIds());
     const addresses = new Set<string>();
     for (let i = 0; i < 500; i++) {
-      addresses.add(generateAddress(i % 2 ? 'polygon' : 'bsc', ids));
+      addresses.add(source.next(i % 2 ? 'polygon' : 'bsc'));
       if (i % 10 === 0) await turn();
     }
     expect(addresses.size).toBe(500);

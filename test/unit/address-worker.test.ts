@@ -4,19 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type AddressFormat, isChecksumAddress, isValidAddress } from '../../server/addresses/formats.js';
+import { AddressPrefetcher } from '../../server/addresses/prefetcher.js';
+import { AddressSource } from '../../server/addresses/source.js';
 import { createIds } from '../../server/ids.js';
-import {
-  type AddressFormat,
-  AddressPrefetcher,
-  addressPrefetcher,
-  generateAddress,
-  isChecksumAddress,
-  isValidAddress,
-} from '../../server/simulate/addresses.js';
 
 // The worker's script as the builds make it (the test command builds before it runs the tests):
 // the CLI's (tsc's output) and the desktop app's (electron-vite's second main entry).
-const BUILT_WORKER = pathToFileURL(join(process.cwd(), 'dist/server/simulate/address-worker.js'));
+const BUILT_WORKER = pathToFileURL(join(process.cwd(), 'dist/server/addresses/address-worker.js'));
 const ELECTRON_WORKER = pathToFileURL(join(process.cwd(), 'out/main/address-worker.js'));
 const CHAIN_OF: Record<AddressFormat, string> = { evm: 'polygon', tron: 'tron', bitcoin: 'bitcoin' };
 
@@ -52,11 +47,14 @@ describe('AddressPrefetcher (the built worker)', () => {
   });
 
   it('the desktop build ships the worker beside the module that starts it, and it answers', async () => {
-    const chunk = readdirSync(join(process.cwd(), 'out/main')).find((f) => /^addresses-.*\.js$/.test(f));
-    expect(chunk, 'out/main has the addresses chunk').toBeDefined();
-    expect(readFileSync(join(process.cwd(), 'out/main', chunk!), 'utf8')).toContain(
-      'new URL("./address-worker.js", import.meta.url)',
-    );
+    const starter = readdirSync(join(process.cwd(), 'out/main'))
+      .filter((f) => f.endsWith('.js') && f !== 'address-worker.js')
+      .find((f) =>
+        readFileSync(join(process.cwd(), 'out/main', f), 'utf8').includes(
+          'new URL("./address-worker.js", import.meta.url)',
+        ),
+      );
+    expect(starter, 'a module in out/main starts ./address-worker.js').toBeDefined();
     const p = prefetcher(ELECTRON_WORKER, 8);
     p.take('evm');
     await p.filled('evm', 8);
@@ -65,10 +63,11 @@ describe('AddressPrefetcher (the built worker)', () => {
 
   it('never keeps the process alive: a process that used the worker exits by itself', () => {
     const script = `
-      const { addressPrefetcher } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/server/simulate/addresses.js')).href)});
-      addressPrefetcher.take('evm');
-      await addressPrefetcher.filled('evm', 8);
-      console.log(addressPrefetcher.take('evm'));
+      const { AddressPrefetcher } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/server/addresses/prefetcher.js')).href)});
+      const prefetcher = new AddressPrefetcher();
+      prefetcher.take('evm');
+      await prefetcher.filled('evm', 8);
+      console.log(prefetcher.take('evm'));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       timeout: 10_000,
@@ -117,19 +116,64 @@ describe('AddressPrefetcher (the built worker)', () => {
   });
 });
 
-describe('generateAddress and the process worker', () => {
+describe('AddressSource and its worker', () => {
   it('from source the worker has no script: the request thread derives, and addresses stay valid', () => {
-    const ids = createIds();
-    expect(generateAddress('tron', ids)).toMatch(/^T/);
-    expect(addressPrefetcher.available).toBe(false);
-    expect(isValidAddress('bitcoin', generateAddress('bitcoin', ids))).toBe(true);
-    expect(isChecksumAddress(generateAddress('bsc', ids))).toBe(true);
+    const worker = new AddressPrefetcher();
+    const source = new AddressSource(createIds(), worker);
+    expect(source.next('tron')).toMatch(/^T/);
+    expect(worker.available).toBe(false);
+    expect(isValidAddress('bitcoin', source.next('bitcoin'))).toBe(true);
+    expect(isChecksumAddress(source.next('bsc'))).toBe(true);
   });
 
-  it('a seeded source never takes from the worker: the same seed gives the same addresses', () => {
-    const a = createIds('same');
-    const b = createIds('same');
-    for (const chain of ['ethereum', 'tron', 'bitcoin'])
-      expect(generateAddress(chain, a)).toBe(generateAddress(chain, b));
+  it('an unseeded source takes the built worker’s addresses', async () => {
+    const worker = prefetcher(BUILT_WORKER, 16);
+    const source = new AddressSource(createIds(), worker);
+    source.next('polygon');
+    await worker.filled('evm', 16);
+    const served = worker.served;
+    expect(isChecksumAddress(source.next('polygon'))).toBe(true);
+    expect(worker.served).toBe(served + 1);
+  });
+
+  it('a seeded source never takes from the worker: the same seed gives the same addresses', async () => {
+    const worker = prefetcher(BUILT_WORKER, 16);
+    worker.take('evm');
+    await worker.filled('evm', 16);
+    const a = new AddressSource(createIds('same'), worker);
+    const b = new AddressSource(createIds('same'));
+    for (const chain of ['ethereum', 'tron', 'bitcoin']) expect(a.next(chain)).toBe(b.next(chain));
+    expect(worker.served).toBe(0);
+  });
+
+  it('the built sandbox starts its own worker and stops it when it closes', () => {
+    // A child process: the built server as the CLI runs it (tsc's output), not through vitest.
+    const script = `
+      const { createSandbox } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/server/sandbox.js')).href)});
+      const sandbox = await createSandbox({ ports: { test: 0, production: 0 } });
+      const worker = sandbox.ctx.addressSource.worker;
+      const before = worker.running;
+      sandbox.ctx.merchants.create({ name: 'First' });
+      await worker.filled('evm', 8);
+      const served = worker.served;
+      sandbox.ctx.merchants.create({ name: 'Second' });
+      const running = worker.running;
+      await sandbox.close();
+      console.log(JSON.stringify({ before, running, served: worker.served - served, after: worker.running }));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 20_000,
+      encoding: 'utf8',
+    });
+    const seen = JSON.parse(out.trim()) as {
+      before: boolean;
+      running: boolean;
+      served: number;
+      after: boolean;
+    };
+    expect(seen.before).toBe(false); // started when addresses are wanted, not with the sandbox
+    expect(seen.running).toBe(true);
+    expect(seen.served).toBeGreaterThan(0); // the second merchant's EVM addresses came from the worker
+    expect(seen.after).toBe(false);
   });
 });

@@ -1,14 +1,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { createIds } from '../../server/ids.js';
 import {
-  generateAddress,
   generateTxid,
   isChecksumAddress,
   isValidAddress,
   toChecksumAddress,
-} from '../../server/simulate/addresses.js';
+} from '../../server/addresses/formats.js';
+import { AddressSource } from '../../server/addresses/source.js';
+import { createIds } from '../../server/ids.js';
 
 const base58check = createBase58check(sha256);
 
@@ -41,14 +41,14 @@ describe('EIP-55 checksum addresses', () => {
   });
 });
 
-describe('generateAddress', () => {
-  const ids = createIds('addresses');
+describe('AddressSource (seeded)', () => {
+  const source = new AddressSource(createIds('addresses'));
 
   it.each(['ethereum', 'polygon', 'bsc', 'arbitrum'])(
     '%s: an EIP-55 checksummed 20-byte hex address',
     (chain) => {
       for (let i = 0; i < 20; i++) {
-        const address = generateAddress(chain, ids);
+        const address = source.next(chain);
         expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
         expect(isChecksumAddress(address)).toBe(true);
         expect(isValidAddress(chain, address)).toBe(true);
@@ -58,7 +58,7 @@ describe('generateAddress', () => {
 
   it('tron: base58check starting with T, decoding to 21 bytes with version 0x41', () => {
     for (let i = 0; i < 20; i++) {
-      const address = generateAddress('tron', ids);
+      const address = source.next('tron');
       expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
       const raw = base58check.decode(address);
       expect(raw).toHaveLength(21);
@@ -69,7 +69,7 @@ describe('generateAddress', () => {
 
   it('bitcoin: bech32 bc1q (witness v0, 20-byte program: P2WPKH)', () => {
     for (let i = 0; i < 20; i++) {
-      const address = generateAddress('bitcoin', ids);
+      const address = source.next('bitcoin');
       expect(address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
       const decoded = bech32.decode(address as `${string}1${string}`);
       expect(decoded.prefix).toBe('bc');
@@ -80,12 +80,12 @@ describe('generateAddress', () => {
   });
 
   it('is deterministic for a seed and different across calls', () => {
-    const a = createIds('same');
-    const b = createIds('same');
-    const fromA = ['ethereum', 'tron', 'bitcoin'].map((chain) => generateAddress(chain, a));
-    const fromB = ['ethereum', 'tron', 'bitcoin'].map((chain) => generateAddress(chain, b));
+    const a = new AddressSource(createIds('same'));
+    const b = new AddressSource(createIds('same'));
+    const fromA = ['ethereum', 'tron', 'bitcoin'].map((chain) => a.next(chain));
+    const fromB = ['ethereum', 'tron', 'bitcoin'].map((chain) => b.next(chain));
     expect(fromA).toEqual(fromB);
-    expect(generateAddress('ethereum', a)).not.toBe(fromA[0]);
+    expect(a.next('ethereum')).not.toBe(fromA[0]);
   });
 });
 

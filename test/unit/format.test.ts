@@ -6,7 +6,7 @@ import {
   formatMoney,
   parseAmount,
   statusLabel,
-} from '../../renderer/components/format.js';
+} from '../../renderer/lib/format.js';
 import { formatMoney as serverMoney } from '../../server/domain/money/format.js';
 
 describe('the dashboard formatter', () => {

@@ -22,9 +22,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // - server/{domain,simulate,webhooks,db,contract}/** never import fastify, @fastify/*, fastify-plugin or
 //   server/http/**;
 // - server/db/** never imports server/{domain,simulate,webhooks,http}/**;
+// - server/domain/** never imports server/simulate/** (simulate builds on the domain, not the reverse);
+// - nothing in server/ but the wiring's top (server/cli.ts, server/cli/**) imports server/sandbox.ts;
 // - server/http/** never imports server/db/** (not even types);
 // - server/** never imports electron;
 // - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
+// - renderer/{store,api,lib}/** never import renderer/{components,pages}/** (a TypeScript scan at the end
+//   of this file, like the contract's type-only rule).
 //
 // Every rule is a `style/noRestrictedImports` pattern in an `overrides` entry of biome.json; the entries'
 // `includes` are disjoint (the server/** entry negates the folders that have their own), because when two
@@ -88,6 +92,8 @@ const MSG = {
   rendererServerPackage: 'the renderer never imports server-side packages',
   rendererOnly: 'the renderer imports only its own files',
   importType: 'only used as types',
+  domainSimulate: 'the domain never imports server/simulate',
+  sandbox: 'nothing below the wiring imports server/sandbox.ts',
 } as const;
 
 interface Probe {
@@ -180,6 +186,99 @@ const probes: Probe[] = [
       "import type { Checkout } from '../../contract/checkouts.js';\n" +
       "import { findCheckout } from '../../db/checkouts.js';\n\n" +
       'export const probe = findCheckout;\nexport type Probe = Checkout;\n',
+  },
+
+  // server/domain/** never imports server/simulate/**.
+  {
+    name: 'domain (nested) → ../../simulate/…',
+    file: 'server/domain/__probe__/simulate.ts',
+    source:
+      "import { ChainSimulator } from '../../simulate/chain.js';\nexport const probe = ChainSimulator;\n",
+    expect: banned(MSG.domainSimulate),
+  },
+  {
+    name: 'domain → ../simulate/… (type-only too)',
+    file: 'server/domain/__probe__-simulate.ts',
+    source: "import type { PayoutRail } from '../simulate/payouts.js';\nexport type Probe = PayoutRail;\n",
+    expect: banned(MSG.domainSimulate),
+  },
+  {
+    name: 'domain → the address leaf beside ids.ts (allowed)',
+    file: 'server/domain/__probe__/addresses.ts',
+    source:
+      "import { isValidAddress } from '../../addresses/formats.js';\nimport type { Ids } from '../../ids.js';\n\n" +
+      'export const probe = isValidAddress;\nexport type Probe = Ids;\n',
+  },
+  {
+    name: 'simulate → domain (allowed)',
+    file: 'server/simulate/__probe__-domain.ts',
+    source: "import { Ledger } from '../domain/ledger/service.js';\nexport const probe = Ledger;\n",
+  },
+
+  // Nothing below the wiring imports server/sandbox.ts; the CLI (the top) does.
+  {
+    name: 'server root (the context) → ./sandbox.js',
+    file: 'server/__probe__-sandbox.ts',
+    source: "import { createSandbox } from './sandbox.js';\nexport const probe = createSandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'scenarios → ../sandbox.js',
+    file: 'server/scenarios/__probe__.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'http → ../../sandbox.js (type-only too)',
+    file: 'server/http/sandbox/__probe__.ts',
+    source: "import type { Sandbox } from '../../sandbox.js';\nexport type Probe = Sandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'domain → ../../sandbox.js',
+    file: 'server/domain/__probe__/sandbox.ts',
+    source: "import { createSandbox } from '../../sandbox.js';\nexport const probe = createSandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'webhooks → ../sandbox.js',
+    file: 'server/webhooks/__probe__-sandbox.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'db → ../sandbox.js',
+    file: 'server/db/__probe__-sandbox.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+    expect: banned(MSG.sandbox),
+  },
+  {
+    name: 'http → its own ./sandbox/ routes folder (allowed: not server/sandbox.ts)',
+    file: 'server/http/__probe__-routes.ts',
+    source:
+      "import { scenarioControlRoutes } from './sandbox/scenarios.js';\nexport const probe = scenarioControlRoutes;\n",
+  },
+  {
+    name: 'cli → ../sandbox.js (allowed: the CLI is the top)',
+    file: 'server/cli/__probe__.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+  },
+  {
+    name: 'cli.ts → ./sandbox.js (allowed)',
+    file: 'server/cli.ts',
+    source: "import { createSandbox } from './sandbox.js';\nexport const probe = createSandbox;\n",
+  },
+  {
+    name: 'cli → electron (the wiring keeps that rule)',
+    file: 'server/cli/__probe__-electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
+  },
+  {
+    name: 'sandbox.ts → electron',
+    file: 'server/sandbox.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
   },
 
   // server/db/** is the bottom layer.
@@ -528,6 +627,63 @@ describe('renderer imports only types from server/contract (beyond what Biome ca
     const violations = rendererFiles(join(repoRoot, 'renderer')).flatMap((file) =>
       contractValueImports(file, readFileSync(file, 'utf8')),
     );
+    expect(violations).toEqual([]);
+  });
+});
+
+// The renderer's own direction: pages → components → store → api, and lib/ (pure helpers) below all
+// of them. The store, the api layer and lib/ never import a component or a page (an arrow that ran
+// back up: the store took its money formatting from components/ before it moved to lib/).
+function upwardImports(fileName: string, text: string): string[] {
+  const renderer = join(repoRoot, 'renderer');
+  const upper = ['components', 'pages'].map((dir) => join(renderer, dir));
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] &&
+            ts.isStringLiteralLike(node.arguments[0])
+          ? node.arguments[0].text
+          : undefined;
+    if (specifier?.startsWith('.')) {
+      const target = resolve(dirname(fileName), specifier);
+      if (upper.some((dir) => target === dir || target.startsWith(dir + sep))) {
+        found.push(`${relative(repoRoot, fileName)}: ${specifier}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('renderer: store/, api/ and lib/ never import components/ or pages/', () => {
+  it('flags an import, a re-export and an import() that runs back up', () => {
+    const at = join(repoRoot, 'renderer', 'store', 'probe.ts');
+    const text = [
+      "import { formatAmount } from '../components/format';",
+      "export { Pager } from '../components/Pager';",
+      "export const load = () => import('../pages/Checkouts/CheckoutList');",
+      "import { request } from '../api/client';",
+      "import { formatAmount as f } from '../lib/format';",
+    ].join('\n');
+    expect(upwardImports(at, text)).toEqual([
+      'renderer/store/probe.ts: ../components/format',
+      'renderer/store/probe.ts: ../components/Pager',
+      'renderer/store/probe.ts: ../pages/Checkouts/CheckoutList',
+    ]);
+  });
+
+  it('holds for every file in renderer/store, renderer/api and renderer/lib', () => {
+    const violations = ['store', 'api', 'lib']
+      .flatMap((dir) => rendererFiles(join(repoRoot, 'renderer', dir)))
+      .flatMap((file) => upwardImports(file, readFileSync(file, 'utf8')));
     expect(violations).toEqual([]);
   });
 });

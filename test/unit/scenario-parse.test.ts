@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mismatch } from '../../server/scenarios/expect.js';
 import { durationSeconds } from '../../server/scenarios/format.js';
 import { parseScenario, type ScenarioError } from '../../server/scenarios/parse.js';
-import { mismatch } from '../../server/scenarios/run.js';
 
 /** The errors of an invalid file (fails the test if it parsed). */
 function errorsOf(text: string): ScenarioError[] {

@@ -9,7 +9,7 @@ import { createViewsRepo } from '../../server/db/views.js';
 import { createWebhooksRepo } from '../../server/db/webhooks.js';
 
 /**
- * The dashboard's filtered lists (issue 11) are served by indexes, never by a scan of the table:
+ * The dashboard's filtered lists are served by indexes, never by a scan of the table:
  * every statement the repositories prepare for them is run through EXPLAIN QUERY PLAN. The SQL is
  * the repositories' own, recorded as they prepare it.
  */

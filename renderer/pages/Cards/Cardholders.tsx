@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Card } from '../../components/Card';
 import { Field, TextInput } from '../../components/Field';
-import { formatAmount } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { formatAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 

@@ -1,7 +1,7 @@
 import type { CryptoChain } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
-import { chainName, formatAmount } from '../../components/format';
+import { chainName, formatAmount } from '../../lib/format';
 
 /** Where the payer sends: one deposit address per chain, with the tokens it accepts there. */
 export function CheckoutChains({ chains }: { chains: CryptoChain[] }) {

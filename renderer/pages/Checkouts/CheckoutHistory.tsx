@@ -1,6 +1,6 @@
 import type { CheckoutPayment, RefundRecord } from '../../api/types';
 import { Card } from '../../components/Card';
-import { chainName, formatAmount, formatTime, formatTimestamp, shorten } from '../../components/format';
+import { chainName, formatAmount, formatTime, formatTimestamp, shorten } from '../../lib/format';
 
 export function CheckoutPayments({ payments, currency }: { payments: CheckoutPayment[]; currency: string }) {
   return (

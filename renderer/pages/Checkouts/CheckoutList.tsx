@@ -1,9 +1,9 @@
 import type { CheckoutStatus } from '../../api/types';
 import { Select } from '../../components/Field';
-import { formatMoney, formatTimestamp, humanize } from '../../components/format';
 import { PagedList } from '../../components/PagedList';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
+import { formatMoney, formatTimestamp, humanize } from '../../lib/format';
 import { useStore } from '../../store';
 import type { CheckoutFilter } from '../../store/checkouts';
 import { scopeKey } from '../../store/scope';

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { AmountInput, Field, TextInput } from '../../components/Field';
-import { parseAmount } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 
 /** The spec allows expiries up to 30 days ahead. */

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import type { Checkout } from '../../api/types';
 import { AmountInput, Field, TextInput } from '../../components/Field';
-import { formatAmount, parseAmount } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { formatAmount, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 
 export function RefundForm({ checkout, enabled }: { checkout: Checkout; enabled: boolean }) {

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Card } from '../../components/Card';
 import { Field, Select } from '../../components/Field';
-import { formatDate, formatOffset, formatTime } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useSandboxNow } from '../../components/useSandboxNow';
+import { formatDate, formatOffset, formatTime } from '../../lib/format';
 import { useStore } from '../../store';
 
 const STEPS = [

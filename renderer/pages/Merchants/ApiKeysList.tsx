@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ApiKey } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
-import { formatTimestamp, statusLabel } from '../../components/format';
+import { formatTimestamp, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
 
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {

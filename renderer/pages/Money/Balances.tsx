@@ -1,5 +1,5 @@
 import { Card } from '../../components/Card';
-import { formatAmount } from '../../components/format';
+import { formatAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 

@@ -1,7 +1,7 @@
 import { Fragment, useState } from 'react';
 import type { LedgerTransaction } from '../../api/types';
 import { Card } from '../../components/Card';
-import { formatAmount, formatTimestamp, humanize } from '../../components/format';
+import { formatAmount, formatTimestamp, humanize } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 

@@ -3,9 +3,9 @@ import type { StaticAddress } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
-import { chainName, parseAmount } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { chainName, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 

@@ -1,5 +1,5 @@
 import { Card } from '../../components/Card';
-import { formatTime } from '../../components/format';
+import { formatTime } from '../../lib/format';
 import { useStore } from '../../store';
 
 const SHOWN = 8;

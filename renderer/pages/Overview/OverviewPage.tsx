@@ -1,7 +1,7 @@
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
-import { formatDate, formatOffset, formatTime } from '../../components/format';
 import { useSandboxNow } from '../../components/useSandboxNow';
+import { formatDate, formatOffset, formatTime } from '../../lib/format';
 import { useStore } from '../../store';
 import { LiveEvents } from './LiveEvents';
 

@@ -1,10 +1,10 @@
 import type { RequestLogEntry } from '../../api/types';
 import { Card } from '../../components/Card';
 import { FilterTabs } from '../../components/FilterTabs';
-import { formatTimestamp } from '../../components/format';
 import { ScopeGate } from '../../components/ScopeGate';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
+import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import type { RequestFilter } from '../../store/requests';
 import { scopeKey } from '../../store/scope';

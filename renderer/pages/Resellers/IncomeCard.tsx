@@ -1,6 +1,6 @@
 import { Card } from '../../components/Card';
-import { formatAmount } from '../../components/format';
 import { useBusy } from '../../components/useBusy';
+import { formatAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 

@@ -1,7 +1,7 @@
 import type { ResellerConnection, ResellerConnectionStatus } from '../../api/types';
 import { AmountInput, Field } from '../../components/Field';
-import { formatAmount, parseAmount } from '../../components/format';
 import type { Tone } from '../../components/StatusBadge';
+import { formatAmount, parseAmount } from '../../lib/format';
 
 export const CONNECTION_TONE: Record<ResellerConnectionStatus, Tone> = {
   active: 'success',

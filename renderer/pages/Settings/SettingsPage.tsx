@@ -3,9 +3,9 @@ import type { ChainToken, KybStatus, Settings } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { AmountInput, Field, Select, TextInput } from '../../components/Field';
-import { chainName, formatAmount, formatMoney, parseAmount, statusLabel } from '../../components/format';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { chainName, formatAmount, formatMoney, parseAmount, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
 import { DELAY_UNITS, formFromSettings, type SettingsForm, validateSettings } from './validate';
 

@@ -3,9 +3,9 @@ import type { InboxMessage } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, Select } from '../../components/Field';
-import { formatTimestamp } from '../../components/format';
 import { InboxIcon } from '../../components/icons';
 import { useBusy } from '../../components/useBusy';
+import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { eventOfBody, prettyBody } from './events';
 

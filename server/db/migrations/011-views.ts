@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js';
 
 /**
- * The dashboard's views (issue 11): endpoints can be disabled (kept, but fanned out to no more),
+ * The dashboard's views: endpoints can be disabled (kept, but fanned out to no more),
  * and indexes for the new filtered lists. Each list is keyset-paged newest first within
  * (merchant_id, env), so every index starts with those and ends in rowid (implicit).
  */

@@ -1,3 +1,4 @@
+import type { AddressSource } from '../../addresses/source.js';
 import type { Clock } from '../../clock.js';
 import type {
   Checkout,
@@ -13,7 +14,6 @@ import type { RefundsRepo } from '../../db/refunds.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
-import { generateAddress } from '../../simulate/addresses.js';
 import type { MerchantAccess } from '../access.js';
 import type { CustomerService } from '../customers/service.js';
 import { checkCountry } from '../customers/service.js';
@@ -34,6 +34,8 @@ export interface CheckoutDeps {
   access: Pick<MerchantAccess, 'targetMerchant' | 'activeTerms'>;
   clock: Clock;
   ids: Ids;
+  /** new deposit addresses (the address worker's, or derived from `ids`) */
+  addressSource: Pick<AddressSource, 'next'>;
   settings: () => Settings;
   events: EventRecorder;
   scheduler: JobQueue;
@@ -96,7 +98,11 @@ export class CheckoutService {
           `No eligible chains: none of the ${body.chains ? 'requested ' : ''}chains accepts ${currency}${amount === null ? '' : ` for an amount of ${formatMoney(amount, currency)}`}`,
         );
       }
-      chains = eligible.map(({ chain, tokens }) => ({ chain, address: generateAddress(chain, ids), tokens }));
+      chains = eligible.map(({ chain, tokens }) => ({
+        chain,
+        address: this.deps.addressSource.next(chain),
+        tokens,
+      }));
     }
 
     return this.deps.events.transaction(() => {

@@ -1,3 +1,4 @@
+import type { AddressSource } from '../../addresses/source.js';
 import type { Clock } from '../../clock.js';
 import type {
   ApiKey,
@@ -11,7 +12,6 @@ import type { ApiKeyRow, ApiKeysRepo, MerchantRow, MerchantsRepo } from '../../d
 import type { StaticAddressesRepo } from '../../db/static-addresses.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import { generateAddress } from '../../simulate/addresses.js';
 import { isAlpha2Country } from '../countries.js';
 import { kybStates } from '../state.js';
 import { ENVS } from '../types.js';
@@ -22,6 +22,8 @@ export interface MerchantDeps {
   merchants: MerchantsRepo;
   apiKeys: ApiKeysRepo;
   addresses: StaticAddressesRepo;
+  /** new deposit addresses (the address worker's, or derived from `ids`) */
+  addressSource: Pick<AddressSource, 'next'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -76,7 +78,7 @@ export class MerchantService {
             merchant_id: row.id,
             env,
             chain,
-            address: generateAddress(chain, ids),
+            address: this.deps.addressSource.next(chain),
             created_at: now,
           });
         }

@@ -1,3 +1,4 @@
+import { generateTxid, isValidAddress } from '../../addresses/formats.js';
 import type { Clock } from '../../clock.js';
 import type { CheckoutStatus, CryptoChain } from '../../contract/checkouts.js';
 import type { RefundBody, RefundResult } from '../../contract/refunds.js';
@@ -6,7 +7,6 @@ import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
-import { generateTxid, isValidAddress } from '../../simulate/addresses.js';
 import { type CheckoutLifecycle, FEE_HOLD_MS } from '../checkouts/lifecycle.js';
 import type { CheckoutService } from '../checkouts/service.js';
 import type { EventRecorder } from '../events/recorder.js';

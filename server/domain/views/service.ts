@@ -27,7 +27,7 @@ export interface DashboardViewDeps {
 }
 
 /**
- * What the dashboard lists and opens (issue 11), read-only and keyless like every control view: the
+ * What the dashboard lists and opens, read-only and keyless like every control view: the
  * same objects /v1 returns, with filters, a search and keyset paging. An unknown merchant is a 404.
  */
 export class DashboardViews {

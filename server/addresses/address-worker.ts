@@ -1,10 +1,11 @@
 /**
- * The address worker (see AddressPrefetcher in ./addresses.ts): answers each request with that many
+ * The address worker (see AddressPrefetcher in ./prefetcher.ts): answers each request with that many
  * addresses of the format, from fresh random bodies. It holds nothing between requests.
  */
 import { randomFillSync } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { type AddressBatch, type AddressRequest, formatAddress } from './addresses.js';
+import { formatAddress } from './formats.js';
+import type { AddressBatch, AddressRequest } from './prefetcher.js';
 
 const port = parentPort;
 if (!port) throw new Error('address-worker.js runs as a worker thread');

@@ -1,6 +1,6 @@
 import { createSandbox, type SandboxOptions } from '../sandbox.js';
-import type { Scenario } from './format.js';
-import { type RunOptions, runScenario, type ScenarioRun } from './run.js';
+import type { Scenario } from '../scenarios/format.js';
+import { type RunOptions, runScenario, type ScenarioRun } from '../scenarios/run.js';
 
 /**
  * The sandbox a scenario replays in: in memory, on free loopback ports, with the scenario's seed

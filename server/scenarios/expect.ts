@@ -1,0 +1,203 @@
+/**
+ * Expectations: what a scenario's `expect` steps and a call's `expect` check, and the messages that
+ * say what was expected and what was found.
+ */
+import { performance } from 'node:perf_hooks';
+import { type Response, type ScenarioClient, StepFailure, show, withQuery } from './client.js';
+import type { Expectation, ResponseExpectation } from './format.js';
+
+const POLL_MS = 25;
+
+export function expectationLabel(e: Expectation): string {
+  if ('get' in e) return `GET ${e.get}${e.status === undefined ? '' : ` → ${e.status}`}`;
+  if ('event' in e) return `event ${e.event.type}${e.event.count === undefined ? '' : ` ×${e.event.count}`}`;
+  if ('webhook' in e) {
+    const w = e.webhook;
+    const parts = [
+      w.status,
+      w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
+    ];
+    return `webhook ${w.event}${parts.some(Boolean) ? ` ${parts.filter(Boolean).join(', ')}` : ''}`;
+  }
+  return `balance ${e.balance.merchant} ${e.balance.currency}`;
+}
+
+const LISTED = 5;
+/** The first few items, newest first as the sandbox lists them, and how many more there are. */
+const listed = (items: string[]): string =>
+  items.length <= LISTED
+    ? items.join('; ')
+    : `${items.slice(0, LISTED).join('; ')}; and ${items.length - LISTED} more`;
+
+/**
+ * Where `actual` differs from the subset `expected`: every given field must be equal; arrays
+ * have the same length and match element by element; other actual fields are ignored.
+ */
+export function mismatch(expected: unknown, actual: unknown, path = ''): string | undefined {
+  const at = path || 'value';
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${at}: expected ${show(expected)}, actual ${show(actual)}`;
+    if (expected.length !== actual.length)
+      return `${at}: expected ${expected.length} items, actual ${actual.length}: ${show(actual)}`;
+    for (const [i, item] of expected.entries()) {
+      const found = mismatch(item, actual[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return `${at}: expected ${show(expected)}, actual ${show(actual)}`;
+    for (const [key, value] of Object.entries(expected)) {
+      const found = mismatch(value, (actual as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return expected === actual ? undefined : `${at}: expected ${show(expected)}, actual ${show(actual)}`;
+}
+
+/** A response's status (2xx when none is given) and the subset of its body a step expects. */
+export function checkResponse(
+  what: string,
+  response: Response,
+  expect: ResponseExpectation | undefined,
+): void {
+  const statusOk =
+    expect?.status === undefined
+      ? response.status >= 200 && response.status <= 299
+      : response.status === expect.status;
+  if (!statusOk) {
+    throw new StepFailure(
+      `${what}: expected status ${expect?.status ?? '2xx'}, actual ${response.status} ${show(response.body)}`,
+    );
+  }
+  if (expect?.body !== undefined) {
+    const found = mismatch(expect.body, response.body, 'body');
+    if (found) throw new StepFailure(`${what}: ${found}`);
+  }
+}
+
+/** Keeps checking until the check passes or `waitMs` is over; the last failure is the answer. */
+export async function eventually(check: () => Promise<void>, waitMs: number): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (!(error instanceof StepFailure) || performance.now() >= deadline) throw error;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** One look at the sandbox: throws a StepFailure saying what differs, or returns. */
+export async function checkExpectation(client: ScenarioClient, e: Expectation): Promise<void> {
+  if ('get' in e) return checkGet(client, e);
+  if ('event' in e) return checkEvent(client, e.event);
+  if ('webhook' in e) return checkWebhook(client, e.webhook);
+  return checkBalance(client, e.balance);
+}
+
+type Of<K extends string> = Extract<Expectation, Record<K, unknown>>;
+
+async function checkGet(client: ScenarioClient, e: Of<'get'>): Promise<void> {
+  const path = withQuery(e.get, e.query);
+  const response = e.get.startsWith('/v1/')
+    ? await client.request('GET', `${client.baseUrl(client.envOf(e.env))}${path}`, {
+        headers: { authorization: `Bearer ${client.merchant(e.merchant).key}` },
+      })
+    : await client.control('GET', path);
+  checkResponse(`GET ${path}`, response, { status: e.status ?? 200, body: e.body });
+}
+
+async function checkEvent(client: ScenarioClient, event: Of<'event'>['event']): Promise<void> {
+  const { type, data, count } = event;
+  const env = client.envOf(event.env);
+  const names = event.merchant ? [event.merchant] : client.merchantNames();
+  const all = (await Promise.all(names.map((n) => client.events(client.merchant(n).id, env)))).flat();
+  const ofType = all.filter((e) => e.type === type);
+  const matching = ofType.filter((e) => data === undefined || !mismatch(data, e.data));
+  if (count === undefined ? matching.length > 0 : matching.length === count) return;
+  const wanted = `${count === undefined ? 'a' : count} ${type} event${count === 1 || count === undefined ? '' : 's'}${
+    data === undefined ? '' : ` with data ${show(data)}`
+  }`;
+  const actual =
+    ofType.length > 0
+      ? `${matching.length} matching; ${type} data: ${listed(ofType.map((e) => show(e.data)))}`
+      : `events in ${env}: ${[...new Set(all.map((e) => e.type))].join(', ') || 'none'}`;
+  throw new StepFailure(`expected ${wanted}, actual ${actual}`);
+}
+
+interface ListedDelivery {
+  event_id: string;
+  merchant_id: string;
+  status: string;
+  attempt_count: number;
+}
+
+async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook']): Promise<void> {
+  const env = client.envOf(w.env);
+  const query = new URLSearchParams({ event: w.event, env, limit: '1000' });
+  if (w.merchant) query.set('merchant_id', client.merchant(w.merchant).id);
+  // Without a merchant: the deliveries of the merchants this scenario made, not the sandbox's
+  // other tenants' (a running sandbox has its own).
+  const ours = client.merchantIds();
+  const deliveries = (
+    (await client.controlOk('GET', `/sandbox/deliveries?${query}`)) as ListedDelivery[]
+  ).filter((d) => w.merchant !== undefined || ours.has(d.merchant_id));
+  let dataOf = async (_d: ListedDelivery): Promise<unknown> => undefined;
+  if (w.data !== undefined) {
+    const cache = new Map<string, Map<string, unknown>>();
+    dataOf = async (d) => {
+      if (!cache.has(d.merchant_id))
+        cache.set(
+          d.merchant_id,
+          new Map((await client.events(d.merchant_id, env)).map((ev) => [ev.id, ev.data])),
+        );
+      return cache.get(d.merchant_id)!.get(d.event_id);
+    };
+  }
+  for (const d of deliveries) {
+    if (w.status !== undefined && d.status !== w.status) continue;
+    if (w.attempts !== undefined && d.attempt_count !== w.attempts) continue;
+    if (w.data !== undefined && mismatch(w.data, await dataOf(d))) continue;
+    return;
+  }
+  const wanted = [
+    w.status,
+    w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
+    w.data === undefined ? undefined : `data ${show(w.data)}`,
+  ].filter(Boolean);
+  const actual =
+    deliveries.length === 0
+      ? `no ${w.event} deliveries in ${env}`
+      : listed(
+          deliveries.map(
+            (d) => `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`,
+          ),
+        );
+  throw new StepFailure(
+    `expected a ${w.event} delivery${wanted.length ? ` ${wanted.join(', ')}` : ''}, actual ${actual}`,
+  );
+}
+
+async function checkBalance(client: ScenarioClient, b: Of<'balance'>['balance']): Promise<void> {
+  const env = client.envOf(b.env);
+  const balances = (await client.controlOk(
+    'GET',
+    `/sandbox/merchants/${client.merchant(b.merchant).id}/balances?env=${env}`,
+  )) as { currency: string; available: number; held: number }[];
+  const balance = balances.find((x) => x.currency === b.currency) ?? {
+    currency: b.currency,
+    available: 0,
+    held: 0,
+  };
+  const expected = {
+    ...(b.available === undefined ? {} : { available: b.available }),
+    ...(b.held === undefined ? {} : { held: b.held }),
+  };
+  const found = mismatch(expected, balance, `${b.merchant} ${b.currency} balance`);
+  if (found) throw new StepFailure(found);
+}

@@ -1,0 +1,132 @@
+/**
+ * The step runner: what each kind of step does over the sandbox's HTTP, and the named results
+ * (`as:`, each merchant, the clock) that later steps reference as `${name.path}`.
+ */
+
+import { type Response, type ScenarioClient, withQuery } from './client.js';
+import { checkExpectation, checkResponse, eventually, expectationLabel } from './expect.js';
+import { durationSeconds, type ScenarioStep } from './format.js';
+import { referencesIn, resolve, stringsIn } from './refs.js';
+
+/** The label a step is shown with: its `name`, or what it does. */
+export function stepLabel(step: ScenarioStep): string {
+  if (step.name) return step.name;
+  switch (step.kind) {
+    case 'merchant':
+      return `merchant ${step.merchant}`;
+    case 'call':
+      return `${step.call}${step.merchant ? ` as ${step.merchant}` : ''}`;
+    case 'control':
+      return step.control;
+    case 'clock':
+      return typeof step.clock === 'string' ? `clock ${step.clock}` : `clock advance ${step.clock.advance}`;
+    case 'settings':
+      return `settings ${Object.keys(step.settings).join(', ')}`;
+    case 'expect':
+      return `expect ${expectationLabel(step.expect)}`;
+  }
+}
+
+export class StepRunner {
+  /** What `${...}` references resolve against, by name. */
+  private readonly results: Map<string, unknown>;
+
+  constructor(
+    private readonly client: ScenarioClient,
+    /** how long an expectation keeps looking before it fails (ms) */
+    private readonly waitMs: number,
+  ) {
+    this.results = new Map<string, unknown>([
+      ['sandbox', { url: client.urls.test, urls: { ...client.urls } }],
+    ]);
+  }
+
+  /** Runs one step; throws a StepFailure (or an UnresolvedReference) when it does not hold. */
+  async run(step: ScenarioStep): Promise<void> {
+    const { client, results } = this;
+    await this.readClock(step);
+    switch (step.kind) {
+      case 'merchant': {
+        const body = resolve(step.body ?? {}, results);
+        const created = (await client.controlOk('POST', '/sandbox/merchants', {
+          name: step.merchant,
+          ...body,
+        })) as {
+          merchant: { id: string; name: string };
+          api_key: { id: string; key: string };
+        };
+        client.addMerchant(step.merchant, { id: created.merchant.id, key: created.api_key.key });
+        results.set(step.merchant, {
+          id: created.merchant.id,
+          name: created.merchant.name,
+          key: created.api_key.key,
+          merchant: created.merchant,
+          api_key: created.api_key,
+        });
+        return;
+      }
+      case 'call':
+      case 'control': {
+        const line = step.kind === 'call' ? step.call : step.control;
+        const [method, rawPath] = line.split(' ') as [string, string];
+        const path = withQuery(resolve(rawPath, results), resolve(step.query, results));
+        const body = resolve(step.body, results);
+        let response: Response;
+        if (step.kind === 'call') {
+          const { key } = client.merchant(step.merchant);
+          response = await client.request(method, `${client.baseUrl(client.envOf(step.env))}${path}`, {
+            body,
+            // A header the step gives wins: `authorization` lets a step call with another key, or none.
+            headers: { authorization: `Bearer ${key}`, ...resolve(step.headers ?? {}, results) },
+          });
+        } else response = await client.control(method, path, body);
+        checkResponse(`${method} ${path}`, response, resolve(step.expect, results));
+        if (step.as) results.set(step.as, response.body);
+        return;
+      }
+      case 'clock': {
+        if (step.clock === 'freeze') await client.controlOk('POST', '/sandbox/clock/freeze');
+        else if (step.clock === 'resume') await client.controlOk('POST', '/sandbox/clock/resume');
+        else
+          await client.controlOk('POST', '/sandbox/clock/advance', {
+            seconds: durationSeconds(step.clock.advance),
+          });
+        return;
+      }
+      case 'settings': {
+        const settings = await client.controlOk(
+          'PATCH',
+          '/sandbox/settings',
+          resolve(step.settings, results),
+        );
+        if (step.as) results.set(step.as, settings);
+        return;
+      }
+      case 'expect':
+        return eventually(() => checkExpectation(client, resolve(step.expect, results)), this.waitMs);
+    }
+  }
+
+  /** `${clock...}` references read the sandbox clock when their step runs. */
+  private async readClock(step: ScenarioStep): Promise<void> {
+    const durations = new Set<string>();
+    let used = false;
+    for (const [value] of stringsIn(step)) {
+      for (const ref of referencesIn(value)) {
+        if (!('name' in ref) || ref.name !== 'clock') continue;
+        used = true;
+        if (ref.path[1] !== undefined) durations.add(ref.path[1]);
+      }
+    }
+    if (!used) return;
+    const { now } = (await this.client.controlOk('GET', '/sandbox/clock')) as { now: string };
+    const at = (sign: number) =>
+      Object.fromEntries(
+        [...durations].map((d) => [
+          d,
+          new Date(Date.parse(now) + sign * (durationSeconds(d) ?? 0) * 1000).toISOString(),
+        ]),
+      );
+    this.results.set('clock', { now, in: at(1), ago: at(-1) });
+  }
+}
