@@ -88,6 +88,12 @@ async function ok(method, path, options) {
   return answer.body;
 }
 
+/** The container's output, stdout and stderr (podman logs replays each on its own stream). */
+function containerLogs() {
+  const result = spawnSync('podman', ['logs', CONTAINER], { encoding: 'utf8' });
+  return `${result.stdout}${result.stderr}`;
+}
+
 function health() {
   return podman(['inspect', '--format', '{{.State.Health.Status}}', CONTAINER]);
 }
@@ -131,11 +137,12 @@ function runContainer() {
 async function startAndTime() {
   const t0 = performance.now();
   runContainer();
+  const running = performance.now() - t0;
   await waitFor('the sandbox to answer on the published port', 60_000, async () => {
     const answer = await call('GET', '/sandbox/health');
     return answer.status === 200 ? true : undefined;
   });
-  return performance.now() - t0;
+  return { total: performance.now() - t0, running };
 }
 
 /** A webhook receiver on the host: keeps every request with its raw body. */
@@ -206,10 +213,12 @@ async function main() {
   const { server, received } = await startReceiver();
   try {
     step(`podman run ${IMAGE} (ports ${TEST_PORT}, ${PROD_PORT}; volume ${VOLUME}; a control token)`);
-    const startMs = await startAndTime();
-    console.log(`first answer ${startMs.toFixed(0)} ms after podman run`);
-    results.push(`start ${startMs.toFixed(0)} ms`);
-    const logs = podman(['logs', CONTAINER]);
+    const start = await startAndTime();
+    console.log(
+      `first answer ${start.total.toFixed(0)} ms after podman run (the container was running after ${start.running.toFixed(0)} ms)`,
+    );
+    results.push(`start ${start.total.toFixed(0)} ms`);
+    const logs = containerLogs();
     if (!logs.includes(`svc-sandbox ready test=${BASE} production=http://localhost:${PROD_PORT}`))
       fail(`the ready line does not name the public URLs:\n${logs}`);
     if (!/remote control is on .*control token/.test(logs))
@@ -296,7 +305,7 @@ async function main() {
     podman(['stop', '--time', '10', CONTAINER]);
     const exit = podman(['inspect', '--format', '{{.State.ExitCode}}', CONTAINER]);
     if (exit !== '0') fail(`the sandbox exited with ${exit} on SIGTERM`);
-    if (!podman(['logs', CONTAINER]).includes('SIGTERM, shutting down')) fail('no shutdown line on SIGTERM');
+    if (!containerLogs().includes('SIGTERM, shutting down')) fail('no shutdown line on SIGTERM');
   } finally {
     step('clean up');
     cleanUp();

@@ -9,6 +9,7 @@ const COOKIE = 'svc_control_token';
 export function saveControlToken(token: string): void {
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
   // 400 days: the longest a browser keeps a cookie; the token changes only with the sandbox's flag.
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from older Firefox and Safari
   document.cookie = `${COOKIE}=${encodeURIComponent(token)}; Path=/; SameSite=Strict; Max-Age=34560000${secure}`;
 }
 
