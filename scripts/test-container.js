@@ -192,8 +192,16 @@ async function main() {
       '--build-arg',
       'NODE_EXTRA_CA_CERTS=/etc/ssl/build-ca.crt',
     );
+  const previous = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE], {
+    allowFail: true,
+    quiet: true,
+  });
   const buildStart = performance.now();
   execFileSync('podman', [...buildArgs, root], { stdio: 'inherit' });
+  // The image this build replaced, now untagged (the build stage's cached layers stay: they make
+  // the next build fast; `podman image prune` frees them).
+  const built = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE]);
+  if (previous !== '' && previous !== built) podman(['rmi', previous], { allowFail: true, quiet: true });
   const buildSeconds = (performance.now() - buildStart) / 1000;
   const bytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]));
   const mb = bytes / 1e6;
