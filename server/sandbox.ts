@@ -96,9 +96,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     production: options.ports?.production ?? 4011,
   };
   const publicUrls = options.publicUrls ?? {};
+  // The listeners' own addresses, and the ones clients are told (the public URLs, where given).
+  const own: Record<Env, string> = {
+    test: `http://${urlHost(host)}:${ports.test}`,
+    production: `http://${urlHost(host)}:${ports.production}`,
+  };
   const base: Record<Env, string> = {
-    test: publicUrls.test ?? `http://${urlHost(host)}:${ports.test}`,
-    production: publicUrls.production ?? `http://${urlHost(host)}:${ports.production}`,
+    test: publicUrls.test ?? own.test,
+    production: publicUrls.production ?? own.production,
   };
   const publicOrigins = Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [url]));
   const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
@@ -160,7 +165,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of
   // the listeners, so it is built here, beside them, not in the core context.
-  const scenarios = new ScenarioService({ urls: () => ({ test: base.test, production: base.production }) });
+  // Over the listeners themselves: a public URL may only mean something on a container's host.
+  const scenarios = new ScenarioService({
+    urls: () => ({ test: own.test, production: own.production }),
+    controlToken: options.controlToken,
+  });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
@@ -191,8 +200,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const env of ['test', 'production'] as const) {
         await apps[env].listen({ host, port: ports[env] });
         const address = apps[env].server.address();
-        if (address && typeof address === 'object' && publicUrls[env] === undefined)
-          base[env] = `http://${urlHost(host)}:${address.port}`;
+        if (address && typeof address === 'object') {
+          own[env] = `http://${urlHost(host)}:${address.port}`;
+          base[env] = publicUrls[env] ?? own[env];
+        }
       }
       // Catch up on anything that fell due while the sandbox was not running.
       await ctx.scheduler.runDue();

@@ -257,4 +257,34 @@ describe('host names and public URLs', () => {
     });
     expect(prodHealth.status).toBe(200);
   });
+
+  it('runs scenarios over its own listeners, with the token, whatever the public URL', async () => {
+    // A public URL nothing answers at from here (a container's host port): the run must not use it.
+    const { sandbox, port } = await started({
+      publicUrls: { test: 'http://unreachable.invalid:1' },
+      controlToken: TOKEN,
+    });
+    const scenario = `name: behind a public URL
+steps:
+  - merchant: acme
+  - call: POST /v1/checkouts
+    as: co
+    body: { title: Order, amount: 2000000, currency: USDC, expires_at: "\${clock.in.1h}" }
+  - control: POST /sandbox/checkouts/\${co.id}/payments
+  - expect: { event: { type: checkout.paid, data: { id: "\${co.id}" } } }
+`;
+    const answer = await send(
+      '127.0.0.1',
+      port,
+      'POST',
+      '/sandbox/scenarios/run',
+      { host: `127.0.0.1:${port}`, 'x-svc-control-token': TOKEN },
+      { scenario },
+    );
+    expect(answer.status).toBe(200);
+    const run = JSON.parse(answer.body) as { ok: boolean; steps: { ok: boolean; error?: string }[] };
+    expect(run.steps.filter((s) => !s.ok)).toEqual([]);
+    expect(run.ok).toBe(true);
+    expect(sandbox.urls().test).toBe('http://unreachable.invalid:1');
+  });
 });
