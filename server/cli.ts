@@ -88,6 +88,7 @@ const VALUE_FLAGS = new Set([
   '--public-prod-url',
   '--allow-host',
   '--control-token',
+  '--webhook-ca',
   '--url',
   '--forward-to',
   '--events',
@@ -174,6 +175,16 @@ export async function main(argv: string[]): Promise<void> {
   holdTickShape();
   // Loaded only now, so --help and usage errors answer without loading the server.
   const { createSandbox } = await import('./sandbox.js');
+  let webhookCa: string[] | undefined;
+  if (options.webhookCa !== undefined) {
+    const { readCaBundle } = await import('./webhooks/trust.js');
+    try {
+      webhookCa = readCaBundle(options.webhookCa);
+    } catch (error) {
+      process.stderr.write(`svc-sandbox: --webhook-ca: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+  }
   // After the load: the code cache the build made for it was made without the flag.
   favourMemory();
   try {
@@ -186,6 +197,7 @@ export async function main(argv: string[]): Promise<void> {
       allowedHosts: options.allowHosts,
       allowRemoteControl: options.allowRemoteControl,
       controlToken: options.controlToken,
+      webhookCa,
     });
     if (options.allowRemoteControl) {
       process.stderr.write(

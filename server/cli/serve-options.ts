@@ -35,6 +35,10 @@ Options (each also read from the environment variable after it; a flag wins over
                     every control call must send it in the X-SVC-Control-Token header
                     (the dashboard asks for it once); for shared environments
                                                                 SVC_SANDBOX_CONTROL_TOKEN
+  --webhook-ca <file>
+                    PEM certificates to trust for HTTPS webhook receivers, besides the
+                    system's and NODE_EXTRA_CA_CERTS (a local CA such as mkcert's, or a
+                    self-signed receiver's certificate)                  SVC_SANDBOX_WEBHOOK_CA
   --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
                     branded merchants, checkouts in every state, invoices, a reseller, cards,
                     webhook deliveries with failures and retries); prints a line when done
@@ -55,6 +59,7 @@ export interface ServeOptions {
   allowHosts: string[];
   allowRemoteControl: boolean;
   controlToken: string | undefined;
+  webhookCa: string | undefined;
   demo: boolean;
 }
 
@@ -98,6 +103,7 @@ export const SERVE_ENV = {
   'allow-host': 'SVC_SANDBOX_ALLOW_HOSTS',
   'allow-remote-control': 'SVC_SANDBOX_ALLOW_REMOTE_CONTROL',
   'control-token': 'SVC_SANDBOX_CONTROL_TOKEN',
+  'webhook-ca': 'SVC_SANDBOX_WEBHOOK_CA',
   demo: 'SVC_SANDBOX_DEMO',
 } as const satisfies Partial<Record<keyof typeof OPTIONS, string>>;
 
@@ -150,6 +156,7 @@ export function parseServeArgs(
       .filter((name) => name !== ''),
     allowRemoteControl: flag('allow-remote-control'),
     controlToken: text('control-token'),
+    webhookCa: text('webhook-ca'),
     demo: flag('demo'),
   };
   if (options.port !== 0 && options.port === options.prodPort)
@@ -181,6 +188,7 @@ const OPTIONS = {
   'allow-host': { type: 'string' },
   'allow-remote-control': { type: 'boolean' },
   'control-token': { type: 'string' },
+  'webhook-ca': { type: 'string' },
   demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

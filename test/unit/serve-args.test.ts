@@ -26,6 +26,7 @@ const DEFAULTS: ServeOptions = {
   allowHosts: [],
   allowRemoteControl: false,
   controlToken: undefined,
+  webhookCa: undefined,
   demo: false,
 };
 
@@ -46,6 +47,7 @@ describe('serve: environment variables', () => {
       SVC_SANDBOX_ALLOW_HOSTS: 'sandbox, svc-sandbox ,',
       SVC_SANDBOX_ALLOW_REMOTE_CONTROL: 'true',
       SVC_SANDBOX_CONTROL_TOKEN: 's3cret',
+      SVC_SANDBOX_WEBHOOK_CA: '/certs/ca.pem',
       SVC_SANDBOX_DEMO: '1',
     });
     expect(options).toEqual({
@@ -59,6 +61,7 @@ describe('serve: environment variables', () => {
       allowHosts: ['sandbox', 'svc-sandbox'],
       allowRemoteControl: true,
       controlToken: 's3cret',
+      webhookCa: '/certs/ca.pem',
       demo: true,
     });
   });
@@ -109,7 +112,7 @@ describe('serve: environment variables', () => {
   });
 
   it('lists every variable in --help', () => {
-    expect(Object.keys(SERVE_ENV).length).toBeGreaterThanOrEqual(11);
+    expect(Object.keys(SERVE_ENV).length).toBeGreaterThanOrEqual(12);
     for (const [flag, variable] of Object.entries(SERVE_ENV)) {
       expect(USAGE).toContain(`--${flag}`);
       expect(USAGE).toContain(variable);

@@ -4,6 +4,7 @@ import type { Env } from '../../contract/common.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
@@ -25,7 +26,8 @@ export interface LifecycleDeps {
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   scheduler: JobQueue;
   ledger: Ledger;
   baseUrl: (env: Env) => string;
@@ -86,7 +88,7 @@ export class CheckoutLifecycle {
 
   cancel(row: CheckoutRow): CheckoutRow {
     checkoutStates.assert(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const next = this.transition(row, 'cancelled');
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (row.received_amount > 0) {
@@ -111,7 +113,7 @@ export class CheckoutLifecycle {
    * `settlement_delay_seconds` later on the sandbox clock.
    */
   receive(row: CheckoutRow, incoming: IncomingPayment): { row: CheckoutRow; payment: CheckoutPaymentRow } {
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const now = this.deps.clock.nowIso();
       const { gas_fee: gasFee, ...fields } = incoming;
       const payment: CheckoutPaymentRow = {
@@ -155,7 +157,7 @@ export class CheckoutLifecycle {
   /** paid → completed: the funds are credited (less fees) and checkout.completed fires. */
   settle(row: CheckoutRow, message?: string): CheckoutRow {
     checkoutStates.assert(row.status, 'completed', message);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const paid = row.paid_amount ?? 0;
       const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
       const next = this.transition(row, 'completed', fees);
@@ -169,7 +171,7 @@ export class CheckoutLifecycle {
   expire(row: CheckoutRow, message?: string): CheckoutRow {
     const to = row.received_amount === 0 ? 'expired' : 'partial';
     checkoutStates.assert(row.status, to, message);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (to === 'expired') {
         const next = this.transition(row, 'expired');
