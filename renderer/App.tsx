@@ -1,4 +1,5 @@
 import { Suspense, useEffect } from 'react';
+import { ControlTokenGate } from './components/ControlTokenGate';
 import { Notices } from './components/Notices';
 import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
@@ -43,6 +44,7 @@ export function App() {
       </main>
       <Notices />
       <RecordingIndicator />
+      <ControlTokenGate />
     </div>
   );
 }

@@ -65,6 +65,12 @@ export interface BuildAppOptions {
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
   allowRemoteControl?: boolean | undefined;
+  /** Host names besides the loopback ones (--allow-host). */
+  allowedHosts?: readonly string[] | undefined;
+  /** The public URLs (--public-url): their hosts are allowed, their origins same-origin. */
+  publicOrigins?: readonly string[] | undefined;
+  /** The control API's shared secret (--control-token). */
+  controlToken?: string | undefined;
   timeouts?: Partial<Timeouts> | undefined;
 }
 
@@ -118,7 +124,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
-  await app.register(localOnlyPlugin, { allowRemoteControl: options.allowRemoteControl });
+  await app.register(localOnlyPlugin, {
+    allowRemoteControl: options.allowRemoteControl,
+    allowedHosts: options.allowedHosts,
+    publicOrigins: options.publicOrigins,
+    controlToken: options.controlToken,
+  });
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });

@@ -1,94 +1,12 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
 import { CliFailure, UsageError } from './cli/common.js';
+import { parseServeArgs, publicProdUrl, type ServeOptions, USAGE } from './cli/serve-options.js';
 import { favourMemory } from './memory.js';
 import type { Sandbox, Urls } from './sandbox.js';
 import { holdTickShape } from './tick-shape.js';
 
+export { parseServeArgs, publicProdUrl, SERVE_ENV, type ServeOptions, USAGE } from './cli/serve-options.js';
 export { UsageError };
-
-export const USAGE = `Usage: svc-sandbox serve [options]
-
-Runs the sandbox headless: the /v1 API on a test and a production address, the control API
-(/sandbox), hosted pages and the dashboard.
-
-Options:
-  --port <n>        test address port (default 4010; 0 = any free port)
-  --prod-port <n>   production address port (default 4011; 0 = any free port)
-  --host <addr>     interface to bind (default 127.0.0.1)
-  --db <path>       SQLite file, or :memory: (default ./svc-sandbox.db)
-  --seed <text>     deterministic ids, keys and addresses
-  --allow-remote-control
-                    serve the control API (/sandbox, no key needed) to other machines too;
-                    by default only clients on this machine reach it, whatever --host is
-  --webhook-ca <file>
-                    PEM certificates to trust for HTTPS webhook receivers, besides the
-                    system's and NODE_EXTRA_CA_CERTS (a local CA such as mkcert's, or a
-                    self-signed receiver's certificate)
-  --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
-                    branded merchants, checkouts in every state, invoices, a reseller, cards,
-                    webhook deliveries with failures and retries); prints a line when done
-  -h, --help        show this help
-`;
-
-export interface ServeOptions {
-  port: number;
-  prodPort: number;
-  host: string;
-  db: string;
-  seed: string | undefined;
-  allowRemoteControl: boolean;
-  webhookCa: string | undefined;
-  demo: boolean;
-}
-
-function port(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > 65535)
-    throw new UsageError(`--${name} must be a port number (0-65535), got ${value}`);
-  return Number(value);
-}
-
-export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
-  if (positionals.length !== 1 || positionals[0] !== 'serve') {
-    throw new UsageError(
-      positionals.length === 0 ? 'missing command' : `unknown command: ${positionals.join(' ')}`,
-    );
-  }
-  const options: ServeOptions = {
-    port: port('port', values.port, 4010),
-    prodPort: port('prod-port', values['prod-port'], 4011),
-    host: values.host ?? '127.0.0.1',
-    db: values.db ?? './svc-sandbox.db',
-    seed: values.seed,
-    allowRemoteControl: values['allow-remote-control'] ?? false,
-    webhookCa: values['webhook-ca'],
-    demo: values.demo ?? false,
-  };
-  if (options.port !== 0 && options.port === options.prodPort)
-    throw new UsageError('--port and --prod-port must differ');
-  return options;
-}
-
-const OPTIONS = {
-  port: { type: 'string' },
-  'prod-port': { type: 'string' },
-  host: { type: 'string' },
-  db: { type: 'string' },
-  seed: { type: 'string' },
-  'allow-remote-control': { type: 'boolean' },
-  'webhook-ca': { type: 'string' },
-  demo: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 export const HELP = `Usage: svc-sandbox <command> [options]
 
@@ -166,6 +84,11 @@ const VALUE_FLAGS = new Set([
   '--host',
   '--db',
   '--seed',
+  '--public-url',
+  '--public-prod-url',
+  '--allow-host',
+  '--control-token',
+  '--webhook-ca',
   '--url',
   '--forward-to',
   '--events',
@@ -270,12 +193,17 @@ export async function main(argv: string[]): Promise<void> {
       host: options.host,
       ports: { test: options.port, production: options.prodPort },
       seed: options.seed,
+      publicUrls: { test: options.publicUrl, production: publicProdUrl(options, options.prodPort) },
+      allowedHosts: options.allowHosts,
       allowRemoteControl: options.allowRemoteControl,
+      controlToken: options.controlToken,
       webhookCa,
     });
     if (options.allowRemoteControl) {
       process.stderr.write(
-        'svc-sandbox: warning: --allow-remote-control: anyone who can reach these ports can drive the sandbox without a key\n',
+        options.controlToken === undefined
+          ? 'svc-sandbox: warning: remote control is on (--allow-remote-control): anyone who can reach these ports can drive the sandbox without a key; --control-token requires a shared secret\n'
+          : 'svc-sandbox: remote control is on (--allow-remote-control), with a control token: control calls must send X-SVC-Control-Token\n',
       );
     }
   } catch (error) {
@@ -296,11 +224,28 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
   );
-  if (options.demo) await buildDemo(urls);
+  // The demo drives the sandbox from inside: over the listeners, not the public addresses (which
+  // may only mean something on the container's host).
+  if (options.demo)
+    await buildDemo(
+      options.publicUrl === undefined ? urls : listenerUrls(sandbox, options.host),
+      options.controlToken,
+    );
+}
+
+/** The listeners' own addresses (loopback for an all-interfaces listener). */
+function listenerUrls(sandbox: Sandbox, host: string): { test: string; production: string } {
+  const name =
+    host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const local = (env: 'test' | 'production') => {
+    const address = sandbox.apps[env].server.address();
+    return `http://${name}:${address && typeof address === 'object' ? address.port : 0}`;
+  };
+  return { test: local('test'), production: local('production') };
 }
 
 /** serve --demo: runs the built-in demo scenario against this sandbox, over its own addresses. */
-async function buildDemo(urls: Urls): Promise<void> {
+async function buildDemo(urls: { test: string; production: string }, controlToken?: string): Promise<void> {
   const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
     import('./scenarios/library.js'),
     import('./scenarios/parse.js'),
@@ -312,7 +257,7 @@ async function buildDemo(urls: Urls): Promise<void> {
     return;
   }
   try {
-    const run = await runScenario({ urls }, parsed.scenario);
+    const run = await runScenario({ urls, controlToken }, parsed.scenario);
     const failed = run.steps.filter((s) => !s.ok);
     if (run.ok)
       process.stdout.write(

@@ -44,6 +44,16 @@ export interface SandboxOptions {
    * reach /sandbox, whatever interface the sandbox listens on.
    */
   allowRemoteControl?: boolean;
+  /**
+   * The addresses clients use, when not the listeners' own (a container's published ports, a
+   * proxy): hosted_url, the dashboard's links and the OpenAPI servers name these. Their host names
+   * are allowed in the Host header too.
+   */
+  publicUrls?: { test?: string | undefined; production?: string | undefined };
+  /** Host names requests may name besides the loopback ones (and the public URLs' hosts). */
+  allowedHosts?: readonly string[];
+  /** A shared secret every control call must present (X-SVC-Control-Token). */
+  controlToken?: string;
   /** Header, request and keep-alive timeouts (defaults: 10 s, 30 s, 5 s). */
   timeouts?: Partial<Timeouts>;
   /** Request log rows kept, newest first (default 10,000). */
@@ -91,10 +101,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     test: options.ports?.test ?? 4010,
     production: options.ports?.production ?? 4011,
   };
-  const base: Record<Env, string> = {
+  const publicUrls = options.publicUrls ?? {};
+  // The listeners' own addresses, and the ones clients are told (the public URLs, where given).
+  const own: Record<Env, string> = {
     test: `http://${urlHost(host)}:${ports.test}`,
     production: `http://${urlHost(host)}:${ports.production}`,
   };
+  const base: Record<Env, string> = {
+    test: publicUrls.test ?? own.test,
+    production: publicUrls.production ?? own.production,
+  };
+  const publicOrigins = Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [url]));
   const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
   const log = {
     error: (obj: object, msg: string) => {
@@ -155,7 +172,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of
   // the listeners, so it is built here, beside them, not in the core context.
-  const scenarios = new ScenarioService({ urls: () => ({ test: base.test, production: base.production }) });
+  // Over the listeners themselves: a public URL may only mean something on a container's host.
+  const scenarios = new ScenarioService({
+    urls: () => ({ test: own.test, production: own.production }),
+    controlToken: options.controlToken,
+  });
   const limiter = new KeyLimiter();
   const dashboardDir = options.dashboardDir ?? defaultDashboardDir();
   const appOptions = {
@@ -166,6 +187,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     scenarios,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
+    allowedHosts: options.allowedHosts,
+    publicOrigins,
+    controlToken: options.controlToken,
     timeouts: options.timeouts,
   };
   const apps: Record<Env, App> = {
@@ -183,7 +207,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const env of ['test', 'production'] as const) {
         await apps[env].listen({ host, port: ports[env] });
         const address = apps[env].server.address();
-        if (address && typeof address === 'object') base[env] = `http://${urlHost(host)}:${address.port}`;
+        if (address && typeof address === 'object') {
+          own[env] = `http://${urlHost(host)}:${address.port}`;
+          base[env] = publicUrls[env] ?? own[env];
+        }
       }
       // Catch up on anything that fell due while the sandbox was not running.
       await ctx.scheduler.runDue();

@@ -1,3 +1,5 @@
+import { controlTokenRequired } from './control-token';
+
 /** An error answer of the sandbox API: its status and its `{ error }` message. */
 export class ApiError extends Error {
   constructor(
@@ -36,6 +38,8 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
     data = undefined;
   }
   if (!response.ok) {
+    // The sandbox was started with --control-token and this browser has not given it yet.
+    if (response.status === 401 && path.startsWith('/sandbox/')) controlTokenRequired();
     const message =
       data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
         ? data.error

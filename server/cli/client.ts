@@ -1,4 +1,4 @@
-import { CliFailure } from './common.js';
+import { CliFailure, controlHeaders } from './common.js';
 
 /** The control API of a running sandbox, over fetch. Every failure becomes a CliFailure. */
 export class SandboxClient {
@@ -18,7 +18,11 @@ export class SandboxClient {
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        headers: {
+          ...controlHeaders(),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(30_000),
       });
@@ -70,7 +74,7 @@ export class SandboxClient {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
-        headers: { accept: 'text/event-stream' },
+        headers: { accept: 'text/event-stream', ...controlHeaders() },
         signal,
       });
     } catch {

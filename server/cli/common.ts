@@ -8,6 +8,21 @@ export class CliFailure extends Error {}
 
 export const DEFAULT_URL = 'http://127.0.0.1:4010';
 
+/** The variable that holds a sandbox's control token, for serve and for every client command. */
+export const CONTROL_TOKEN_ENV = 'SVC_SANDBOX_CONTROL_TOKEN';
+
+/** The control token of a sandbox started with one (serve --control-token), from the environment. */
+export function controlToken(): string | undefined {
+  const token = process.env[CONTROL_TOKEN_ENV];
+  return token === undefined || token === '' ? undefined : token;
+}
+
+/** The header that carries the control token, when there is one. */
+export function controlHeaders(): Record<string, string> {
+  const token = controlToken();
+  return token === undefined ? {} : { 'x-svc-control-token': token };
+}
+
 /** Flags every client command takes. */
 export const COMMON_OPTIONS = {
   url: { type: 'string' },
@@ -15,7 +30,8 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const COMMON_HELP = `  --url <url>       the running sandbox (default $SVC_SANDBOX_URL or ${DEFAULT_URL})
+export const COMMON_HELP = `  --url <url>       the running sandbox (default $SVC_SANDBOX_URL or ${DEFAULT_URL});
+                    $SVC_SANDBOX_CONTROL_TOKEN is sent when it requires a control token
   --json            machine-readable output (JSON; one object per line for streams)
   -h, --help        show this help
 `;

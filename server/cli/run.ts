@@ -5,7 +5,7 @@ import { formatErrors, parseScenario } from '../scenarios/parse.js';
 import { type RunOptions, runScenario, type ScenarioRun } from '../scenarios/run.js';
 import { stepLabel } from '../scenarios/steps.js';
 import { SandboxClient } from './client.js';
-import { CliFailure, envOption, json, out, parse, UsageError } from './common.js';
+import { CliFailure, controlToken, envOption, json, out, parse, UsageError } from './common.js';
 
 export const RUN_USAGE = `Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL]
 
@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
   const env = envOption(values.env);
   const junit = values.junit as string | undefined;
   const asJson = values.json === true;
-  let target: { urls: { test: string; production: string } } | undefined;
+  let target: { urls: { test: string; production: string }; controlToken?: string | undefined } | undefined;
   if (values.url !== undefined) {
     const url = values.url as string;
     try {
@@ -81,7 +81,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     }
     const client = new SandboxClient(url.replace(/\/+$/, ''));
     const health = await client.get<{ urls: { test: string; production: string } }>('/sandbox/health');
-    target = { urls: health.urls };
+    target = { urls: health.urls, controlToken: controlToken() };
   }
 
   const loaded = files.map(load);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Db } from '../db/connection.js';
 import type { WorkspaceTransfer } from '../workspace-transfer/service.js';
-import { CliFailure } from './common.js';
+import { CliFailure, controlHeaders } from './common.js';
 
 /**
  * What `export` and `import` share: a database file opened offline (refused while a sandbox holds
@@ -91,9 +91,8 @@ export async function transferRequest(
   try {
     response = await fetch(`${baseUrl}${path}`, {
       method,
-      ...(body
-        ? { headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) }
-        : {}),
+      headers: { ...controlHeaders(), ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
+      ...(body ? { body: new Uint8Array(body) } : {}),
       signal: AbortSignal.timeout(300_000),
     });
   } catch (error) {

@@ -8,6 +8,8 @@ import type { Env } from '../contract/common.js';
 export interface ScenarioTarget {
   /** base URLs of the sandbox's two listeners; the control API is reached on the test one */
   urls: { test: string; production: string };
+  /** the sandbox's control token, when it requires one (--control-token) */
+  controlToken?: string | undefined;
 }
 
 /** A step that did not hold: the message says what was expected and what was found. */
@@ -49,6 +51,7 @@ export class ScenarioClient {
   constructor(
     readonly urls: ScenarioTarget['urls'],
     private readonly defaults: { env: Env; merchant: string | undefined },
+    private readonly controlToken?: string,
   ) {}
 
   envOf(stepEnv?: Env): Env {
@@ -107,7 +110,9 @@ export class ScenarioClient {
 
   /** A call to the control API (on the test listener). */
   control(method: string, path: string, body?: unknown): Promise<Response> {
-    return this.request(method, `${this.urls.test}${path}`, { body });
+    const headers: Record<string, string> =
+      this.controlToken === undefined ? {} : { 'x-svc-control-token': this.controlToken };
+    return this.request(method, `${this.urls.test}${path}`, { body, headers });
   }
 
   /** A control call that has to succeed for the step to make sense. */

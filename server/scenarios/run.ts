@@ -28,10 +28,14 @@ export async function runScenario(
   scenario: Scenario,
   options: RunOptions = {},
 ): Promise<ScenarioRun> {
-  const client = new ScenarioClient(target.urls, {
-    env: options.env ?? scenario.env ?? 'test',
-    merchant: scenario.steps.find((s) => s.kind === 'merchant')?.merchant,
-  });
+  const client = new ScenarioClient(
+    target.urls,
+    {
+      env: options.env ?? scenario.env ?? 'test',
+      merchant: scenario.steps.find((s) => s.kind === 'merchant')?.merchant,
+    },
+    target.controlToken,
+  );
   const runner = new StepRunner(client, options.waitMs ?? 3000);
   const steps: ScenarioStepResult[] = [];
   for (const [i, step] of scenario.steps.entries()) {

@@ -19,6 +19,8 @@ export class ScenarioInvalidError extends AppError {
 export interface ScenarioServiceDeps {
   /** this sandbox's addresses (known once it listens) */
   urls: () => { test: string; production: string };
+  /** the sandbox's control token, sent on the run's control calls (serve --control-token) */
+  controlToken?: string | undefined;
 }
 
 type ProgressListener = (progress: ScenarioProgress) => void;
@@ -56,7 +58,7 @@ export class ScenarioService {
     const urls = this.deps.urls();
     if (/:0$/.test(urls.test))
       throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
-    return runScenario({ urls }, scenario, {
+    return runScenario({ urls, controlToken: this.deps.controlToken }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
       onStep: (step) => {
         // The runner stops after a failed action, so the last step is known as it finishes.

@@ -1,10 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Local-only safety for every route. DNS rebinding: the Host must be a loopback name, exactly
- * (after the port is stripped), so `127.0.0.1.evil.com` is refused. CSRF: a state-changing control
- * call must not come from a foreign Origin or a cross-site fetch.
+ * Local-only safety for every route. DNS rebinding: the Host must be a loopback name (or a name the
+ * sandbox was told it is reached by), exactly (after the port is stripped), so `127.0.0.1.evil.com`
+ * is refused. CSRF: a state-changing control call must not come from a foreign Origin or a
+ * cross-site fetch.
  */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -18,11 +20,20 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return host !== undefined && LOOPBACK_HOSTS.has(hostName(host));
 }
 
-/** Same-origin means the Origin's host:port is exactly this request's Host, over http. */
-function isSameOrigin(origin: string, host: string): boolean {
+/**
+ * Same-origin means the Origin's host:port is exactly this request's Host, an allowed name, over
+ * http; or exactly one of the public URLs (an https one: the sandbox behind a TLS-terminating proxy).
+ */
+function isSameOrigin(
+  origin: string,
+  host: string,
+  allowed: (host: string) => boolean,
+  publicOrigins: ReadonlySet<string>,
+): boolean {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && url.host === host.toLowerCase() && isLoopbackHost(url.host);
+    if (url.host !== host.toLowerCase()) return false;
+    return publicOrigins.has(url.origin) || (url.protocol === 'http:' && allowed(url.host));
   } catch {
     return false;
   }
@@ -41,14 +52,64 @@ export interface LocalOnlyOptions {
    * can reach the port can then drive the sandbox without a key. Off by default.
    */
   allowRemoteControl?: boolean | undefined;
+  /**
+   * Host names besides the loopback ones that requests may name (`--public-url`'s host, the names
+   * of `--allow-host`): how the sandbox is reached from a container network or a proxy.
+   */
+  allowedHosts?: readonly string[] | undefined;
+  /** The public URLs' origins (`--public-url`): pages served from them are same-origin, https too. */
+  publicOrigins?: readonly string[] | undefined;
+  /**
+   * A shared secret every control call must present (`--control-token`), in the
+   * `X-SVC-Control-Token` header or, for the dashboard, the `svc_control_token` cookie.
+   * GET /sandbox/health answers without it (health checks, probes).
+   */
+  controlToken?: string | undefined;
+}
+
+export const CONTROL_TOKEN_HEADER = 'x-svc-control-token';
+export const CONTROL_TOKEN_COOKIE = 'svc_control_token';
+
+/** The value of one cookie of a Cookie header (RFC 6265 syntax; the value %-decoded as the dashboard encodes it). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Compares in constant time (over digests, so the lengths may differ). */
+function tokenMatches(given: string | undefined, expected: Buffer): boolean {
+  if (given === undefined) return false;
+  return timingSafeEqual(createHash('sha256').update(given).digest(), expected);
 }
 
 /**
  * Host allow-list on every route; on the control API also the peer address (loopback only unless
  * opted out), the Origin (same-origin only, on every method) and Sec-Fetch-Site (never cross-site).
  */
-export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {}): onRequestHookHandler {
-  // Every request of a client names the same Host: the last loopback one is remembered.
+export function localOnly({
+  allowRemoteControl = false,
+  allowedHosts = [],
+  publicOrigins = [],
+  controlToken,
+}: LocalOnlyOptions = {}): onRequestHookHandler {
+  const extraHosts = new Set(
+    [...allowedHosts, ...publicOrigins.map((origin) => new URL(origin).host)].map((name) => hostName(name)),
+  );
+  const origins = new Set(publicOrigins.map((origin) => new URL(origin).origin));
+  const hostAllowed = (host: string) => isLoopbackHost(host) || extraHosts.has(hostName(host));
+  const names = ['localhost', '127.0.0.1', '[::1]', ...extraHosts].join(', ');
+  const tokenDigest =
+    controlToken === undefined ? undefined : createHash('sha256').update(controlToken).digest();
+  // Every request of a client names the same Host: the last allowed one is remembered.
   let loopbackHost: string | undefined;
   return (request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -57,10 +118,10 @@ export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {})
       reply.code(400).send({ error: 'Missing Host header: HTTP/1.1 requests must name the host' });
       return;
     }
-    if (host !== loopbackHost && !isLoopbackHost(host)) {
-      reply
-        .code(403)
-        .send({ error: 'Forbidden host: svc-sandbox answers only to localhost, 127.0.0.1 or [::1]' });
+    if (host !== loopbackHost && !hostAllowed(host)) {
+      reply.code(403).send({
+        error: `Forbidden host: svc-sandbox answers only to ${names} (--allow-host or --public-url add names)`,
+      });
       return;
     }
     loopbackHost = host;
@@ -81,12 +142,27 @@ export function localOnly({ allowRemoteControl = false }: LocalOnlyOptions = {})
     }
     // Reads too: a foreign page must not read merchants and keys either (no CORS, and no answer).
     const origin = request.headers.origin;
-    if (origin !== undefined && !isSameOrigin(origin, host!)) {
+    if (origin !== undefined && !isSameOrigin(origin, host, hostAllowed, origins)) {
       reply.code(403).send({ error: `Forbidden origin: ${origin} may not use the control API` });
       return;
     }
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       reply.code(403).send({ error: 'Forbidden: cross-site requests may not use the control API' });
+      return;
+    }
+    if (
+      tokenDigest !== undefined &&
+      !(request.method === 'GET' && path === '/sandbox/health') &&
+      !tokenMatches(
+        (request.headers[CONTROL_TOKEN_HEADER] as string | undefined) ??
+          cookieValue(request.headers.cookie, CONTROL_TOKEN_COOKIE),
+        tokenDigest,
+      )
+    ) {
+      reply.code(401).send({
+        error:
+          'Unauthorized: this sandbox requires its control token (the X-SVC-Control-Token header) on the control API',
+      });
       return;
     }
     done();
