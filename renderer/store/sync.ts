@@ -15,6 +15,11 @@ interface LivePage {
  * notice of one of its areas, in its merchant and environment, reads it again.
  */
 export const LIVE_PAGES: Record<string, LivePage> = {
+  // The home page sums up money, checkouts, cards and webhooks; its feed is the event log.
+  home: {
+    kinds: ['checkout', 'refund', 'funds', 'ledger', 'card', 'delivery', 'event', 'clock'],
+    load: (s) => s.loadHome(),
+  },
   checkouts: { kinds: ['checkout', 'invoice', 'refund', 'customer'], load: (s) => s.loadCheckouts() },
   webhooks: { kinds: ['webhook', 'delivery', 'inbox'], load: (s) => s.loadWebhooks() },
   money: {

@@ -4,11 +4,13 @@ import type { CheckoutsSlice } from './checkouts';
 import type { ClockSlice } from './clock';
 import type { CustomersSlice } from './customers';
 import type { EventsSlice } from './events';
+import type { HomeSlice } from './home';
 import type { InvoicesSlice } from './invoices';
 import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
+import type { PresentationSlice } from './presentation';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
 import type { ScenariosSlice } from './scenarios';
@@ -32,7 +34,9 @@ export type Store = WorkspaceSlice &
   CustomersSlice &
   InvoicesSlice &
   EventsSlice &
-  ScenariosSlice;
+  ScenariosSlice &
+  HomeSlice &
+  PresentationSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

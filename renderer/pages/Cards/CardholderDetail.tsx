@@ -3,6 +3,7 @@ import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
+import { Private } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -174,10 +175,12 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
             <h2 className="merchant-name" data-testid="cardholder-name">
               {cardholder.name}
             </h2>
-            <div className="merchant-id">
-              <code className="mono">{cardholder.id}</code>
-              <CopyButton value={cardholder.id} label="Copy id" />
-            </div>
+            <Private>
+              <div className="merchant-id">
+                <code className="mono">{cardholder.id}</code>
+                <CopyButton value={cardholder.id} label="Copy id" />
+              </div>
+            </Private>
           </div>
           <div className="kyc-box">
             <StatusBadge
