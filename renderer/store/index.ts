@@ -14,6 +14,7 @@ import { createPresentationSlice } from './presentation';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
 import { createScenariosSlice } from './scenarios';
+import { createStoriesSlice } from './stories';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
@@ -40,6 +41,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createScenariosSlice(...a),
   ...createHomeSlice(...a),
   ...createPresentationSlice(...a),
+  ...createStoriesSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -14,6 +14,7 @@ import type { PresentationSlice } from './presentation';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
 import type { ScenariosSlice } from './scenarios';
+import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
@@ -36,7 +37,8 @@ export type Store = WorkspaceSlice &
   EventsSlice &
   ScenariosSlice &
   HomeSlice &
-  PresentationSlice;
+  PresentationSlice &
+  StoriesSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -19,6 +19,7 @@ import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { CHECKOUT_TONE } from '../Checkouts/status';
 import type { ChartSeries } from './Chart';
+import { Stories } from './Stories';
 
 // The chart library is a chunk of its own, fetched after the figures are on screen.
 const Chart = lazy(async () => ({ default: (await import('./Chart')).Chart }));
@@ -252,6 +253,7 @@ function Dashboard() {
   const paidCount = checkouts.filter((c) => c.paid_at).length;
   return (
     <div className="home">
+      <Stories />
       <div className="kpis">
         <Balances />
         <section className="kpi" data-testid="home-received">
