@@ -85,12 +85,14 @@ const STEPS: Record<StoryId, Step[]> = {
   ],
   part: [
     newCheckout('Team lunch'),
-    pay(
-      AMOUNT / 2,
-      `The customer sends only ${formatMoney(AMOUNT / 2, 'USDC')}: the order shows “paid in part”.`,
-    ),
-    pay(AMOUNT / 2, 'They send the rest: the order is now paid in full.'),
-    settle,
+    pay(AMOUNT / 2, `The customer sends only ${formatMoney(AMOUNT / 2, 'USDC')}, half the price.`),
+    {
+      caption:
+        'The payment window closes: the merchant keeps what arrived, and the order shows “paid in part”.',
+      run: async (ctx) => {
+        await api.expireCheckout(need(ctx).id);
+      },
+    },
   ],
   declined: [
     {

@@ -82,9 +82,12 @@ describe('presentation mode', () => {
     await byTestId('story-pause').click(); // resume
     await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
 
-    // It happened for real: the checkout was paid in two parts and settled.
+    // It happened for real: half paid, then the window closed.
     const activity = byTestId('home-activity-item');
-    await activity.filter({ hasText: 'Paid in part' }).first().waitFor();
+    await activity.filter({ hasText: 'Paid in part' }).filter({ hasText: '60.00 USDC' }).first().waitFor();
+
+    await byTestId('story-pays').click();
+    await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
     await activity
       .filter({ hasText: 'Payment settled' })
       .filter({ hasText: '120.00 USDC' })
