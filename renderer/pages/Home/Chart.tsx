@@ -39,7 +39,7 @@ export function Chart({ days, series, kind, format, testId, height = 220 }: Prop
       {
         width: Math.max(element.clientWidth, 200),
         height,
-        legend: { show: series.length > 1 },
+        legend: { show: series.length > 1, live: false },
         cursor: { drag: { x: false, y: false }, points: { show: kind === 'area' } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
