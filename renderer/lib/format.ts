@@ -137,3 +137,26 @@ export const shorten = (value: string, keep = 6) =>
 
 /** "checkout.partially_refunded" style machine words → "checkout partially refunded". */
 export const humanize = (value: string) => describeStatus(value);
+
+/** The card network's decline reasons (machine words, for integrators) as a merchant says them. */
+const DECLINES: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^exceeds spend_tx_max \((.+)\)$/, (m) => `Over the card’s limit per payment (${m[1]})`],
+  [/^exceeds spend_daily_max \((.+)\)$/, (m) => `Over the card’s daily limit (${m[1]})`],
+  [/^exceeds spend_monthly_max \((.+)\)$/, (m) => `Over the card’s monthly limit (${m[1]})`],
+  [/^insufficient funds \(balance (.+)\)$/, (m) => `Not enough money on the card (${m[1]} left)`],
+  [
+    /^online \(card-not-present\) spending is disabled$/,
+    () => 'Online payments are switched off for this card',
+  ],
+  [/^in-person spending is disabled$/, () => 'Payments in shops are switched off for this card'],
+  [/^card is (\w+)$/, (m) => `The card is ${describeStatus(m[1] ?? '')}`],
+];
+
+/** "exceeds spend_tx_max (5,000.00 USDC)" → "Over the card’s limit per payment (5,000.00 USDC)". */
+export function declineInWords(reason: string): string {
+  for (const [pattern, words] of DECLINES) {
+    const match = reason.match(pattern);
+    if (match) return words(match);
+  }
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}

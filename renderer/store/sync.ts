@@ -26,7 +26,7 @@ export const LIVE_PAGES: Record<string, LivePage> = {
     kinds: ['funds', 'ledger', 'checkout', 'refund', 'address'],
     load: (s) => s.loadMoney(),
   },
-  cards: { kinds: ['card', 'keys', 'settings'], load: (s) => s.loadCards() },
+  cards: { kinds: ['card', 'keys', 'settings', 'funds', 'ledger'], load: (s) => s.loadCards() },
   resellers: {
     kinds: ['reseller', 'checkout', 'ledger', 'merchant'],
     load: (s) => s.loadResellers(),
