@@ -28,6 +28,18 @@ export const formatDate = (ms: number) => dateTime.format(ms);
 export const formatTime = (ms: number) => time.format(ms);
 export const formatTimestamp = (iso: string) => `${shortDate.format(Date.parse(iso))} UTC`;
 
+const dayOnly = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+/** A date without time ("2026-12-31", an invoice's due date) as the timestamps show theirs: "31 Dec 2026". */
+export const formatDay = (date: string) => {
+  const ms = Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date);
+  return Number.isNaN(ms) ? date : dayOnly.format(ms);
+};
+
 /** "+1 d 2 h 3 min" ahead of (or behind) real time; "in step with real time" at zero. */
 export function formatOffset(ms: number): string {
   const sign = ms < 0 ? '−' : '+';
