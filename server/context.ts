@@ -51,6 +51,7 @@ import { PayoutRail } from './simulate/payouts.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
 import { WebhookService } from './webhooks/service.js';
+import { WebhookTransport } from './webhooks/transport.js';
 
 export interface ContextOptions {
   db: Db;
@@ -65,6 +66,8 @@ export interface ContextOptions {
   requestLogLimit?: number | undefined;
   /** the request log's directory (default: in memory); see server/db/request-log.ts */
   requestLogDir?: string | undefined;
+  /** PEM certificates HTTPS webhook receivers may chain to, besides Node's own roots */
+  webhookCa?: readonly string[] | undefined;
   /** derives unseeded addresses off the request thread; without it they are derived on it */
   addressWorker?: AddressPrefetcher | undefined;
 }
@@ -228,6 +231,10 @@ export function createContext(options: ContextOptions) {
     transaction,
     afterCommit: (run, dropped) => events.afterCommit(run, dropped),
     log: options.log,
+    transport: new WebhookTransport({
+      timeoutMs: () => settingsService.get().webhook_timeout_ms,
+      ca: options.webhookCa,
+    }),
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
   const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });

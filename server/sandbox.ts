@@ -47,6 +47,11 @@ export interface SandboxOptions {
   timeouts?: Partial<Timeouts>;
   /** Request log rows kept, newest first (default 10,000). */
   requestLogLimit?: number;
+  /**
+   * PEM text (a bundle, or several) of certificates trusted for HTTPS webhook receivers besides
+   * Node's roots and NODE_EXTRA_CA_CERTS: a local CA such as mkcert's, or a self-signed certificate.
+   */
+  webhookCa?: string | readonly string[];
 }
 
 export interface Urls {
@@ -106,6 +111,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     log,
     requestLogLimit: options.requestLogLimit,
     requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
+    webhookCa: typeof options.webhookCa === 'string' ? [options.webhookCa] : options.webhookCa,
     addressWorker,
   });
   // A log kept in the workspace database (an older version's, an offline import's) moves over.

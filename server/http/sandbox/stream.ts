@@ -67,13 +67,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       });
       const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
         if (!wanted(delivery)) return;
-        send('delivery', `${delivery.id}:${attempt.number}`, {
-          ...presentDelivery(delivery, []),
-          attempt: {
-            ...attempt,
-            request_headers: JSON.parse(attempt.request_headers) as Record<string, string>,
-          },
-        });
+        send('delivery', `${delivery.id}:${attempt.number}`, { ...presentDelivery(delivery, []), attempt });
       });
       const offRequests = requests.on((entry) => {
         if (wanted(entry)) send('request', entry.id, entry);

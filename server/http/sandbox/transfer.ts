@@ -19,7 +19,7 @@ const bytesOnly: FastifySchemaCompiler<unknown> = () => (value: unknown) =>
 
 /**
  * GET /sandbox/export and POST /sandbox/import: the workspace as one bundle file (a SQLite file made
- * with the online backup API). An import replaces the whole workspace; a refused file changes nothing.
+ * with `VACUUM INTO`). An import replaces the whole workspace; a refused file changes nothing.
  */
 export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRoutesDeps> = async (
   app,
