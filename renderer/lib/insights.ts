@@ -1,7 +1,22 @@
 // What the home page shows, worked out from the lists the control API already serves (checkouts,
 // card-transaction events, webhook deliveries): pure functions, so the store computes them once per
 // read and a unit test can check the sums.
-import type { CheckoutItem, Delivery, SandboxEvent } from '../api/types';
+// The fields used, not the contract's types: this leaf imports nothing (the unit tests load it in Node).
+interface CheckoutItem {
+  status: string;
+  currency: string;
+  paid_amount: number | null;
+  paid_at: string | null;
+}
+interface SandboxEvent {
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+interface Delivery {
+  status: 'pending' | 'delivered' | 'failed';
+  attempt_count: number;
+}
 
 const DAY = 86_400_000;
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckoutItem, SandboxEvent } from '../../renderer/api/types';
-import { declineInWords, formatDay } from '../../renderer/lib/format';
+import type { CheckoutItem, SandboxEvent } from '../../renderer/api/types.js';
+import { declineInWords, formatDay } from '../../renderer/lib/format.js';
 import {
   cardSpend,
   cardTransactions,
   checkoutsByStatus,
   paidVolume,
   totals,
-} from '../../renderer/lib/insights';
+} from '../../renderer/lib/insights.js';
 
 // The home page's sums, in integer minor units, per currency and per sandbox day (UTC).
 
