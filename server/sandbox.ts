@@ -127,7 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
       ctx.clock.reset();
-      // Says "everything is new" (the wipe itself is announced table by table too).
+      // Says "everything is new": the wipe writes past the repositories, so this is its one notice.
       ctx.changes.note({ kind: 'workspace' });
     },
   };

@@ -1,7 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
-import { prepareRowWrite } from './bind.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface EndpointRow {
   id: string;
@@ -85,45 +84,53 @@ export interface DeliveryFilter {
   starting_after?: string | undefined;
 }
 
-export function createWebhooksRepo(db: Db) {
-  const insertEndpoint = db.prepare<EndpointRow>(
+export function createWebhooksRepo(sql: Statements) {
+  const insertEndpoint = sql.writeRow<EndpointRow>(
+    'webhook_endpoints',
     `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, created_at)
      VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @created_at)`,
   );
-  const updateEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+  const updateEndpoint = sql.writeRow<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+    'webhook_endpoints',
     'UPDATE webhook_endpoints SET url = @url, events = @events, disabled = @disabled WHERE id = @id',
   );
-  const endpointById = db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
-  const endpointsOf = db.prepare<[string, string], EndpointRow>(
+  const endpointById = sql.read<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
+  const endpointsOf = sql.read<[string, string], EndpointRow>(
     'SELECT * FROM webhook_endpoints WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const deleteEndpoint = db.prepare<[string]>('DELETE FROM webhook_endpoints WHERE id = ?');
-  const insertDelivery = prepareRowWrite<DeliveryRow>(
-    db,
+  const deleteEndpoint = sql.write(
+    'webhook_endpoints',
+    'DELETE FROM webhook_endpoints WHERE id = ?',
+    (id: string) => ({
+      id,
+    }),
+  );
+  const insertDelivery = sql.writeRow<DeliveryRow>(
+    'webhook_deliveries',
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, data, status,
        attempt_count, next_attempt_at, created_at, updated_at)
      VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @data, @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
-  const updateDelivery = prepareRowWrite<
+  const updateDelivery = sql.writeRow<
     Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>
   >(
-    db,
+    'webhook_deliveries',
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
        next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
   );
-  const deliveryById = db.prepare<[string], DeliveryRead>(
+  const deliveryById = sql.read<[string], DeliveryRead>(
     `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.env, d.event, d.url, ${DATA} AS data,
        d.verbatim_body, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
      FROM webhook_deliveries d WHERE d.id = ?`,
   );
   // Through webhook_deliveries_merchant_status: an endpoint's deliveries are its merchant's.
-  const pendingOfEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, ListedDeliveryRow>(
+  const pendingOfEndpoint = sql.read<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, ListedDeliveryRow>(
     `SELECT * FROM webhook_deliveries
      WHERE merchant_id = @merchant_id AND env = @env AND status = 'pending' AND endpoint_id = @id`,
   );
-  const insertAttempt = prepareRowWrite<StoredAttempt>(
-    db,
+  const insertAttempt = sql.writeRow<StoredAttempt>(
+    'webhook_attempts',
     `INSERT INTO webhook_attempts (delivery_id, number, at, signature, response_status, response_body,
        duration_ms, error)
      VALUES (@delivery_id, @number, @at, @signature, @response_status, @response_body, @duration_ms, @error)`,
@@ -134,7 +141,7 @@ export function createWebhooksRepo(db: Db) {
        a.verbatim_body, a.response_status, a.response_body, a.duration_ms, a.error, d.event,
        CASE WHEN a.verbatim_body IS NULL AND d.verbatim_body IS NULL THEN ${DATA} END AS data,
        d.verbatim_body AS delivery_verbatim_body`;
-  const attemptsOf = db.prepare<[string], AttemptRead>(
+  const attemptsOf = sql.read<[string], AttemptRead>(
     `SELECT ${ATTEMPT_COLUMNS}
      FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
      WHERE a.delivery_id = ? ORDER BY a.number`,
@@ -149,7 +156,7 @@ export function createWebhooksRepo(db: Db) {
     let statement = lists.get(key);
     if (!statement) {
       const where = [...columns.map((c) => `${c} = @${c}`), ...(after ? ['rowid < @after'] : [])];
-      statement = db.prepare<Record<string, string | number>, ListedDeliveryRow>(
+      statement = sql.read<Record<string, string | number>, ListedDeliveryRow>(
         `SELECT * FROM webhook_deliveries${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
          ORDER BY rowid DESC LIMIT @limit`,
       );
@@ -157,23 +164,25 @@ export function createWebhooksRepo(db: Db) {
     }
     return statement;
   };
-  const deliveryRowid = db.prepare<[string], { rowid: number }>(
+  const deliveryRowid = sql.read<[string], { rowid: number }>(
     'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
   // Leases (a job due later than its delivery's own due time) of pending deliveries: due now.
   // From the jobs (few: only work still to do) to their deliveries by id: no index on the
   // deliveries' status to keep up on every send.
-  const releaseLeases = db.prepare<{ kind: string; now: number }>(
+  const releaseLeases = sql.writeRow<{ kind: string; now: number }>(
+    'jobs',
     `UPDATE jobs SET due_at = @now
      WHERE kind = @kind AND due_at > @now AND EXISTS (
        SELECT 1 FROM webhook_deliveries d
        WHERE d.id = jobs.ref AND d.status = 'pending' AND d.next_attempt_at <= @now)`,
   );
   // Fan-out leases are leases and nothing else: all of them.
-  const releaseAll = db.prepare<{ kind: string; now: number }>(
+  const releaseAll = sql.writeRow<{ kind: string; now: number }>(
+    'jobs',
     'UPDATE jobs SET due_at = @now WHERE kind = @kind AND due_at > @now',
   );
-  const attemptsFor = db.prepare<[string], AttemptRead>(
+  const attemptsFor = sql.read<[string], AttemptRead>(
     `SELECT ${ATTEMPT_COLUMNS}
      FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
      WHERE a.delivery_id IN (SELECT value FROM json_each(?))
@@ -181,12 +190,12 @@ export function createWebhooksRepo(db: Db) {
   );
 
   return {
-    insertEndpoint: (row: EndpointRow) => void insertEndpoint.run(row),
+    insertEndpoint: (row: EndpointRow) => void insertEndpoint(row),
     findEndpoint: (id: string) => endpointById.get(id),
     endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),
-    deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
+    deleteEndpoint: (id: string) => void deleteEndpoint(id),
     updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
-      void updateEndpoint.run(row),
+      void updateEndpoint(row),
     insertDelivery: (row: DeliveryRow) => void insertDelivery(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
@@ -223,8 +232,7 @@ export function createWebhooksRepo(db: Db) {
      * started). Returns how many.
      */
     releaseLeases: (deliverKind: string, fanoutKind: string, now: number) =>
-      releaseLeases.run({ kind: deliverKind, now }).changes +
-      releaseAll.run({ kind: fanoutKind, now }).changes,
+      releaseLeases({ kind: deliverKind, now }).changes + releaseAll({ kind: fanoutKind, now }).changes,
     /** Attempts of many deliveries in one query (no N+1 when listing). */
     attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
   };

@@ -7,6 +7,7 @@ import {
   type UpdateEndpointBody,
   type WebhookEndpoint,
 } from '../contract/webhooks.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type {
   AttemptRead,
   DeliveryFilter,
@@ -34,7 +35,8 @@ export interface WebhookDeps {
   ids: Ids;
   scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  events: Pick<EventRecorder, 'onRecord' | 'transaction'>;
+  events: Pick<EventRecorder, 'onRecord'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
 }
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
@@ -170,7 +172,7 @@ export class WebhookService {
       created_at: now,
       updated_at: now,
     };
-    this.deps.events.transaction(() => this.deps.repo.insertDelivery(row));
+    this.deps.unit.transaction(() => this.deps.repo.insertDelivery(row));
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }
@@ -178,7 +180,7 @@ export class WebhookService {
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
     const endpoint = this.getEndpoint(id);
-    this.deps.events.transaction(() => this.removeEndpoint(endpoint));
+    this.deps.unit.transaction(() => this.removeEndpoint(endpoint));
   }
 
   private removeEndpoint(endpoint: WebhookEndpoint): void {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runMigrations } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
+import { Statements, UNWATCHED } from '../../server/db/statements.js';
 import { createWebhooksRepo, type DeliveryRow, type WebhooksRepo } from '../../server/db/webhooks.js';
 import { envelopeBody, envelopeHeaders, outgoing, sentRequest } from '../../server/webhooks/envelope.js';
 
@@ -111,7 +112,7 @@ describe('webhook rows', () => {
     attempt.run(other.id, 1, NOW, headers(other.id), 'something else');
 
     runMigrations(db, migrations);
-    const repo = createWebhooksRepo(db);
+    const repo = createWebhooksRepo(new Statements(db, UNWATCHED));
     for (const row of [fanned, test, other]) {
       const read = repo.findDelivery(row.id);
       expect(read && outgoing(read).body).toBe(bodies[row.id]);
@@ -158,7 +159,7 @@ describe('webhook rows', () => {
     attempt.run(test.id, 1, NOW, SIGNATURE, '');
 
     runMigrations(db, migrations);
-    const repo = createWebhooksRepo(db);
+    const repo = createWebhooksRepo(new Statements(db, UNWATCHED));
     const read = repo.findDelivery(fanned.id);
     expect(read && outgoing(read).body).toBe(envelope(fanned.id));
     expect(sent(repo, [fanned.id, test.id])).toEqual([
@@ -175,7 +176,7 @@ describe('webhook rows', () => {
 
   it('a fan-out delivery stores no bytes of its payload or request, and reads back whole', () => {
     const db = at(Number.POSITIVE_INFINITY);
-    const repo = createWebhooksRepo(db);
+    const repo = createWebhooksRepo(new Statements(db, UNWATCHED));
     const row = meta('00000000-0000-4000-8000-00000000000f', EVENT);
     repo.insertDelivery({ ...row, data: null });
     for (const [number, signature] of [
