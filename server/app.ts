@@ -9,7 +9,7 @@ import type { Env } from './contract/common.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
-import { documentRoutes, swaggerOptions } from './http/openapi.js';
+import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -146,8 +146,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const limiter = options.limiter ?? new KeyLimiter();
   await app.register(
     async (v1) => {
-      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      // The log first: its clock starts before authentication, so a refused key is timed too.
       await v1.register(requestLog, { requests: ctx.requests, env });
+      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
       await v1.register(customerRoutes, { customers: ctx.customers });
       await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });
@@ -216,7 +217,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
-      control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      control.get('/openapi.json', { schema: { hide: true } }, async (request) =>
+        servedDocument(
+          app.swagger(),
+          openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
+        ),
+      );
     },
     { prefix: '/sandbox' },
   );

@@ -16,7 +16,6 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
-import { RequestLog } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
 import { Statements } from './db/statements.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
@@ -44,6 +43,7 @@ import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
+import { RequestLog } from './request-log/log.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -65,7 +65,7 @@ export interface ContextOptions {
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
   requestLogLimit?: number | undefined;
-  /** the request log's directory (default: in memory); see server/db/request-log.ts */
+  /** the request log's directory (default: in memory); see server/request-log/ */
   requestLogDir?: string | undefined;
   /** PEM certificates HTTPS webhook receivers may chain to, besides Node's own roots */
   webhookCa?: readonly string[] | undefined;

@@ -22,7 +22,8 @@ export async function withOfflineTransfer<T>(
     { SandboxClock },
     { WorkspaceTransfer },
     { VERSION },
-    { RequestLog, requestLogDir },
+    { RequestLog },
+    { requestLogDir },
     { Statements, UNWATCHED },
   ] = await Promise.all([
     import('../db/connection.js'),
@@ -30,7 +31,8 @@ export async function withOfflineTransfer<T>(
     import('../clock.js'),
     import('../workspace-transfer/service.js'),
     import('../version.js'),
-    import('../db/request-log.js'),
+    import('../request-log/log.js'),
+    import('../request-log/segments.js'),
     import('../db/statements.js'),
   ]);
   let db: Db;

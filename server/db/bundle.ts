@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { WEBHOOK_HEADER } from '../contract/webhooks.js';
+import type { StoredRequestLogRow } from '../request-log/rows.js';
 import type { Db } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import type { StoredRequestLogRow } from './request-log.js';
 
 /**
  * Workspace bundles at the SQL level: a bundle is a SQLite file made with `VACUUM INTO`
@@ -111,7 +111,7 @@ export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredReq
   try {
     bundle.pragma('journal_mode = DELETE');
     bundle.pragma('foreign_keys = ON');
-    // The request log lives in its own store (server/db/request-log.ts); in a bundle it is the
+    // The request log lives in its own store (server/request-log/); in a bundle it is the
     // workspace's `request_log` table, as before. The copy is checked first: without the schema
     // it is not a workspace, whatever the log holds.
     if (!hasTable(bundle, 'schema_migrations'))

@@ -17,9 +17,9 @@ import {
   sealBundle,
 } from '../db/bundle.js';
 import type { Db } from '../db/connection.js';
-import type { StoredRequestLogRow } from '../db/request-log.js';
 import { DEFAULT_SETTINGS } from '../domain/settings/defaults.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
+import type { StoredRequestLogRow } from '../request-log/rows.js';
 
 export { type BundleMeta, BundleRefused, type ImportResult };
 

@@ -36,6 +36,8 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
     '/export',
     {
       schema: {
+        operationId: 'sandboxExportWorkspace',
+        summary: 'Export the workspace (or one merchant) as a bundle file',
         tags,
         querystring: ExportQuery,
         response: {
@@ -65,6 +67,8 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
       config: { groupCommit: false },
       validatorCompiler: bytesOnly,
       schema: {
+        operationId: 'sandboxImportWorkspace',
+        summary: 'Import a bundle file, replacing the workspace',
         tags,
         body: { content: { [OCTET]: { schema: BundleFile } } },
         response: { 200: ImportResult, 400: ErrorBody, 413: ErrorBody, 415: ErrorBody },
