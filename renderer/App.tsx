@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { ControlTokenGate } from './components/ControlTokenGate';
 import { Notices } from './components/Notices';
+import { PresentSwitch } from './components/PresentSwitch';
 import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
@@ -13,16 +14,17 @@ export function App() {
   const { Component } = page;
   const setOpenPage = useStore((s) => s.setOpenPage);
   const production = useStore((s) => s.env === 'production');
+  const presenting = useStore((s) => s.presenting);
+  const hidden = presenting && page.developer;
   useEffect(() => setOpenPage(page.id), [page.id, setOpenPage]);
   return (
-    <div className="layout">
+    <div className={`layout ${presenting ? 'presenting' : ''}`}>
       <Sidebar current={page.id} />
       <main className="content" data-testid={`page-${page.id}`}>
         {production && page.scoped && (
           <div className="production-banner" role="status" data-testid="production-banner">
-            <strong>Production environment.</strong> You are acting on the simulated production address: its
-            own resources and RSA key pair (merchants and API keys are shared). Switch to Test in the header
-            to go back.
+            <strong>Production environment.</strong> You are acting on the simulated live system: its own
+            payments, cards and balances (merchants are shared). Switch to Test in the header to go back.
           </div>
         )}
         <header className="page-header">
@@ -30,7 +32,10 @@ export function App() {
             <h1 className="page-title">{page.label}</h1>
             <p className="page-description">{page.description}</p>
           </div>
-          {page.scoped && <ScopeBar />}
+          <div className="page-header-tools">
+            {page.scoped && <ScopeBar />}
+            <PresentSwitch />
+          </div>
         </header>
         <Suspense
           fallback={
@@ -39,7 +44,13 @@ export function App() {
             </p>
           }
         >
-          <Component />
+          {hidden ? (
+            <p className="card empty" data-testid="page-hidden">
+              This page is for developers. Switch presentation mode off to see it.
+            </p>
+          ) : (
+            <Component />
+          )}
         </Suspense>
       </main>
       <Notices />

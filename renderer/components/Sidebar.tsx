@@ -23,6 +23,7 @@ export function Sidebar({ current }: { current: string }) {
   const version = useStore((s) => s.version);
   const connection = useStore((s) => (s.liveStatus === 'reconnecting' ? 'offline' : s.connection));
   const live = useStore((s) => s.liveStatus === 'open');
+  const presenting = useStore((s) => s.presenting);
   return (
     <aside className="sidebar">
       <div className="brand">
@@ -38,18 +39,20 @@ export function Sidebar({ current }: { current: string }) {
         </div>
       </div>
       <nav className="nav" aria-label="Areas">
-        {pages.map(({ id, label, Icon }) => (
-          <a
-            key={id}
-            href={`#/${id}`}
-            className={`nav-item ${id === current ? 'active' : ''}`}
-            aria-current={id === current ? 'page' : undefined}
-            data-testid={`nav-${id}`}
-          >
-            <Icon />
-            <span>{label}</span>
-          </a>
-        ))}
+        {pages
+          .filter((p) => !(presenting && p.developer))
+          .map(({ id, label, Icon }) => (
+            <a
+              key={id}
+              href={`#/${id}`}
+              className={`nav-item ${id === current ? 'active' : ''}`}
+              aria-current={id === current ? 'page' : undefined}
+              data-testid={`nav-${id}`}
+            >
+              <Icon />
+              <span>{label}</span>
+            </a>
+          ))}
       </nav>
       <div className="sidebar-footer">
         <SidebarClock />

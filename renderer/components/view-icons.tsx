@@ -27,3 +27,11 @@ export const EventsIcon = () => (
     <circle cx="19" cy="18" r="1.5" />
   </Icon>
 );
+
+export const CodeIcon = () => (
+  <Icon>
+    <path d="M8 7l-5 5 5 5" />
+    <path d="M16 7l5 5-5 5" />
+    <path d="M13.5 4l-3 16" />
+  </Icon>
+);

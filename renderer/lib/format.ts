@@ -28,6 +28,18 @@ export const formatDate = (ms: number) => dateTime.format(ms);
 export const formatTime = (ms: number) => time.format(ms);
 export const formatTimestamp = (iso: string) => `${shortDate.format(Date.parse(iso))} UTC`;
 
+const dayOnly = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+/** A date without time ("2026-12-31", an invoice's due date) as the timestamps show theirs: "31 Dec 2026". */
+export const formatDay = (date: string) => {
+  const ms = Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date);
+  return Number.isNaN(ms) ? date : dayOnly.format(ms);
+};
+
 /** A request's duration with the decimals that matter: `0.42 ms`, `3.6 ms`, `250.3 ms`. */
 export const formatDuration = (ms: number) => `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
 
@@ -140,3 +152,26 @@ export const shorten = (value: string, keep = 6) =>
 
 /** "checkout.partially_refunded" style machine words → "checkout partially refunded". */
 export const humanize = (value: string) => describeStatus(value);
+
+/** The card network's decline reasons (machine words, for integrators) as a merchant says them. */
+const DECLINES: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^exceeds spend_tx_max \((.+)\)$/, (m) => `Over the card’s limit per payment (${m[1]})`],
+  [/^exceeds spend_daily_max \((.+)\)$/, (m) => `Over the card’s daily limit (${m[1]})`],
+  [/^exceeds spend_monthly_max \((.+)\)$/, (m) => `Over the card’s monthly limit (${m[1]})`],
+  [/^insufficient funds \(balance (.+)\)$/, (m) => `Not enough money on the card (${m[1]} left)`],
+  [
+    /^online \(card-not-present\) spending is disabled$/,
+    () => 'Online payments are switched off for this card',
+  ],
+  [/^in-person spending is disabled$/, () => 'Payments in shops are switched off for this card'],
+  [/^card is (\w+)$/, (m) => `The card is ${describeStatus(m[1] ?? '')}`],
+];
+
+/** "exceeds spend_tx_max (5,000.00 USDC)" → "Over the card’s limit per payment (5,000.00 USDC)". */
+export function declineInWords(reason: string): string {
+  for (const [pattern, words] of DECLINES) {
+    const match = reason.match(pattern);
+    if (match) return words(match);
+  }
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}

@@ -10,14 +10,14 @@ import {
   ResellersIcon,
   WebhooksIcon,
 } from '../components/icons';
-import { CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
-import { OverviewPage } from './Overview/OverviewPage';
+import { CodeIcon, CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
+import { HomePage } from './Home/HomePage';
 import { ScenariosIcon } from './Scenarios/ScenariosIcon';
 import { SettingsIcon } from './Settings/SettingsIcon';
 
 /**
  * A page's code is its own chunk, loaded when the page is first opened (App wraps it in Suspense):
- * the first paint needs only the shell and the Overview.
+ * the first paint needs only the shell and the home page (its charts are a chunk of their own).
  */
 const onDemand = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -25,6 +25,7 @@ const onDemand = <K extends string>(load: () => Promise<Record<K, ComponentType>
 const CardsPage = onDemand(() => import('./Cards/CardsPage'), 'CardsPage');
 const CheckoutsPage = onDemand(() => import('./Checkouts/CheckoutsPage'), 'CheckoutsPage');
 const ClockPage = onDemand(() => import('./Clock/ClockPage'), 'ClockPage');
+const DevelopersPage = onDemand(() => import('./Developers/DevelopersPage'), 'DevelopersPage');
 const CustomersPage = onDemand(() => import('./Customers/CustomersPage'), 'CustomersPage');
 const EventsPage = onDemand(() => import('./Events/EventsPage'), 'EventsPage');
 const InvoicesPage = onDemand(() => import('./Invoices/InvoicesPage'), 'InvoicesPage');
@@ -45,6 +46,8 @@ export interface PageDef {
   Component: ComponentType;
   /** Shows one merchant in one environment: the header carries the merchant and environment picker. */
   scoped?: boolean;
+  /** Developer material (keys, requests, payloads): left out of the nav in presentation mode. */
+  developer?: boolean;
 }
 
 /**
@@ -53,11 +56,12 @@ export interface PageDef {
  */
 export const pages: PageDef[] = [
   {
-    id: 'overview',
-    label: 'Overview',
-    description: 'Where the sandbox listens and how to call it.',
+    id: 'home',
+    label: 'Home',
+    description: 'The merchant at a glance: balances, payments, cards, webhooks and what happened.',
     Icon: OverviewIcon,
-    Component: OverviewPage,
+    Component: HomePage,
+    scoped: true,
   },
   {
     id: 'merchants',
@@ -97,6 +101,7 @@ export const pages: PageDef[] = [
     Icon: EventsIcon,
     Component: EventsPage,
     scoped: true,
+    developer: true,
   },
   {
     id: 'webhooks',
@@ -138,6 +143,7 @@ export const pages: PageDef[] = [
     Icon: RequestsIcon,
     Component: RequestsPage,
     scoped: true,
+    developer: true,
   },
   {
     id: 'scenarios',
@@ -145,6 +151,14 @@ export const pages: PageDef[] = [
     description: 'Record what you do as a scenario file, run scenarios step by step, export the workspace.',
     Icon: ScenariosIcon,
     Component: ScenariosPage,
+  },
+  {
+    id: 'developers',
+    label: 'Developers',
+    description: 'Where the sandbox listens, a first call with an API key, and the API reference.',
+    Icon: CodeIcon,
+    Component: DevelopersPage,
+    developer: true,
   },
   {
     id: 'clock',

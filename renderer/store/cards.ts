@@ -2,6 +2,7 @@ import { type CardSecrets, revealCardSecrets } from '../api/card-secrets';
 import * as api from '../api/sandbox';
 import type {
   AuthorizationInput,
+  Balance,
   Cardholder,
   CardholderDetail,
   CardProduct,
@@ -34,6 +35,8 @@ export interface CardsSlice {
   catalogue: CardProduct[];
   /** The environment's RSA public key (card secrets are encrypted for it). */
   publicKey: PublicKey | null;
+  /** The merchant's own balances: the business wallet funding draws on. */
+  businessBalances: Balance[];
   loadCards: () => Promise<void>;
   selectCardholder: (id: string) => Promise<void>;
   selectCard: (id: string) => Promise<void>;
@@ -99,18 +102,22 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
     const scope = currentScope(get());
     if (!scope) return;
     await attempt(get, async () => {
-      const [cardholders, catalogue, publicKey] = await Promise.all([
+      const [cardholders, catalogue, publicKey, businessBalances] = await Promise.all([
         api.listCardholders(scope.merchantId, scope.env),
         api.getCardCatalogue(),
         api.getPublicKey(scope.env),
+        api.listBalances(scope.merchantId, scope.env),
       ]);
       if (!stillCurrent(get, scope)) return;
       const selected = get().selectedCardholderId;
-      const keep = cardholders.some((h) => h.id === selected) ? selected : (cardholders[0]?.id ?? null);
+      // The page opens on a verified cardholder (one with cards to show) when there is one.
+      const first = cardholders.find((h) => h.is_kyc_verified) ?? cardholders[0];
+      const keep = cardholders.some((h) => h.id === selected) ? selected : (first?.id ?? null);
       set({
         cardholders,
         catalogue,
         publicKey,
+        businessBalances,
         cardholdersScope: scope.key,
         selectedCardholderId: keep,
         ...(keep === selected ? {} : { cardholderDetail: null, selectedCardId: null, cardTransactions: [] }),
@@ -142,6 +149,7 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
     cardTransactions: [],
     catalogue: [],
     publicKey: null,
+    businessBalances: [],
 
     loadCards: load,
 

@@ -4,14 +4,17 @@ import { createCheckoutsSlice } from './checkouts';
 import { createClockSlice } from './clock';
 import { createCustomersSlice } from './customers';
 import { createEventsSlice } from './events';
+import { createHomeSlice } from './home';
 import { createInvoicesSlice } from './invoices';
 import { createLiveSlice } from './live';
 import { createMerchantsSlice } from './merchants';
 import { createMoneySlice } from './money';
 import { createNoticesSlice } from './notices';
+import { createPresentationSlice } from './presentation';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
 import { createScenariosSlice } from './scenarios';
+import { createStoriesSlice } from './stories';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
@@ -36,6 +39,9 @@ export const useStore = create<Store>()((...a) => ({
   ...createInvoicesSlice(...a),
   ...createEventsSlice(...a),
   ...createScenariosSlice(...a),
+  ...createHomeSlice(...a),
+  ...createPresentationSlice(...a),
+  ...createStoriesSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -15,13 +15,18 @@ interface LivePage {
  * notice of one of its areas, in its merchant and environment, reads it again.
  */
 export const LIVE_PAGES: Record<string, LivePage> = {
+  // The home page sums up money, checkouts, cards and webhooks; its feed is the event log.
+  home: {
+    kinds: ['checkout', 'refund', 'funds', 'ledger', 'card', 'delivery', 'event', 'clock'],
+    load: (s) => s.loadHome(),
+  },
   checkouts: { kinds: ['checkout', 'invoice', 'refund', 'customer'], load: (s) => s.loadCheckouts() },
   webhooks: { kinds: ['webhook', 'delivery', 'inbox'], load: (s) => s.loadWebhooks() },
   money: {
     kinds: ['funds', 'ledger', 'checkout', 'refund', 'address'],
     load: (s) => s.loadMoney(),
   },
-  cards: { kinds: ['card', 'keys', 'settings'], load: (s) => s.loadCards() },
+  cards: { kinds: ['card', 'keys', 'settings', 'funds', 'ledger'], load: (s) => s.loadCards() },
   resellers: {
     kinds: ['reseller', 'checkout', 'ledger', 'merchant'],
     load: (s) => s.loadResellers(),

@@ -4,14 +4,17 @@ import type { CheckoutsSlice } from './checkouts';
 import type { ClockSlice } from './clock';
 import type { CustomersSlice } from './customers';
 import type { EventsSlice } from './events';
+import type { HomeSlice } from './home';
 import type { InvoicesSlice } from './invoices';
 import type { LiveSlice } from './live';
 import type { MerchantsSlice } from './merchants';
 import type { MoneySlice } from './money';
 import type { NoticesSlice } from './notices';
+import type { PresentationSlice } from './presentation';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
 import type { ScenariosSlice } from './scenarios';
+import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
@@ -32,7 +35,10 @@ export type Store = WorkspaceSlice &
   CustomersSlice &
   InvoicesSlice &
   EventsSlice &
-  ScenariosSlice;
+  ScenariosSlice &
+  HomeSlice &
+  PresentationSlice &
+  StoriesSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -39,8 +39,8 @@ async function dismissNotices() {
 }
 
 describe('dashboard', () => {
-  it('shows the server addresses', async () => {
-    await page.goto(dashboardUrl);
+  it('shows the server addresses on the developers page', async () => {
+    await page.goto(`${dashboardUrl}#/developers`);
 
     await byTestId('url-test').filter({ hasText: sandbox.urls().test }).waitFor();
     expect(await byTestId('app-name').textContent()).toBe('svc-sandbox');
@@ -120,7 +120,7 @@ describe('dashboard', () => {
     const { api_key } = (await controlPost('/sandbox/merchants', { name: 'Initech' })) as {
       api_key: { key: string };
     };
-    await page.goto(dashboardUrl);
+    await page.goto(`${dashboardUrl}#/developers`);
     await byTestId('live-status').filter({ hasText: 'Live' }).waitFor();
 
     const created = await sandbox.apps.test.inject({

@@ -64,7 +64,8 @@ export function setupDashboard(): Harness {
       dashboardDir,
     });
     ({ dashboard: h.dashboardUrl } = await h.sandbox.listen());
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // A named locale: without one Chromium reports the POSIX locale ("en-US@posix"), which Intl rejects.
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
     h.page = await context.newPage();
     pageErrors = [];
     ({ page, sandbox, dashboardUrl } = h);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardUrl, page, sandbox, setupDashboard } from './harness.js';
 
-// Every page at a small laptop (1024 × 768) and a phone (390 × 844): nothing off screen sideways,
+// Every page at a desktop (1440 × 900), a small laptop (1024 × 768) and a phone (390 × 844), also in
+// presentation mode: nothing off screen sideways,
 // no two controls on top of each other, and (the harness checks it) no console error on any page.
 
 setupDashboard();
@@ -105,6 +106,7 @@ async function arrange() {
 
 describe('layout', () => {
   for (const viewport of [
+    { width: 1440, height: 900 },
     { width: 1024, height: 768 },
     { width: 390, height: 844 },
   ]) {
@@ -129,6 +131,72 @@ describe('layout', () => {
       expect(found).toEqual([]);
     });
   }
+
+  it('presentation mode fits every size: the header switch, the stories and the home page', async () => {
+    await arrange();
+    await page.addInitScript(() => localStorage.setItem('svc-sandbox.presenting', '1'));
+    const found: string[] = [];
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const id of ['home', 'checkouts', 'cards', 'merchants']) {
+        await page.goto(`${dashboardUrl}#/${id}`);
+        await page.getByTestId(`page-${id}`).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await page.getByTestId('present-switch').isChecked()).toBe(true);
+        for (const problem of await page.evaluate(inspectLayout)) {
+          found.push(`${viewport.width} ${id}: ${problem.kind} ${problem.what}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the refund form scrolls clear of the toasts and the recording banner', async () => {
+    await arrange();
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/recording/start',
+      payload: { name: 'layout' },
+    });
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${dashboardUrl}#/checkouts`);
+    await page.getByTestId('checkout-row').first().click();
+    await page.getByTestId('checkout-pay-full').click();
+    await page.getByTestId('notice-success').first().waitFor();
+    await page.getByTestId('recording-indicator').waitFor();
+    // Scrolled to the end of the page, as far as it goes: nothing sits on the refund form.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const overlap = await page.evaluate(() => {
+      const form = document.querySelector('[data-testid="refund-form"]')!.getBoundingClientRect();
+      return ['.notices .notice', '[data-testid="recording-indicator"]'].flatMap((selector) =>
+        Array.from(document.querySelectorAll(selector))
+          .map((el) => el.getBoundingClientRect())
+          .filter(
+            (r) => r.left < form.right && r.right > form.left && r.top < form.bottom && r.bottom > form.top,
+          )
+          .map(() => selector),
+      );
+    });
+    expect(overlap).toEqual([]);
+  });
+
+  it('keeps “Pay part” beside its amount', async () => {
+    await arrange();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${dashboardUrl}#/checkouts`);
+    await page.getByTestId('checkout-row').first().click();
+    const input = await page.getByTestId('checkout-pay-amount').boundingBox();
+    const button = await page.getByTestId('checkout-pay-part').boundingBox();
+    expect(input && button).toBeTruthy();
+    // Same line: the button's vertical middle is within the input's height.
+    const middle = button!.y + button!.height / 2;
+    expect(middle).toBeGreaterThan(input!.y);
+    expect(middle).toBeLessThan(input!.y + input!.height);
+  });
 
   it('at 1024×768 the selected checkout’s detail is in view beside the list', async () => {
     await arrange();

@@ -58,14 +58,14 @@ describe('the dashboard is live', () => {
     await byTestId('clock-state').filter({ hasText: 'Running' }).waitFor(LIVE);
   });
 
-  it('shows a merchant a script creates, on the merchant list and the overview', async () => {
+  it('shows a merchant a script creates, on the merchant list and the developers page', async () => {
     await openAt('merchants');
     await byTestId('merchants-empty').waitFor();
 
     await http('POST', '/sandbox/merchants', { name: 'Scripted Ltd' });
     await byTestId('merchant-item').filter({ hasText: 'Scripted Ltd' }).waitFor(LIVE);
 
-    await byTestId('nav-overview').click();
+    await byTestId('nav-developers').click();
     await byTestId('stat-merchants').filter({ hasText: '1' }).waitFor();
     await http('POST', '/sandbox/merchants', { name: 'Second Ltd' });
     await byTestId('stat-merchants').filter({ hasText: '2' }).waitFor(LIVE);

@@ -5,7 +5,7 @@ import { AmountInput, Field, Select, TextInput } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
-import { formatAmount, formatTimestamp, humanize, parseAmount } from '../../lib/format';
+import { declineInWords, formatAmount, formatTimestamp, humanize, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import type { CardMove, TransactionAction } from '../../store/cards';
 import { TX_TONE } from './status';
@@ -147,7 +147,11 @@ function TransactionRow({ tx }: { tx: CardTransaction }) {
       </td>
       <td>
         <StatusBadge status={tx.status} tone={TX_TONE[tx.status]} testId="tx-status" />
-        {tx.decline_reason && <div className="muted small">{tx.decline_reason}</div>}
+        {tx.decline_reason && (
+          <div className="muted small" data-testid="tx-decline-reason" title={tx.decline_reason}>
+            {declineInWords(tx.decline_reason)}
+          </div>
+        )}
       </td>
       <td className="actions">
         {tx.type === 'card_payment' && tx.status === 'requested' && (

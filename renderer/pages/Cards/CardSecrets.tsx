@@ -34,7 +34,7 @@ function Reveal({ card }: { card: PaymentCard }) {
   return (
     <Card
       title={`Card secrets · •••• ${card.last4}`}
-      subtitle="PAN, CVC and PIN through the real exchange: a session key made in this page (WebCrypto), wrapped with the RSA public key; the server answers AES-256-GCM ciphertext only this page can open."
+      subtitle="Card number, security code and PIN, sent encrypted end to end: only this page can read them."
       actions={
         secrets ? (
           <button

@@ -3,10 +3,11 @@ import type { CardApplication, CardProduct } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
+import { Private } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
-import { describeStatus, formatAmount, parseAmount } from '../../lib/format';
+import { describeStatus, formatAmount, formatMoney, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { CardList } from './CardList';
 import { CardNetwork } from './CardNetwork';
@@ -15,8 +16,10 @@ import { APPLICATION_TONE, KYC_TONE } from './status';
 
 function FundForm() {
   const fundCardholder = useStore((s) => s.fundCardholder);
+  const balances = useStore((s) => s.businessBalances);
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState('USDC');
+  const available = balances.find((b) => b.currency === currency)?.available ?? 0;
   const [busy, run] = useBusy();
   const minor = parseAmount(amount);
 
@@ -51,6 +54,9 @@ function FundForm() {
       >
         Fund
       </SubmitButton>
+      <p className="muted small form-note" data-testid="fund-available">
+        Business wallet: {formatMoney(available, currency)} available
+      </p>
     </form>
   );
 }
@@ -174,10 +180,12 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
             <h2 className="merchant-name" data-testid="cardholder-name">
               {cardholder.name}
             </h2>
-            <div className="merchant-id">
-              <code className="mono">{cardholder.id}</code>
-              <CopyButton value={cardholder.id} label="Copy id" />
-            </div>
+            <Private>
+              <div className="merchant-id">
+                <code className="mono">{cardholder.id}</code>
+                <CopyButton value={cardholder.id} label="Copy id" />
+              </div>
+            </Private>
           </div>
           <div className="kyc-box">
             <StatusBadge

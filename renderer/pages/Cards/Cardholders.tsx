@@ -3,7 +3,7 @@ import { Card } from '../../components/Card';
 import { Field, TextInput } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
-import { formatAmount } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 
@@ -77,7 +77,8 @@ export function CardholderList() {
       ) : (
         <ul className="merchant-list">
           {(loaded ? holders : []).map((holder) => {
-            const total = holder.balances.reduce((sum, b) => sum + b.value, 0);
+            // The wallet's own currencies, as everywhere else ("50.00 USDC", never "$50.00").
+            const wallet = holder.balances.filter((b) => b.balance !== 0);
             return (
               <li key={holder.id}>
                 <button
@@ -93,7 +94,10 @@ export function CardholderList() {
                   <span className="merchant-item-text">
                     <span className="merchant-item-name">{holder.name}</span>
                     <span className="merchant-item-sub">
-                      {holder.is_kyc_verified ? 'Verified' : 'Not verified'} · ${formatAmount(total)}
+                      {holder.is_kyc_verified ? 'Verified' : 'Not verified'} ·{' '}
+                      {wallet.length === 0
+                        ? formatMoney(0, 'USDC')
+                        : wallet.map((b) => formatMoney(b.balance, b.currency)).join(' · ')}
                     </span>
                   </span>
                 </button>

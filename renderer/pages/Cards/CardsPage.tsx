@@ -1,4 +1,5 @@
 import { Card } from '../../components/Card';
+import { Private } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
@@ -35,7 +36,9 @@ export function CardsPage() {
             )}
           </div>
         </div>
-        <PublicKeyCard />
+        <Private>
+          <PublicKeyCard />
+        </Private>
       </div>
     </ScopeGate>
   );

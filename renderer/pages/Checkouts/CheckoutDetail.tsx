@@ -126,26 +126,29 @@ function Simulate({ checkout }: { checkout: Checkout }) {
             Pay in full
           </button>
           <span className="or muted small">or</span>
-          <Field label={`Part (${checkout.currency})`}>
-            <AmountInput
-              compact
-              value={part}
-              onChange={setPart}
-              placeholder="10.00"
-              testId="checkout-pay-amount"
-            />
-          </Field>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={busy || !active || partMinor === null}
-            onClick={async () => {
-              if (partMinor !== null && (await pay(partMinor))) setPart('');
-            }}
-            data-testid="checkout-pay-part"
-          >
-            Pay part
-          </button>
+          {/* The amount and its button stay together: wrapping moves both to the next line. */}
+          <span className="pay-part">
+            <Field label={`Part (${checkout.currency})`}>
+              <AmountInput
+                compact
+                value={part}
+                onChange={setPart}
+                placeholder="10.00"
+                testId="checkout-pay-amount"
+              />
+            </Field>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              disabled={busy || !active || partMinor === null}
+              onClick={async () => {
+                if (partMinor !== null && (await pay(partMinor))) setPart('');
+              }}
+              data-testid="checkout-pay-part"
+            >
+              Pay part
+            </button>
+          </span>
         </div>
         <div className="button-group action-row-divided">
           <button

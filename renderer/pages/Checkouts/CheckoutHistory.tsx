@@ -68,14 +68,19 @@ export function CheckoutRefunds({ refunds, currency }: { refunds: RefundRecord[]
               <td>
                 <div className="nowrap">{formatTimestamp(r.created_at)}</div>
                 <div className="muted small">
-                  {r.reason ?? 'No reason given'} · gas paid by {r.gas_fee_payer}
+                  {r.reason ?? 'No reason given'} · network fee paid by{' '}
+                  {r.gas_fee_payer === 'merchant' ? 'the merchant' : 'the customer'}
                 </div>
               </td>
               <td className="num nowrap">
                 {formatAmount(r.amount)} {currency}
               </td>
-              <td className="num nowrap">{formatAmount(r.customer_amount)}</td>
-              <td className="num nowrap">{formatAmount(r.merchant_debit)}</td>
+              <td className="num nowrap">
+                {formatAmount(r.customer_amount)} {currency}
+              </td>
+              <td className="num nowrap">
+                {formatAmount(r.merchant_debit)} {currency}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 import type { CheckoutStatus } from '../../api/types';
 import { Select } from '../../components/Field';
 import { PagedList } from '../../components/PagedList';
+import { Private } from '../../components/Private';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatMoney, formatTimestamp, humanize } from '../../lib/format';
@@ -67,7 +68,15 @@ export function CheckoutList() {
           <span className="row-item-text">
             <span className="row-item-title">{checkout.title}</span>
             <span className="row-item-sub">
-              <span className="mono">{checkout.id.slice(0, 8)}</span> · {formatTimestamp(checkout.created_at)}
+              {/* The merchant's own reference names a checkout better than an id prefix they all share. */}
+              {checkout.reference ? (
+                `${checkout.reference} · `
+              ) : (
+                <Private>
+                  <span className="mono">{checkout.id.slice(0, 8)}</span> ·{' '}
+                </Private>
+              )}
+              {formatTimestamp(checkout.created_at)}
             </span>
           </span>
           <span className="row-item-side">

@@ -3,6 +3,7 @@ import type { CustomerDetail } from '../../api/types';
 import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { PagedList } from '../../components/PagedList';
+import { Private } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -56,8 +57,12 @@ function CustomerList() {
           <span className="row-item-text">
             <span className="row-item-title">{customer.name}</span>
             <span className="row-item-sub">
-              {customer.email ?? <span className="mono">{customer.id.slice(0, 8)}</span>} ·{' '}
-              {formatTimestamp(customer.created_at)}
+              {customer.email ?? (
+                <Private>
+                  <span className="mono">{customer.id.slice(0, 8)}</span>
+                </Private>
+              )}{' '}
+              · {formatTimestamp(customer.created_at)}
             </span>
           </span>
           {customer.country && <span className="chip mono">{customer.country}</span>}

@@ -7,7 +7,7 @@ import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
-import { formatAmount, formatMoney, formatTimestamp } from '../../lib/format';
+import { formatAmount, formatDay, formatMoney, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { invoicesKey } from '../../store/invoices';
 import { scopeKey } from '../../store/scope';
@@ -118,7 +118,7 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
           <Fact label="Customer" testId="invoice-customer">
             {customer ? `${customer.name}${customer.email ? ` <${customer.email}>` : ''}` : '—'}
           </Fact>
-          <Fact label="Due">{invoice.due_date ?? '—'}</Fact>
+          <Fact label="Due">{invoice.due_date ? formatDay(invoice.due_date) : '—'}</Fact>
           <Fact label="Created">{formatTimestamp(invoice.created_at)}</Fact>
           <Fact label="Paid" testId="invoice-paid">
             {invoice.paid_at

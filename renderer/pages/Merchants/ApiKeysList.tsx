@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ApiKey } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
+import { Private } from '../../components/Private';
 import { formatTimestamp, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
 
@@ -79,12 +80,14 @@ export function ApiKeysList({ keys }: { keys: ApiKey[] }) {
                 {key.revoked_at ? 'Revoked' : 'Active'}
               </span>
             </div>
-            <div className="key-cell">
-              <code className="mono key-value" data-testid="key-value">
-                {key.key}
-              </code>
-              <CopyButton value={key.key} testId="key-copy" />
-            </div>
+            <Private instead={<span className="muted small">Key hidden while presenting</span>}>
+              <div className="key-cell">
+                <code className="mono key-value" data-testid="key-value">
+                  {key.key}
+                </code>
+                <CopyButton value={key.key} testId="key-copy" />
+              </div>
+            </Private>
           </div>
           <div className="key-item-side">
             <span className="muted small nowrap">

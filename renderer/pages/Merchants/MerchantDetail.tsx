@@ -3,6 +3,7 @@ import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Fact } from '../../components/DetailHead';
 import { KeyIcon } from '../../components/icons';
+import { Private } from '../../components/Private';
 import type { Tone } from '../../components/StatusBadge';
 import { describeStatus, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
@@ -34,12 +35,14 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
             <h2 className="merchant-name" data-testid="merchant-name">
               {merchant.name}
             </h2>
-            <div className="merchant-id">
-              <code className="mono" data-testid="merchant-id">
-                {merchant.id}
-              </code>
-              <CopyButton value={merchant.id} label="Copy id" />
-            </div>
+            <Private>
+              <div className="merchant-id">
+                <code className="mono" data-testid="merchant-id">
+                  {merchant.id}
+                </code>
+                <CopyButton value={merchant.id} label="Copy id" />
+              </div>
+            </Private>
           </div>
           <span
             className={`badge badge-lg badge-tone-${KYB_TONE[merchant.kyb_status]}`}

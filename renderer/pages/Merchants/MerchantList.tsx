@@ -1,3 +1,4 @@
+import { Private } from '../../components/Private';
 import { useStore } from '../../store';
 
 export function MerchantList() {
@@ -30,8 +31,11 @@ export function MerchantList() {
             <span className="merchant-item-text">
               <span className="merchant-item-name">{merchant.name}</span>
               <span className="merchant-item-sub">
-                {merchant.country ? `${merchant.country} · ` : ''}
-                <span className="mono">{merchant.id.slice(0, 8)}</span>
+                {merchant.country ?? ''}
+                <Private>
+                  {merchant.country ? ' · ' : ''}
+                  <span className="mono">{merchant.id.slice(0, 8)}</span>
+                </Private>
               </span>
             </span>
           </button>

@@ -5,6 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Select } from '../../components/Field';
 import { FilterTabs } from '../../components/FilterTabs';
 import { Pager } from '../../components/Pager';
+import { Private } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp, shorten } from '../../lib/format';
@@ -52,7 +53,13 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
         <span className="muted" data-testid="attempt-duration">
           {attempt.duration_ms} ms
         </span>
-        <CopyButton value={curlCommand(delivery, attempt)} label="Copy as curl" testId="attempt-copy-curl" />
+        <Private>
+          <CopyButton
+            value={curlCommand(delivery, attempt)}
+            label="Copy as curl"
+            testId="attempt-copy-curl"
+          />
+        </Private>
       </div>
       {attempt.error && (
         <p className="attempt-error" data-testid="attempt-error">

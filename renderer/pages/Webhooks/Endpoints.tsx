@@ -4,6 +4,7 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextInput } from '../../components/Field';
+import { Private } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -201,13 +202,15 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             ))
           )}
         </div>
-        <div className="key-cell">
-          <span className="muted small nowrap">Signing secret</span>
-          <code className="mono key-value" data-testid="endpoint-secret">
-            {endpoint.secret}
-          </code>
-          <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
-        </div>
+        <Private>
+          <div className="key-cell">
+            <span className="muted small nowrap">Signing secret</span>
+            <code className="mono key-value" data-testid="endpoint-secret">
+              {endpoint.secret}
+            </code>
+            <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
+          </div>
+        </Private>
         <div className="endpoint-actions">
           <span className="test-event">
             <select
@@ -274,7 +277,7 @@ export function Endpoints() {
   return (
     <Card
       title="Endpoints"
-      subtitle={`Where ${env} events are POSTed, signed with the endpoint’s whsec_ secret.`}
+      subtitle={`Where ${env} events are sent, each signed with the endpoint’s own secret so the receiver can trust it.`}
       testId="endpoints"
     >
       <NewEndpointForm />

@@ -120,11 +120,16 @@ function Workspace() {
         </div>
         <div>
           <dt>API reference</dt>
-          <dd>
+          <dd className="link-list">
             {urls ? (
-              <a href={`${urls.test}/sandbox/openapi.json`} target="_blank" rel="noreferrer">
-                OpenAPI document
-              </a>
+              <>
+                <a href={`${urls.test}/docs`} target="_blank" rel="noreferrer" data-testid="api-reference">
+                  Read the API reference
+                </a>
+                <a href={`${urls.test}/sandbox/openapi.json`} target="_blank" rel="noreferrer">
+                  OpenAPI document (JSON)
+                </a>
+              </>
             ) : (
               '…'
             )}
@@ -135,7 +140,8 @@ function Workspace() {
   );
 }
 
-export function OverviewPage() {
+/** What a developer needs: where the sandbox listens, a first call, the API reference, the clock and the live stream. */
+export function DevelopersPage() {
   return (
     <div className="grid-overview">
       <div className="stack">
