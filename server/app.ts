@@ -9,6 +9,7 @@ import type { Env } from './contract/common.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { documentRoutes, swaggerOptions } from './http/openapi.js';
+import { docsPageRoutes } from './http/pages/docs.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -224,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     env,
   });
   await app.register(kycPageRoutes, { identity: ctx.identity, env });
+  await app.register(docsPageRoutes, { document: () => app.swagger() });
 
   const dashboardDir = options.dashboardDir;
   if (dashboardDir && existsSync(dashboardDir)) {
