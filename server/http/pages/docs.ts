@@ -39,7 +39,8 @@ async function buildDocsApp(document: unknown): Promise<FastifyInstance> {
   await docs.register(swaggerUi().default, {
     routePrefix: PREFIX,
     theme: { title: 'svc-sandbox API reference' },
-    uiConfig: { deepLinking: true, docExpansion: 'list', tryItOutEnabled: false },
+    // BaseLayout: no top bar (a Fastify logo and a box to open other documents).
+    uiConfig: { deepLinking: true, docExpansion: 'list', layout: 'BaseLayout' },
     // Everything the page loads comes from here: no online validator badge, no remote fonts.
     validatorUrl: false,
     staticCSP:
