@@ -23,7 +23,9 @@ Options:
                     by default only clients on this machine reach it, whatever --host is
   --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
                     branded merchants, checkouts in every state, invoices, a reseller, cards,
-                    webhook deliveries with failures and retries); prints a line when done
+                    webhook deliveries with failures and retries); prints a line when done.
+                    Built once per database file: a later --demo reuses it
+  --fresh           with --demo: reset the workspace and build the demo anew
   -h, --help        show this help
 `;
 
@@ -35,6 +37,8 @@ export interface ServeOptions {
   seed: string | undefined;
   allowRemoteControl: boolean;
   demo: boolean;
+  /** with demo: reset and build it anew rather than reuse the one in the file */
+  fresh: boolean;
 }
 
 function port(name: string, value: string | undefined, fallback: number): number {
@@ -66,7 +70,9 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     seed: values.seed,
     allowRemoteControl: values['allow-remote-control'] ?? false,
     demo: values.demo ?? false,
+    fresh: values.fresh ?? false,
   };
+  if (options.fresh && !options.demo) throw new UsageError('--fresh rebuilds the demo: use it with --demo');
   if (options.port !== 0 && options.port === options.prodPort)
     throw new UsageError('--port and --prod-port must differ');
   return options;
@@ -80,6 +86,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   'allow-remote-control': { type: 'boolean' },
   demo: { type: 'boolean' },
+  fresh: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -278,35 +285,7 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
   );
-  if (options.demo) await buildDemo(urls);
-}
-
-/** serve --demo: runs the built-in demo scenario against this sandbox, over its own addresses. */
-async function buildDemo(urls: Urls): Promise<void> {
-  const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
-    import('./scenarios/library.js'),
-    import('./scenarios/parse.js'),
-    import('./scenarios/run.js'),
-  ]);
-  const parsed = parseScenario(libraryText('demo'));
-  if (!parsed.ok) {
-    process.stderr.write(`svc-sandbox: the demo scenario is invalid: ${parsed.errors[0]?.message}\n`);
-    return;
-  }
-  try {
-    const run = await runScenario({ urls }, parsed.scenario);
-    const failed = run.steps.filter((s) => !s.ok);
-    if (run.ok)
-      process.stdout.write(
-        `svc-sandbox demo ready: ${run.steps.length} steps (svc-sandbox trigger --list for more)\n`,
-      );
-    else
-      process.stderr.write(
-        `svc-sandbox: the demo did not complete: ${failed.map((s) => `step ${s.index} ${s.label}: ${s.error}`).join('; ')}\n`,
-      );
-  } catch (error) {
-    process.stderr.write(`svc-sandbox: the demo did not complete: ${(error as Error).message}\n`);
-  }
+  if (options.demo) await (await import('./cli/demo.js')).buildDemo(sandbox, urls, options.fresh);
 }
 
 const invokedDirectly =
