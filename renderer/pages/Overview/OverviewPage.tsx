@@ -122,9 +122,15 @@ function Workspace() {
           <dt>API reference</dt>
           <dd>
             {urls ? (
-              <a href={`${urls.test}/sandbox/openapi.json`} target="_blank" rel="noreferrer">
-                OpenAPI document
-              </a>
+              <>
+                <a href={`${urls.test}/docs`} target="_blank" rel="noreferrer">
+                  Read the API
+                </a>
+                {' · '}
+                <a href={`${urls.test}/sandbox/openapi.json`} target="_blank" rel="noreferrer">
+                  OpenAPI document
+                </a>
+              </>
             ) : (
               '…'
             )}
