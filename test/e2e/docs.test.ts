@@ -84,4 +84,17 @@ describe('/docs in a browser', () => {
     expect(errors, 'errors in the page').toEqual([]);
     await context.close();
   });
+
+  it('is linked from the dashboard', { timeout: 60_000 }, async () => {
+    const { base } = await serve();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    const link = page.getByRole('link', { name: 'Read the API' });
+    await link.waitFor({ timeout: 30_000 });
+    const [docs] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await docs.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    expect(new URL(docs.url()).pathname).toBe('/docs');
+    await context.close();
+  });
 });
