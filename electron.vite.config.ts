@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { pageAssets } from './scripts/page-assets.js';
 import { precompress } from './scripts/precompress.js';
 
 const root = import.meta.dirname;
@@ -20,6 +21,8 @@ const VENDOR = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
  */
 export default defineConfig({
   main: {
+    // The hosted pages import their client (server/http/pages/client/) as text.
+    plugins: [pageAssets()],
     build: {
       outDir: resolve(root, 'out/main'),
       lib: {

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { pageAssets } from './scripts/page-assets.js';
 
 export default defineConfig({
+  // The tests run the server's sources: its hosted pages import their client as text.
+  plugins: [pageAssets()],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

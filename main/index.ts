@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { app, type BrowserWindow, dialog } from 'electron';
 import { ensureNativeBinding, isBindingLoadError } from './native.js';
 import { type ServerHost, startServerHost } from './server-host.js';
+import { installWebhookCaMenu } from './webhook-ca-menu.js';
 import { createMainWindow } from './window.js';
 
 // App lifecycle only: the decisions live in native.ts, server-host.ts and window.ts.
@@ -38,11 +39,20 @@ async function start(): Promise<void> {
     if (nativeBinding && isBindingLoadError(error)) rmSync(nativeBinding, { force: true });
     throw error;
   }
-  const { urls } = host;
+  const { urls, webhookCa } = host;
   console.log(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}`,
   );
+  installWebhookCaMenu({ userData, current: webhookCa, window: () => mainWindow });
   openWindow();
+  if (webhookCa.problem) {
+    console.error(`svc-sandbox: webhook CA not in use: ${webhookCa.problem}`);
+    void dialog.showMessageBox({
+      type: 'warning',
+      message: 'The webhook CA could not be read',
+      detail: `${webhookCa.problem}\n\nHTTPS receivers are checked against the system's CAs only. Choose another file in the Webhooks menu.`,
+    });
+  }
 }
 
 // One instance per user-data dir: a second one would fight over the database and the ports.

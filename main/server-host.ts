@@ -4,6 +4,7 @@ import { app } from 'electron';
 import { favourMemory } from '../server/memory.js';
 import { createSandbox, type Sandbox, type Urls } from '../server/sandbox.js';
 import { holdTickShape } from '../server/tick-shape.js';
+import { loadPreferences, webhookCaOf } from './preferences.js';
 
 /** The desktop app prefers the documented addresses, so code pointed at :4010 keeps working. */
 export const PREFERRED_PORTS = { test: 4010, production: 4011 } as const;
@@ -49,6 +50,8 @@ export interface ServerHost {
   dashboardUrl: string;
   /** Origins the window may navigate within (both listeners serve the dashboard and hosted pages). */
   origins: string[];
+  /** The webhook CA file of the preferences, and why it is not in use, if it is not. */
+  webhookCa: { file: string | undefined; problem: string | undefined };
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ const isAddressInUse = (error: unknown) =>
 export async function startServerHost(options: ServerHostOptions): Promise<ServerHost> {
   const userData = options.userData ?? app.getPath('userData');
   const preferred = options.ports ?? PREFERRED_PORTS;
+  const { webhookCaFile } = loadPreferences(userData);
+  const trust = webhookCaOf({ webhookCaFile });
   // The shell's main process is the sandbox's: the same memory profile and the same fast
   // process.nextTick as `svc-sandbox serve` (server/tick-shape.ts).
   favourMemory();
@@ -70,6 +75,7 @@ export async function startServerHost(options: ServerHostOptions): Promise<Serve
       ports,
       dashboardDir: options.dashboardDir,
       nativeBinding: options.nativeBinding,
+      webhookCa: trust.ca,
     });
     try {
       await sandbox.listen();
@@ -99,6 +105,7 @@ export async function startServerHost(options: ServerHostOptions): Promise<Serve
     urls,
     dashboardUrl: urls.dashboard,
     origins: [new URL(urls.test).origin, new URL(urls.production).origin],
+    webhookCa: { file: webhookCaFile, problem: trust.problem },
     close: () => sandbox.close(),
   };
 }

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { pageAssets } from './page-assets.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDir = join(root, 'server');
@@ -153,7 +154,7 @@ const minify = { compress: false, mangle: { keepNames: true }, codegen: { remove
 const result = await build({
   ...common,
   input: { cli: entry },
-  plugins: [moduleUrls, bundledTypeboxCompile, sandboxLoader],
+  plugins: [pageAssets(), moduleUrls, bundledTypeboxCompile, sandboxLoader],
   output: {
     dir: outDir,
     format: 'esm',
@@ -167,7 +168,7 @@ const result = await build({
 const script = await build({
   ...common,
   input: { sandbox: sandboxModule },
-  plugins: [moduleUrls, bundledTypeboxCompile],
+  plugins: [pageAssets(), moduleUrls, bundledTypeboxCompile],
   output: {
     dir: outDir,
     format: 'cjs',

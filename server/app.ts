@@ -3,12 +3,13 @@ import { relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
-import { documentRoutes, swaggerOptions } from './http/openapi.js';
+import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
 import { docsPageRoutes } from './http/pages/docs.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
@@ -70,15 +71,15 @@ export interface BuildAppOptions {
 
 /** Slow and idle clients are cut off: no connection stays open for nothing. */
 export interface Timeouts {
-  /** the request line and headers must arrive within this */
+  /** the request line and headers must arrive within this (of the connection opening, for its first) */
   headersMs: number;
-  /** the whole request (headers and body) within this */
+  /** the whole request (headers and body) within this; also how long the rest of an already answered body is read */
   requestMs: number;
   /** an idle keep-alive connection is closed after this */
   keepAliveMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAliveMs: 5_000 };
 
 /**
  * Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's
@@ -111,6 +112,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A connection that never sends a request is closed too, and every early answer (a 413 while the
+  // body is still arriving) is read by its client (http/connections.ts).
+  guardConnections(app.server, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs });
   // TypeBox validates; it converts querystring/params exactly (limit=10) but never coerces a body.
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
@@ -139,12 +143,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // then servers, tags and webhooks around them (server/http/openapi.ts).
   app.addHook('onRoute', documentRoutes());
   await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
+  /** The document as served to `request`: its servers are the addresses it reached (also /docs/json). */
+  const served = (request: FastifyRequest) =>
+    servedDocument(
+      app.swagger(),
+      openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
+    );
 
   const limiter = options.limiter ?? new KeyLimiter();
   await app.register(
     async (v1) => {
-      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      // The log first: its clock starts before authentication, so a refused key is timed too.
       await v1.register(requestLog, { requests: ctx.requests, env });
+      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
       await v1.register(customerRoutes, { customers: ctx.customers });
       await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });
@@ -213,7 +224,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
-      control.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },
   );
@@ -225,7 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     env,
   });
   await app.register(kycPageRoutes, { identity: ctx.identity, env });
-  await app.register(docsPageRoutes, { document: () => app.swagger() });
+  await app.register(docsPageRoutes, { document: served });
 
   const dashboardDir = options.dashboardDir;
   if (dashboardDir && existsSync(dashboardDir)) {

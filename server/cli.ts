@@ -21,6 +21,10 @@ Options:
   --allow-remote-control
                     serve the control API (/sandbox, no key needed) to other machines too;
                     by default only clients on this machine reach it, whatever --host is
+  --webhook-ca <file>
+                    PEM certificates to trust for HTTPS webhook receivers, besides the
+                    system's and NODE_EXTRA_CA_CERTS (a local CA such as mkcert's, or a
+                    self-signed receiver's certificate)
   --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
                     branded merchants, checkouts in every state, invoices, a reseller, cards,
                     webhook deliveries with failures and retries); prints a line when done.
@@ -36,6 +40,7 @@ export interface ServeOptions {
   db: string;
   seed: string | undefined;
   allowRemoteControl: boolean;
+  webhookCa: string | undefined;
   demo: boolean;
   /** with demo: reset and build it anew rather than reuse the one in the file */
   fresh: boolean;
@@ -69,6 +74,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     db: values.db ?? './svc-sandbox.db',
     seed: values.seed,
     allowRemoteControl: values['allow-remote-control'] ?? false,
+    webhookCa: values['webhook-ca'],
     demo: values.demo ?? false,
     fresh: values.fresh ?? false,
   };
@@ -85,6 +91,7 @@ const OPTIONS = {
   db: { type: 'string' },
   seed: { type: 'string' },
   'allow-remote-control': { type: 'boolean' },
+  'webhook-ca': { type: 'string' },
   demo: { type: 'boolean' },
   fresh: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -252,6 +259,16 @@ export async function main(argv: string[]): Promise<void> {
   holdTickShape();
   // Loaded only now, so --help and usage errors answer without loading the server.
   const { createSandbox } = await import('./sandbox.js');
+  let webhookCa: string[] | undefined;
+  if (options.webhookCa !== undefined) {
+    const { readCaBundle } = await import('./webhooks/trust.js');
+    try {
+      webhookCa = readCaBundle(options.webhookCa);
+    } catch (error) {
+      process.stderr.write(`svc-sandbox: --webhook-ca: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+  }
   // After the load: the code cache the build made for it was made without the flag.
   favourMemory();
   try {
@@ -261,6 +278,7 @@ export async function main(argv: string[]): Promise<void> {
       ports: { test: options.port, production: options.prodPort },
       seed: options.seed,
       allowRemoteControl: options.allowRemoteControl,
+      webhookCa,
     });
     if (options.allowRemoteControl) {
       process.stderr.write(

@@ -1,9 +1,8 @@
 import type { AddressPrefetcher } from './addresses/prefetcher.js';
 import { AddressSource } from './addresses/source.js';
-import { ChangeFeed, watchWrites } from './changes.js';
+import { ChangeFeed } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
-import { CommitBatcher } from './db/batch.js';
 import { createCardsRepo } from './db/cards.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
@@ -17,9 +16,10 @@ import { createKvRepo } from './db/kv.js';
 import { createLedgerRepo } from './db/ledger.js';
 import { createApiKeysRepo, createMerchantsRepo } from './db/merchants.js';
 import { createRefundsRepo } from './db/refunds.js';
-import { RequestLog } from './db/request-log.js';
 import { createResellersRepo } from './db/resellers.js';
+import { Statements } from './db/statements.js';
 import { createStaticAddressesRepo } from './db/static-addresses.js';
+import { UnitOfWork } from './db/unit-of-work.js';
 import { createUsersRepo } from './db/users.js';
 import { createViewsRepo } from './db/views.js';
 import { createWebhooksRepo } from './db/webhooks.js';
@@ -43,6 +43,7 @@ import { SettingsService } from './domain/settings/service.js';
 import { DashboardViews } from './domain/views/service.js';
 import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
+import { RequestLog } from './request-log/log.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
 import { CardNetwork } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
@@ -51,6 +52,7 @@ import { PayoutRail } from './simulate/payouts.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
 import { WebhookService } from './webhooks/service.js';
+import { WebhookTransport } from './webhooks/transport.js';
 
 export interface ContextOptions {
   db: Db;
@@ -63,8 +65,10 @@ export interface ContextOptions {
   log: SchedulerLogger;
   /** request log rows kept (default 10,000) */
   requestLogLimit?: number | undefined;
-  /** the request log's directory (default: in memory); see server/db/request-log.ts */
+  /** the request log's directory (default: in memory); see server/request-log/ */
   requestLogDir?: string | undefined;
+  /** PEM certificates HTTPS webhook receivers may chain to, besides Node's own roots */
+  webhookCa?: readonly string[] | undefined;
   /** derives unseeded addresses off the request thread; without it they are derived on it */
   addressWorker?: AddressPrefetcher | undefined;
 }
@@ -77,10 +81,11 @@ export interface ContextOptions {
  */
 export function createContext(options: ContextOptions) {
   const { db, ids, baseUrl } = options;
-  // First, before any repository prepares a statement: every write from here on is announced.
-  const changes = new ChangeFeed(() => db.inTransaction);
-  watchWrites(db, changes);
-  const kv = createKvRepo(db);
+  // Transactions, and what waits for their commit; the repositories' writes report to the change feed.
+  const unit = new UnitOfWork(db);
+  const changes = new ChangeFeed(unit);
+  const sql = new Statements(db, changes);
+  const kv = createKvRepo(sql);
   const clock = new SandboxClock(
     { load: () => kv.get('clock'), save: (state) => kv.set('clock', state) },
     options.realNow,
@@ -88,23 +93,23 @@ export function createContext(options: ContextOptions) {
   );
   const repos = {
     kv,
-    merchants: createMerchantsRepo(db),
-    apiKeys: createApiKeysRepo(db),
-    addresses: createStaticAddressesRepo(db),
-    customers: createCustomersRepo(db),
-    checkouts: createCheckoutsRepo(db),
-    events: createEventsRepo(db),
-    jobs: createJobsRepo(db),
-    webhooks: createWebhooksRepo(db),
-    ledger: createLedgerRepo(db),
-    funds: createFundsRepo(db),
-    inbox: createInboxRepo(db),
-    refunds: createRefundsRepo(db),
-    cards: createCardsRepo(db),
-    invoices: createInvoicesRepo(db),
-    resellers: createResellersRepo(db),
-    users: createUsersRepo(db),
-    views: createViewsRepo(db),
+    merchants: createMerchantsRepo(sql),
+    apiKeys: createApiKeysRepo(sql),
+    addresses: createStaticAddressesRepo(sql),
+    customers: createCustomersRepo(sql),
+    checkouts: createCheckoutsRepo(sql),
+    events: createEventsRepo(sql),
+    jobs: createJobsRepo(sql),
+    webhooks: createWebhooksRepo(sql),
+    ledger: createLedgerRepo(sql),
+    funds: createFundsRepo(sql),
+    inbox: createInboxRepo(sql),
+    refunds: createRefundsRepo(sql),
+    cards: createCardsRepo(sql),
+    invoices: createInvoicesRepo(sql),
+    resellers: createResellersRepo(sql),
+    users: createUsersRepo(sql),
+    views: createViewsRepo(sql),
     requestLog: new RequestLog({
       dir: options.requestLogDir,
       limit: options.requestLogLimit,
@@ -117,9 +122,8 @@ export function createContext(options: ContextOptions) {
   };
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
-  const events = new EventRecorder(db, repos.events, clock as Clock, ids);
-  const transaction = <T>(fn: () => T): T => events.transaction(fn);
-  const batcher = new CommitBatcher(db, events);
+  const events = new EventRecorder(repos.events, clock as Clock, ids, unit);
+  const transaction = <T>(fn: () => T): T => unit.transaction(fn);
   const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
   const ledger = new Ledger(repos.ledger, clock, ids);
   const addressSource = new AddressSource(ids, options.addressWorker);
@@ -145,6 +149,7 @@ export function createContext(options: ContextOptions) {
     ids,
     settings,
     events,
+    unit,
     scheduler,
     ledger,
     baseUrl,
@@ -160,6 +165,7 @@ export function createContext(options: ContextOptions) {
     addressSource,
     settings,
     events,
+    unit,
     scheduler,
     baseUrl,
   });
@@ -172,6 +178,7 @@ export function createContext(options: ContextOptions) {
     clock,
     ids,
     events,
+    unit,
   });
   lifecycle.onPaid((row) => invoices.onCheckoutPaid(row));
   const refunds = new RefundService({
@@ -180,6 +187,7 @@ export function createContext(options: ContextOptions) {
     repo: repos.refunds,
     ledger,
     events,
+    unit,
     clock,
     ids,
     settings,
@@ -195,8 +203,8 @@ export function createContext(options: ContextOptions) {
     ids,
     transaction,
   });
-  const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, events });
-  const cards = new CardService({ repo: repos.cards, ledger, events, clock, ids, settings, baseUrl });
+  const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, unit });
+  const cards = new CardService({ repo: repos.cards, ledger, events, unit, clock, ids, settings, baseUrl });
   const secrets = new CardSecrets({ repo: repos.cards, cards, clock });
   const requests = new RequestLogService({ repo: repos.requestLog, clock });
   const views = new MerchantViews({ addresses: repos.addresses, merchants });
@@ -210,13 +218,14 @@ export function createContext(options: ContextOptions) {
     addresses: repos.addresses,
     ledger,
     events,
+    unit,
     clock,
     ids,
     addressSource,
     settings,
   });
-  const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, clock, ids });
-  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, clock, ids });
+  const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
+  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
@@ -226,11 +235,23 @@ export function createContext(options: ContextOptions) {
     clock,
     scheduler,
     transaction,
-    afterCommit: (run, dropped) => events.afterCommit(run, dropped),
+    afterCommit: (run, dropped) => unit.afterCommit(run, dropped),
     log: options.log,
+    transport: new WebhookTransport({
+      timeoutMs: () => settingsService.get().webhook_timeout_ms,
+      ca: options.webhookCa,
+    }),
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
-  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, events });
+  const webhooks = new WebhookService({
+    repo: repos.webhooks,
+    clock,
+    ids,
+    scheduler,
+    dispatcher,
+    events,
+    unit,
+  });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
@@ -243,9 +264,11 @@ export function createContext(options: ContextOptions) {
     changes,
     settings: settingsService,
     events,
+    unit,
     scheduler,
     transaction,
-    batcher,
+    /** the group commit (server/db/batch.ts), which the HTTP edge drives */
+    batcher: unit.groupCommit,
     ledger,
     merchants,
     customers,

@@ -6,12 +6,13 @@ import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
 import { createContext, type SandboxContext } from './context.js';
 import { type Db, openDatabase } from './db/connection.js';
-import { requestLogDir, takeWorkspaceRequestLog } from './db/request-log.js';
 import { wipeData } from './db/workspace.js';
 import type { Env } from './domain/types.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { createIds } from './ids.js';
+import { requestLogDir } from './request-log/segments.js';
+import { takeWorkspaceRequestLog } from './request-log/workspace-table.js';
 import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
 import { WorkspaceTransfer } from './workspace-transfer/service.js';
@@ -47,6 +48,11 @@ export interface SandboxOptions {
   timeouts?: Partial<Timeouts>;
   /** Request log rows kept, newest first (default 10,000). */
   requestLogLimit?: number;
+  /**
+   * PEM text (a bundle, or several) of certificates trusted for HTTPS webhook receivers besides
+   * Node's roots and NODE_EXTRA_CA_CERTS: a local CA such as mkcert's, or a self-signed certificate.
+   */
+  webhookCa?: string | readonly string[];
 }
 
 export interface Urls {
@@ -106,6 +112,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     log,
     requestLogLimit: options.requestLogLimit,
     requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
+    webhookCa: typeof options.webhookCa === 'string' ? [options.webhookCa] : options.webhookCa,
     addressWorker,
   });
   // A log kept in the workspace database (an older version's, an offline import's) moves over.
@@ -121,7 +128,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ctx.merchants.clearCache();
       ctx.repos.checkouts.clearCache();
       ctx.clock.reset();
-      // Says "everything is new" (the wipe itself is announced table by table too).
+      // Says "everything is new": the wipe writes past the repositories, so this is its one notice.
       ctx.changes.note({ kind: 'workspace' });
     },
   };

@@ -278,10 +278,16 @@ export const getResellerIncome = (merchantId: string, env: Env) =>
 // ---- the request log ----
 /** Status filter: a class (`4xx`) or none. */
 export type RequestStatusClass = '2xx' | '4xx' | '5xx';
-export const listRequestLog = (merchantId: string, env: Env, status?: RequestStatusClass) =>
+/** One merchant's requests (of a status class), or those no merchant's key matched. */
+export type RequestLogScope = { merchantId: string; status?: RequestStatusClass } | { unauthenticated: true };
+export const listRequestLog = (scope: RequestLogScope, env: Env) =>
   request<RequestLogEntry[]>(
     'GET',
-    `/sandbox/request-log${query({ merchant_id: merchantId, env, status, limit: '200' })}`,
+    `/sandbox/request-log${query(
+      'unauthenticated' in scope
+        ? { unauthenticated: 'true', env, limit: '200' }
+        : { merchant_id: scope.merchantId, env, status: scope.status, limit: '200' },
+    )}`,
   );
 export const getRequestLogEntry = (entryId: string) =>
   request<RequestLogEntry>('GET', `/sandbox/request-log/${id(entryId)}`);

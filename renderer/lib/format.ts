@@ -28,6 +28,9 @@ export const formatDate = (ms: number) => dateTime.format(ms);
 export const formatTime = (ms: number) => time.format(ms);
 export const formatTimestamp = (iso: string) => `${shortDate.format(Date.parse(iso))} UTC`;
 
+/** A request's duration with the decimals that matter: `0.42 ms`, `3.6 ms`, `250.3 ms`. */
+export const formatDuration = (ms: number) => `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
+
 /** "+1 d 2 h 3 min" ahead of (or behind) real time; "in step with real time" at zero. */
 export function formatOffset(ms: number): string {
   const sign = ms < 0 ? '−' : '+';

@@ -4,12 +4,13 @@ import { attempt } from './notices';
 import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
-export type RequestFilter = 'all' | api.RequestStatusClass;
+/** A status class of the merchant's requests, or the requests no merchant's key matched (401s). */
+export type RequestFilter = 'all' | api.RequestStatusClass | 'unauthenticated';
 
 const KEEP = 200;
 
 const inClass = (status: number, filter: RequestFilter) =>
-  filter === 'all' || Math.floor(status / 100) === Number(filter[0]);
+  filter === 'all' || filter === 'unauthenticated' || Math.floor(status / 100) === Number(filter[0]);
 
 export interface RequestsSlice {
   /** The request log of the scope, newest first; new entries arrive over the stream. */
@@ -32,9 +33,10 @@ export const createRequestsSlice: Slice<RequestsSlice> = (set, get) => {
     const filter = get().requestFilter;
     await attempt(get, async () => {
       const requests = await api.listRequestLog(
-        scope.merchantId,
+        filter === 'unauthenticated'
+          ? { unauthenticated: true }
+          : { merchantId: scope.merchantId, status: filter === 'all' ? undefined : filter },
         scope.env,
-        filter === 'all' ? undefined : filter,
       );
       if (stillCurrent(get, scope) && get().requestFilter === filter) {
         set({ requests, requestsFor: `${scope.key}/${filter}` });
@@ -56,7 +58,8 @@ export const createRequestsSlice: Slice<RequestsSlice> = (set, get) => {
     onLiveRequest: (entry) => {
       const state = get();
       const scope = currentScope(state);
-      if (!scope || entry.env !== scope.env || entry.merchant_id !== scope.merchantId) return;
+      const wanted = state.requestFilter === 'unauthenticated' ? null : scope?.merchantId;
+      if (!scope || entry.env !== scope.env || entry.merchant_id !== wanted) return;
       // Only into a list read for this scope and filter: the entry is the whole row, no re-read.
       if (state.requestsFor !== `${scope.key}/${state.requestFilter}`) return;
       if (!inClass(entry.status, state.requestFilter)) return;

@@ -5,7 +5,7 @@ import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
 export const EXPORT_USAGE = `Usage: svc-sandbox export --out <bundle> [--merchant <id>] [--db <file> | --url <url>]
 
 Writes the workspace (or one merchant and everything of theirs) to one bundle file: a SQLite file
-made with SQLite's online backup, with the clock and the webhook delivery history. Import it into
+made with SQLite's VACUUM INTO, with the clock and the webhook delivery history. Import it into
 another sandbox with svc-sandbox import.
 
 Options:

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
 import { SandboxClient } from './client.js';
 import {
   baseUrl,
@@ -91,12 +92,18 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   if (only !== undefined) await client.get(`/sandbox/merchants/${encodeURIComponent(only)}`);
 
   // The local listener the sandbox delivers to: /<merchant id>, one path per endpoint.
-  const server = createServer((req, res) => {
-    forward(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
+  // Held to the sandbox's own connection limits: any local process can connect to it.
+  const limits = DEFAULT_CONNECTION_LIMITS;
+  const server = createServer(
+    { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      forward(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    },
+  );
   server.keepAliveTimeout = 60_000;
+  guardConnections(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -6,7 +6,8 @@ export const LOGS_USAGE = `Usage: svc-sandbox logs tail [options]
 Streams what happens in the sandbox (GET /sandbox/events) until interrupted, one line each:
   event     <time> <env> <type> <resource id>  (merchant <id>)
   delivery  <time> <env> delivery <event> <delivery id> #<attempt> → <status> <url>
-  request   <time> <env> <method> <path> → <status> <duration>ms  (when the sandbox logs requests)
+  request   <time> <env> <method> <path> → <status> <duration>ms  (merchant <id>)  (every /v1 request;
+            one no key matched ends in "(no merchant: unauthenticated)")
 <time> is sandbox time. With --json, one object per line: {"kind": "event"|"delivery"|"request", "data": {...}}.
 
 Options:
@@ -24,6 +25,11 @@ type Row = Record<string, unknown>;
 const str = (value: unknown, fallback = '-'): string =>
   value === null || value === undefined || value === '' ? fallback : String(value);
 
+/** A duration with the decimals that matter: `0.42`, `3.6`, `250.3` (a sub-ms request is not `0`). */
+export function formatMs(ms: number): string {
+  return ms < 1 ? ms.toFixed(2) : ms.toFixed(1);
+}
+
 /** One human line per stream message, or undefined for messages not worth a line. */
 export function formatMessage(kind: string, data: Row): string | undefined {
   if (kind === 'event') {
@@ -38,8 +44,11 @@ export function formatMessage(kind: string, data: Row): string | undefined {
     return `${str(attempt.at ?? data.updated_at)} ${str(data.env)} delivery ${str(data.event)} ${str(data.id)} #${str(attempt.number)} → ${outcome} ${str(data.url)}  [${str(data.status)}]`;
   }
   if (kind === 'request') {
-    const who = data.merchant_id ? `  (merchant ${str(data.merchant_id)})` : '';
-    const ms = typeof data.duration_ms === 'number' ? Math.round(data.duration_ms) : str(data.duration_ms);
+    // A request no merchant's key matched says so: the most common integration mistake.
+    const who = data.merchant_id
+      ? `  (merchant ${str(data.merchant_id)})`
+      : '  (no merchant: unauthenticated)';
+    const ms = typeof data.duration_ms === 'number' ? formatMs(data.duration_ms) : str(data.duration_ms);
     return `${str(data.at ?? data.created_at)} ${str(data.env)} ${str(data.method)} ${str(data.path)} → ${str(data.status)} ${ms}ms${who}`;
   }
   return undefined;

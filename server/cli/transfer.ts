@@ -22,14 +22,18 @@ export async function withOfflineTransfer<T>(
     { SandboxClock },
     { WorkspaceTransfer },
     { VERSION },
-    { RequestLog, requestLogDir },
+    { RequestLog },
+    { requestLogDir },
+    { Statements, UNWATCHED },
   ] = await Promise.all([
     import('../db/connection.js'),
     import('../db/kv.js'),
     import('../clock.js'),
     import('../workspace-transfer/service.js'),
     import('../version.js'),
-    import('../db/request-log.js'),
+    import('../request-log/log.js'),
+    import('../request-log/segments.js'),
+    import('../db/statements.js'),
   ]);
   let db: Db;
   try {
@@ -42,7 +46,8 @@ export async function withOfflineTransfer<T>(
     throw new CliFailure(`cannot open ${path}: ${message}${hint}`);
   }
   try {
-    const kv = createKvRepo(db);
+    // Offline: no live dashboard watches this file's writes.
+    const kv = createKvRepo(new Statements(db, UNWATCHED));
     // The file's own sandbox time (its stored clock state), read-only.
     const clock = new SandboxClock({ load: () => kv.get('clock'), save: () => {} });
     // The request log is beside the file (an export carries it; an import's is taken over at the

@@ -50,6 +50,15 @@ export const ListQuery = Type.Object({
 });
 export type ListQuery = Static<typeof ListQuery>;
 
+/**
+ * The body of an operation that takes none: a POST, PUT or PATCH may still send `{}` (many clients
+ * do), or nothing. Any fields are ignored.
+ */
+export const NoBody = Type.Object(
+  {},
+  { description: 'Nothing to send: no body, or {} (fields are ignored).' },
+);
+
 /** Standard error responses, so they appear in the OpenAPI document. */
 export const errorResponses = {
   400: ErrorBody,

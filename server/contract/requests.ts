@@ -12,7 +12,7 @@ export const RequestLogEntry = Type.Object({
   /** sandbox time the request finished */
   created_at: Timestamp,
   env: EnvName,
-  /** the authenticated merchant; null when authentication failed */
+  /** the authenticated merchant; null when no merchant's key matched (see `unauthenticated`) */
   merchant_id: Nullable(Type.String()),
   api_key_id: Nullable(Type.String()),
   /** the key sent, masked: `svcb_…` and its last 4 characters */
@@ -32,9 +32,17 @@ export type RequestLogEntry = Static<typeof RequestLogEntry>;
 /** An exact status (`404`) or a class (`4xx`). */
 export const StatusFilter = Type.String({ pattern: '^[1-5](?:[0-9]{2}|xx)$' });
 
-/** GET /sandbox/request-log: newest first, optionally one merchant, environment and status (class). */
+/**
+ * GET /sandbox/request-log: newest first, optionally one merchant (or, with `unauthenticated=true`,
+ * the requests no merchant's key matched), environment and status (class).
+ */
 export const RequestLogQuery = Type.Object({
   merchant_id: Type.Optional(Uuid),
+  /**
+   * true: only requests that matched no merchant (a missing, malformed, unknown or revoked key:
+   * 401s); false: only those that did. Not with merchant_id.
+   */
+  unauthenticated: Type.Optional(Type.Boolean()),
   env: Type.Optional(EnvName),
   status: Type.Optional(StatusFilter),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),

@@ -10,7 +10,7 @@ export const BundleFile = Type.Unsafe<Uint8Array>({
   type: 'string',
   format: 'binary',
   description:
-    'A workspace bundle: a SQLite database file (made with the online backup API) with a `svc_bundle` ' +
+    'A workspace bundle: a SQLite database file (made with VACUUM INTO) with a `svc_bundle` ' +
     'table: format, format_version, schema_version (the migration number), exported_at (sandbox time), ' +
     'app_version, merchant_id (null for the whole workspace).',
 });

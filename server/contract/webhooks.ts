@@ -51,6 +51,20 @@ export const TEST_EVENT_TYPES = EVENT_TYPES.filter((type) => sampleData(type) !=
 export const TestEventBody = Type.Object({ event: Type.Optional(StringEnum(TEST_EVENT_TYPES)) });
 export type TestEventBody = Static<typeof TestEventBody>;
 
+/**
+ * The headers every webhook request carries besides `content-type` (lowercase, as sent). The
+ * envelope (server/webhooks/envelope.ts) writes them; receivers and the inbox read them by these
+ * names.
+ */
+export const WEBHOOK_HEADER = {
+  event: 'x-svc-event',
+  deliveryId: 'x-svc-delivery-id',
+  signature: 'x-svc-signature',
+} as const;
+
+/** The user agent of every webhook request. */
+export const WEBHOOK_USER_AGENT = 'svc-sandbox-webhooks/1';
+
 export const DeliveryStatus = StringEnum(['pending', 'delivered', 'failed']);
 export type DeliveryStatus = Static<typeof DeliveryStatus>;
 

@@ -64,7 +64,7 @@ export const ChangeKind = Type.Union([
   Type.Literal('clock'),
   Type.Literal('settings'),
   Type.Literal('workspace'),
-  /** a table no area claims yet (TABLE_KINDS in server/changes.ts should name it) */
+  /** a table no area claims (none today: TABLE_KINDS in server/db/tables.ts names every table) */
   Type.Literal('other'),
 ]);
 export type ChangeKind = Static<typeof ChangeKind>;

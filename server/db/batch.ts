@@ -17,6 +17,9 @@ export interface CommitListener {
  * (each dirty page written to the WAL once, checksummed, whatever number of rows changed it), and
  * with 10 clients writing, batches went from ~5.4 requests to ~7.3. A lone write still commits on
  * the next turn.
+ *
+ * Part of the unit of work (server/db/unit-of-work.ts), which listens for its commits: what waits
+ * for a commit (`afterCommit`) runs when the batch commits, or is dropped when it rolls back.
  */
 export class CommitBatcher {
   private isOpen = false;

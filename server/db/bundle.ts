@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { WEBHOOK_HEADER } from '../contract/webhooks.js';
+import type { StoredRequestLogRow } from '../request-log/rows.js';
 import type { Db } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import type { StoredRequestLogRow } from './request-log.js';
 
 /**
- * Workspace bundles at the SQL level: a bundle is a SQLite file made with the online backup API
+ * Workspace bundles at the SQL level: a bundle is a SQLite file made with `VACUUM INTO`
  * from a sandbox database, plus one small table, `svc_bundle`, that says what it is. Everything
  * here works on a `Db` (live or opened offline by the CLI); the service in
  * server/workspace-transfer/ adds temp files, caches and errors for people.
@@ -57,12 +58,15 @@ export function merchantExists(db: Db, id: string): boolean {
 }
 
 /**
- * Copies `db` into a new file at `path` with SQLite's online backup, in one step: the copy is the
- * database as of one committed moment (pages changed meanwhile by this connection are carried
- * over by SQLite; a step that finds the connection mid-write waits for the next turn).
+ * Copies `db` into a new file at `path` as of this moment, with `VACUUM INTO`. It is synchronous:
+ * called right after the caller committed the open group commit, no other work of this process can
+ * open a transaction before the copy is done. (The online backup API steps on later turns, and a
+ * step that finds this connection inside a transaction — any write arriving meanwhile — copies
+ * nothing, and reports success: an empty file.)
  */
-export async function backupTo(db: Db, path: string): Promise<void> {
-  await db.backup(path, { progress: () => 0x7fffffff });
+export function copyTo(db: Db, path: string): void {
+  if (db.inTransaction) throw new Error('copyTo: the workspace is inside a transaction; commit it first');
+  db.prepare('VACUUM INTO ?').run(path);
 }
 
 /** Tables of the schema (not SQLite's own, not the bundle marker). */
@@ -85,8 +89,21 @@ export function columnsOf(db: Db, table: string, schema = 'main'): string[] {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+const hasTable = (db: Db, name: string): boolean =>
+  db
+    .prepare<[string], { one: number }>(
+      "SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?",
+    )
+    .get(name) !== undefined;
+
+/** A bundle's request log (the layout of migrations 009–010), for a workspace schema without one. */
+const REQUEST_LOG_TABLE = `CREATE TABLE request_log (
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL, created_at TEXT NOT NULL, env TEXT NOT NULL,
+  merchant_id TEXT, api_key_id TEXT, api_key TEXT, method TEXT NOT NULL, route TEXT, path TEXT NOT NULL,
+  status INTEGER NOT NULL, duration_ms REAL NOT NULL, request_body TEXT, response_body TEXT)`;
+
 /**
- * Turns a fresh backup into a bundle: optionally keeps only one merchant, writes the marker table,
+ * Turns a fresh copy into a bundle: optionally keeps only one merchant, writes the marker table,
  * leaves WAL for a self-contained single file and compacts it.
  */
 export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredRequestLogRow[] = []): void {
@@ -94,8 +111,12 @@ export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredReq
   try {
     bundle.pragma('journal_mode = DELETE');
     bundle.pragma('foreign_keys = ON');
-    // The request log lives in its own database (server/db/request-log-store.ts); in a bundle it
-    // is the workspace's `request_log` table, as before.
+    // The request log lives in its own store (server/request-log/); in a bundle it is the
+    // workspace's `request_log` table, as before. The copy is checked first: without the schema
+    // it is not a workspace, whatever the log holds.
+    if (!hasTable(bundle, 'schema_migrations'))
+      throw new Error('sealBundle: the copy holds no sandbox schema (no schema_migrations table)');
+    if (requestLog.length > 0 && !hasTable(bundle, 'request_log')) bundle.exec(REQUEST_LOG_TABLE);
     const insertLog = bundle.prepare(
       `INSERT INTO request_log (seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route,
          path, status, duration_ms, request_body, response_body)
@@ -157,8 +178,8 @@ export function keepOnlyMerchant(bundle: Db, merchantId: string): void {
     bundle
       .prepare(
         `DELETE FROM inbox_messages WHERE json_valid(headers) = 0
-           OR json_extract(headers, '$."x-svc-delivery-id"') IS NULL
-           OR json_extract(headers, '$."x-svc-delivery-id"') NOT IN (SELECT id FROM webhook_deliveries)`,
+           OR json_extract(headers, '$."${WEBHOOK_HEADER.deliveryId}"') IS NULL
+           OR json_extract(headers, '$."${WEBHOOK_HEADER.deliveryId}"') NOT IN (SELECT id FROM webhook_deliveries)`,
       )
       .run();
 

@@ -1,7 +1,7 @@
 import type { CardTransactionStatus, KycStatus } from '../contract/cards.js';
 import type { Env } from '../contract/common.js';
-import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
+import type { Statements } from './statements.js';
 
 export interface CardholderRow {
   id: string;
@@ -147,62 +147,76 @@ const TRANSACTION = [
   'updated_at',
 ] as const;
 
-export function createCardsRepo(db: Db) {
+export function createCardsRepo(sql: Statements) {
   const s = {
-    insertHolder: db.prepare<CardholderRow>(insertSql('cardholders', CARDHOLDER)),
-    updateHolder: db.prepare<CardholderRow>(updateSql('cardholders', CARDHOLDER.slice(1))),
-    holder: db.prepare<[string], CardholderRow>('SELECT * FROM cardholders WHERE id = ?'),
-    holderByToken: db.prepare<[string], CardholderRow>('SELECT * FROM cardholders WHERE kyc_token = ?'),
-    insertApplication: db.prepare<ApplicationRow>(insertSql('card_applications', APPLICATION)),
-    updateApplication: db.prepare<ApplicationRow>(updateSql('card_applications', APPLICATION.slice(1))),
-    application: db.prepare<[string], ApplicationRow>('SELECT * FROM card_applications WHERE id = ?'),
-    applicationsOf: db.prepare<[string], ApplicationRow>(
+    insertHolder: sql.writeRow<CardholderRow>('cardholders', insertSql('cardholders', CARDHOLDER)),
+    updateHolder: sql.writeRow<CardholderRow>('cardholders', updateSql('cardholders', CARDHOLDER.slice(1))),
+    holder: sql.read<[string], CardholderRow>('SELECT * FROM cardholders WHERE id = ?'),
+    holderByToken: sql.read<[string], CardholderRow>('SELECT * FROM cardholders WHERE kyc_token = ?'),
+    insertApplication: sql.writeRow<ApplicationRow>(
+      'card_applications',
+      insertSql('card_applications', APPLICATION),
+    ),
+    updateApplication: sql.writeRow<ApplicationRow>(
+      'card_applications',
+      updateSql('card_applications', APPLICATION.slice(1)),
+    ),
+    application: sql.read<[string], ApplicationRow>('SELECT * FROM card_applications WHERE id = ?'),
+    applicationsOf: sql.read<[string], ApplicationRow>(
       'SELECT * FROM card_applications WHERE cardholder_id = ? ORDER BY rowid DESC',
     ),
-    insertCard: db.prepare<CardRow>(insertSql('cards', CARD)),
-    updateCard: db.prepare<CardRow>(updateSql('cards', CARD.slice(1))),
-    card: db.prepare<[string], CardRow>('SELECT * FROM cards WHERE id = ?'),
-    cardsOf: db.prepare<[string], CardRow>('SELECT * FROM cards WHERE cardholder_id = ? ORDER BY rowid DESC'),
-    insertTx: db.prepare<CardTransactionRow>(insertSql('card_transactions', TRANSACTION)),
-    updateTx: db.prepare<CardTransactionRow>(updateSql('card_transactions', TRANSACTION.slice(1))),
-    tx: db.prepare<[string], CardTransactionRow>('SELECT * FROM card_transactions WHERE id = ?'),
-    txOfCard: db.prepare<[string, number], CardTransactionRow>(
+    insertCard: sql.writeRow<CardRow>('cards', insertSql('cards', CARD)),
+    updateCard: sql.writeRow<CardRow>('cards', updateSql('cards', CARD.slice(1))),
+    card: sql.read<[string], CardRow>('SELECT * FROM cards WHERE id = ?'),
+    cardsOf: sql.read<[string], CardRow>('SELECT * FROM cards WHERE cardholder_id = ? ORDER BY rowid DESC'),
+    insertTx: sql.writeRow<CardTransactionRow>(
+      'card_transactions',
+      insertSql('card_transactions', TRANSACTION),
+    ),
+    updateTx: sql.writeRow<CardTransactionRow>(
+      'card_transactions',
+      updateSql('card_transactions', TRANSACTION.slice(1)),
+    ),
+    tx: sql.read<[string], CardTransactionRow>('SELECT * FROM card_transactions WHERE id = ?'),
+    txOfCard: sql.read<[string, number], CardTransactionRow>(
       'SELECT * FROM card_transactions WHERE card_id = ? ORDER BY rowid DESC LIMIT ?',
     ),
-    spentSince: db.prepare<[string, string], { total: number | null }>(
+    spentSince: sql.read<[string, string], { total: number | null }>(
       `SELECT SUM(-amount) AS total FROM card_transactions
        WHERE card_id = ? AND type = 'card_payment' AND status IN ('requested', 'completed') AND created_at >= ?`,
     ),
-    rsaKey: db.prepare<[string], { public_key_pem: string; private_key_pem: string }>(
+    rsaKey: sql.read<[string], { public_key_pem: string; private_key_pem: string }>(
       'SELECT public_key_pem, private_key_pem FROM rsa_keys WHERE env = ?',
     ),
-    insertRsaKey: db.prepare<[string, string, string, string]>(
+    insertRsaKey: sql.write(
+      'rsa_keys',
       'INSERT OR IGNORE INTO rsa_keys (env, public_key_pem, private_key_pem, created_at) VALUES (?, ?, ?, ?)',
+      (env: Env, _publicPem: string, _privatePem: string, _at: string) => ({ env }),
     ),
   };
-  const listHolders = createScopedLister<CardholderRow>(db, 'cardholders');
+  const listHolders = createScopedLister<CardholderRow>(sql.db, 'cardholders');
   return {
-    insertHolder: (row: CardholderRow) => void s.insertHolder.run(row),
-    updateHolder: (row: CardholderRow) => void s.updateHolder.run(row),
+    insertHolder: (row: CardholderRow) => void s.insertHolder(row),
+    updateHolder: (row: CardholderRow) => void s.updateHolder(row),
     findHolder: (id: string) => s.holder.get(id),
     findHolderByToken: (token: string) => s.holderByToken.get(token),
     listHolders: (merchantId: string, env: Env, page: Page) => listHolders(merchantId, env, page),
-    insertApplication: (row: ApplicationRow) => void s.insertApplication.run(row),
-    updateApplication: (row: ApplicationRow) => void s.updateApplication.run(row),
+    insertApplication: (row: ApplicationRow) => void s.insertApplication(row),
+    updateApplication: (row: ApplicationRow) => void s.updateApplication(row),
     findApplication: (id: string) => s.application.get(id),
     applicationsOf: (cardholderId: string) => s.applicationsOf.all(cardholderId),
-    insertCard: (row: CardRow) => void s.insertCard.run(row),
-    updateCard: (row: CardRow) => void s.updateCard.run(row),
+    insertCard: (row: CardRow) => void s.insertCard(row),
+    updateCard: (row: CardRow) => void s.updateCard(row),
     findCard: (id: string) => s.card.get(id),
     cardsOf: (cardholderId: string) => s.cardsOf.all(cardholderId),
-    insertTransaction: (row: CardTransactionRow) => void s.insertTx.run(row),
-    updateTransaction: (row: CardTransactionRow) => void s.updateTx.run(row),
+    insertTransaction: (row: CardTransactionRow) => void s.insertTx(row),
+    updateTransaction: (row: CardTransactionRow) => void s.updateTx(row),
     findTransaction: (id: string) => s.tx.get(id),
     transactionsOf: (cardId: string, limit: number) => s.txOfCard.all(cardId, limit),
     spentSince: (cardId: string, sinceIso: string) => s.spentSince.get(cardId, sinceIso)?.total ?? 0,
     rsaKey: (env: Env) => s.rsaKey.get(env),
     insertRsaKey: (env: Env, publicPem: string, privatePem: string, at: string) =>
-      void s.insertRsaKey.run(env, publicPem, privatePem, at),
+      void s.insertRsaKey(env, publicPem, privatePem, at),
   };
 }
 export type CardsRepo = ReturnType<typeof createCardsRepo>;

@@ -1,9 +1,8 @@
 import type { CheckoutStatus } from '../contract/checkouts.js';
 import type { Env } from '../contract/common.js';
 import type { RefundStatus } from '../contract/refunds.js';
-import { prepareRowWrite } from './bind.js';
-import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
+import type { Statements } from './statements.js';
 
 export interface CheckoutRow {
   id: string;
@@ -96,29 +95,31 @@ const COLUMNS = [
 
 const MUTABLE = COLUMNS.filter((c) => !['id', 'merchant_id', 'env', 'created_at', 'invoice_id'].includes(c));
 
-export function createCheckoutsRepo(db: Db) {
-  const insert = prepareRowWrite<CheckoutRow>(
-    db,
+export function createCheckoutsRepo(sql: Statements) {
+  const db = sql.db;
+  const insert = sql.writeRow<CheckoutRow>(
+    'checkouts',
     `INSERT INTO checkouts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
   );
-  const save = prepareRowWrite<CheckoutRow>(
-    db,
+  const save = sql.writeRow<CheckoutRow>(
+    'checkouts',
     `UPDATE checkouts SET ${MUTABLE.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
   );
-  const byId = db.prepare<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
-  const byReference = db.prepare<[string, string, string], { id: string }>(
+  const byId = sql.read<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
+  const byReference = sql.read<[string, string, string], { id: string }>(
     'SELECT id FROM checkouts WHERE merchant_id = ? AND env = ? AND reference = ?',
   );
-  const insertPayment = db.prepare<CheckoutPaymentRow>(
+  const insertPayment = sql.writeRow<CheckoutPaymentRow>(
+    'checkout_payments',
     `INSERT INTO checkout_payments (id, checkout_id, method, chain, token, amount, payer_address, txid, created_at)
      VALUES (@id, @checkout_id, @method, @chain, @token, @amount, @payer_address, @txid, @created_at)`,
   );
-  const payments = db.prepare<[string], CheckoutPaymentRow>(
+  const payments = sql.read<[string], CheckoutPaymentRow>(
     'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',
   );
   const list = createScopedLister<CheckoutRow>(db, 'checkouts');
   // A reseller's fees still in the 7-day hold: settled, not yet released (checkouts_reseller index).
-  const heldResellerFees = db.prepare<[string, string], { currency: string; total: number }>(
+  const heldResellerFees = sql.read<[string, string], { currency: string; total: number }>(
     `SELECT currency, SUM(reseller_fee) AS total FROM checkouts
      WHERE reseller_id = ? AND env = ? AND settled_at IS NOT NULL AND fees_released_at IS NULL
      GROUP BY currency ORDER BY currency`,
@@ -158,7 +159,7 @@ export function createCheckoutsRepo(db: Db) {
     referenceTaken: (merchantId: string, env: Env, reference: string) =>
       byReference.get(merchantId, env, reference) !== undefined,
     list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
-    insertPayment: (row: CheckoutPaymentRow) => void insertPayment.run(row),
+    insertPayment: (row: CheckoutPaymentRow) => void insertPayment(row),
     payments: (checkoutId: string) => payments.all(checkoutId),
     heldResellerFees: (resellerId: string, env: Env) => heldResellerFees.all(resellerId, env),
   };

@@ -1,6 +1,5 @@
 import type { Env } from '../contract/common.js';
-import { prepareRowWrite } from './bind.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface EventRow {
   id: string;
@@ -12,13 +11,13 @@ export interface EventRow {
   created_at: string;
 }
 
-export function createEventsRepo(db: Db) {
-  const insert = prepareRowWrite<EventRow>(
-    db,
+export function createEventsRepo(sql: Statements) {
+  const insert = sql.writeRow<EventRow>(
+    'events',
     `INSERT INTO events (id, env, merchant_id, type, resource_id, data, created_at)
      VALUES (@id, @env, @merchant_id, @type, @resource_id, @data, @created_at)`,
   );
-  const recent = db.prepare<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
+  const recent = sql.read<[number], EventRow>('SELECT * FROM events ORDER BY rowid DESC LIMIT ?');
   return {
     insert: (row: EventRow) => void insert(row),
     recent: (limit: number) => recent.all(limit),

@@ -1,5 +1,5 @@
 import type { Env } from '../contract/common.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface DepositRow {
   id: string;
@@ -25,24 +25,26 @@ export interface PayoutRow {
   created_at: string;
 }
 
-export function createFundsRepo(db: Db) {
-  const insertDeposit = db.prepare<DepositRow>(
+export function createFundsRepo(sql: Statements) {
+  const insertDeposit = sql.writeRow<DepositRow>(
+    'deposits',
     `INSERT INTO deposits (id, merchant_id, env, chain, address, currency, amount, txid, created_at)
      VALUES (@id, @merchant_id, @env, @chain, @address, @currency, @amount, @txid, @created_at)`,
   );
-  const insertPayout = db.prepare<PayoutRow>(
+  const insertPayout = sql.writeRow<PayoutRow>(
+    'payouts',
     `INSERT INTO payouts (id, merchant_id, env, amount, currency, destination, status, failure_reason, created_at)
      VALUES (@id, @merchant_id, @env, @amount, @currency, @destination, @status, @failure_reason, @created_at)`,
   );
-  const deposits = db.prepare<[string, string, number], DepositRow>(
+  const deposits = sql.read<[string, string, number], DepositRow>(
     'SELECT * FROM deposits WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
   );
-  const payouts = db.prepare<[string, string, number], PayoutRow>(
+  const payouts = sql.read<[string, string, number], PayoutRow>(
     'SELECT * FROM payouts WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
   );
   return {
-    insertDeposit: (row: DepositRow) => void insertDeposit.run(row),
-    insertPayout: (row: PayoutRow) => void insertPayout.run(row),
+    insertDeposit: (row: DepositRow) => void insertDeposit(row),
+    insertPayout: (row: PayoutRow) => void insertPayout(row),
     deposits: (merchantId: string, env: Env, limit: number) => deposits.all(merchantId, env, limit),
     payouts: (merchantId: string, env: Env, limit: number) => payouts.all(merchantId, env, limit),
   };

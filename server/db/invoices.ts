@@ -1,7 +1,7 @@
 import type { Env } from '../contract/common.js';
 import type { InvoiceStatus } from '../contract/invoices.js';
-import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
+import type { Statements } from './statements.js';
 
 export interface InvoiceRow {
   id: string;
@@ -64,23 +64,25 @@ const MUTABLE = [
   'updated_at',
 ] as const satisfies readonly (keyof InvoiceRow)[];
 
-export function createInvoicesRepo(db: Db) {
-  const insert = db.prepare<InvoiceRow>(
+export function createInvoicesRepo(sql: Statements) {
+  const insert = sql.writeRow<InvoiceRow>(
+    'invoices',
     `INSERT INTO invoices (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
   );
-  const save = db.prepare<Pick<InvoiceRow, (typeof MUTABLE)[number] | 'id'>>(
+  const save = sql.writeRow<Pick<InvoiceRow, (typeof MUTABLE)[number] | 'id'>>(
+    'invoices',
     `UPDATE invoices SET ${MUTABLE.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
   );
-  const byId = db.prepare<[string], InvoiceRow>('SELECT * FROM invoices WHERE id = ?');
+  const byId = sql.read<[string], InvoiceRow>('SELECT * FROM invoices WHERE id = ?');
   // Numbers are INV- plus digits; the highest so far, not a count, so a gap never causes a reuse.
-  const lastNumber = db.prepare<[string, string], { n: number | null }>(
+  const lastNumber = sql.read<[string, string], { n: number | null }>(
     `SELECT MAX(CAST(substr(invoice_number, 5) AS INTEGER)) AS n FROM invoices WHERE merchant_id = ? AND env = ?`,
   );
-  const list = createScopedLister<InvoiceRow>(db, 'invoices');
+  const list = createScopedLister<InvoiceRow>(sql.db, 'invoices');
   return {
-    insert: (row: InvoiceRow) => void insert.run(row),
+    insert: (row: InvoiceRow) => void insert(row),
     save: (row: InvoiceRow) =>
-      void save.run({
+      void save({
         id: row.id,
         status: row.status,
         checkout_id: row.checkout_id,

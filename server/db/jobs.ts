@@ -1,4 +1,4 @@
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface JobRow {
   id: number;
@@ -10,31 +10,33 @@ export interface JobRow {
   last_error: string | null;
 }
 
-export function createJobsRepo(db: Db) {
-  const upsert = db.prepare<[string, string, number, string | null]>(
+export function createJobsRepo(sql: Statements) {
+  const upsert = sql.write<[string, string, number, string | null]>(
+    'jobs',
     `INSERT INTO jobs (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)
      ON CONFLICT (kind, ref) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
        failed_at = NULL, last_error = NULL`,
   );
-  const cancel = db.prepare<[string, string]>('DELETE FROM jobs WHERE kind = ? AND ref = ?');
-  const remove = db.prepare<[number]>('DELETE FROM jobs WHERE id = ?');
+  const cancel = sql.write<[string, string]>('jobs', 'DELETE FROM jobs WHERE kind = ? AND ref = ?');
+  const remove = sql.write<[number]>('jobs', 'DELETE FROM jobs WHERE id = ?');
   // failed_at/last_error record the last failure for inspection; a failed job stays due.
-  const due = db.prepare<[number, number], JobRow>(
+  const due = sql.read<[number, number], JobRow>(
     'SELECT * FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?',
   );
-  const fail = db.prepare<[string, string, number]>(
+  const fail = sql.write<[string, string, number]>(
+    'jobs',
     'UPDATE jobs SET failed_at = ?, last_error = ? WHERE id = ?',
   );
-  const find = db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE kind = ? AND ref = ?');
+  const find = sql.read<[string, string], JobRow>('SELECT * FROM jobs WHERE kind = ? AND ref = ?');
   return {
     schedule: (kind: string, ref: string, dueAt: number, payload: string | null = null) =>
-      void upsert.run(kind, ref, dueAt, payload),
-    cancel: (kind: string, ref: string) => void cancel.run(kind, ref),
-    remove: (id: number) => void remove.run(id),
+      void upsert(kind, ref, dueAt, payload),
+    cancel: (kind: string, ref: string) => void cancel(kind, ref),
+    remove: (id: number) => void remove(id),
     /** The earliest jobs due at `now`, in due order (at most `limit`). */
     due: (now: number, limit: number) => due.all(now, limit),
     nextDue: (now: number) => due.get(now, 1),
-    markFailed: (id: number, at: string, error: string) => void fail.run(at, error, id),
+    markFailed: (id: number, at: string, error: string) => void fail(at, error, id),
     find: (kind: string, ref: string) => find.get(kind, ref),
   };
 }

@@ -1,10 +1,12 @@
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 /** A tiny key/value table for singletons: settings, clock state. Values are JSON. */
-export function createKvRepo(db: Db) {
-  const get = db.prepare<[string], { value: string }>('SELECT value FROM kv WHERE key = ?');
-  const set = db.prepare<[string, string]>(
+export function createKvRepo(sql: Statements) {
+  const get = sql.read<[string], { value: string }>('SELECT value FROM kv WHERE key = ?');
+  const set = sql.write(
+    'kv',
     'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    (key: string, _value: string) => ({ key }),
   );
   return {
     get<T>(key: string): T | undefined {
@@ -12,7 +14,7 @@ export function createKvRepo(db: Db) {
       return row ? (JSON.parse(row.value) as T) : undefined;
     },
     set(key: string, value: unknown): void {
-      set.run(key, JSON.stringify(value));
+      set(key, JSON.stringify(value));
     },
   };
 }

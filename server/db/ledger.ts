@@ -1,5 +1,5 @@
 import type { Env } from '../contract/common.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface LedgerTransactionRow {
   id: string;
@@ -19,52 +19,56 @@ export interface LedgerEntryRow {
   amount: number;
 }
 
-export function createLedgerRepo(db: Db) {
-  const insertTx = db.prepare<LedgerTransactionRow>(
+export function createLedgerRepo(sql: Statements) {
+  const insertTx = sql.writeRow<LedgerTransactionRow>(
+    'ledger_transactions',
     `INSERT INTO ledger_transactions (id, env, kind, ref_id, memo, created_at)
      VALUES (@id, @env, @kind, @ref_id, @memo, @created_at)`,
   );
-  const insertEntry = db.prepare<Omit<LedgerEntryRow, 'id'>>(
+  const insertEntry = sql.writeRow<Omit<LedgerEntryRow, 'id'>>(
+    'ledger_entries',
     `INSERT INTO ledger_entries (tx_id, env, account, currency, amount)
      VALUES (@tx_id, @env, @account, @currency, @amount)`,
   );
-  const balance = db.prepare<[string, string, string], { total: number }>(
+  const balance = sql.read<[string, string, string], { total: number }>(
     'SELECT balance AS total FROM ledger_balances WHERE env = ? AND account = ? AND currency = ?',
   );
-  const balances = db.prepare<[string, string], { account: string; currency: string; total: number }>(
+  const balances = sql.read<[string, string], { account: string; currency: string; total: number }>(
     `SELECT account, currency, balance AS total FROM ledger_balances
      WHERE env = ? AND account IN (SELECT value FROM json_each(?))
      ORDER BY currency, account`,
   );
-  const addToBalance = db.prepare<[string, string, string, number], { balance: number }>(
+  const addToBalance = sql.writeReturning<[Env, string, string, number], { balance: number }>(
+    'ledger_balances',
     `INSERT INTO ledger_balances (env, account, currency, balance) VALUES (?, ?, ?, ?)
      ON CONFLICT (env, account, currency) DO UPDATE SET balance = balance + excluded.balance
      RETURNING balance`,
+    (env) => ({ env }),
   );
-  const sumOfEntries = db.prepare<[], { env: string; account: string; currency: string; total: number }>(
+  const sumOfEntries = sql.read<[], { env: string; account: string; currency: string; total: number }>(
     `SELECT e.env, e.account, e.currency, SUM(e.amount) AS total FROM ledger_entries e
      GROUP BY e.env, e.account, e.currency`,
   );
-  const storedBalances = db.prepare<[], { env: string; account: string; currency: string; balance: number }>(
+  const storedBalances = sql.read<[], { env: string; account: string; currency: string; balance: number }>(
     'SELECT env, account, currency, balance FROM ledger_balances',
   );
-  const txOfAccounts = db.prepare<[string, string, number], LedgerTransactionRow>(
+  const txOfAccounts = sql.read<[string, string, number], LedgerTransactionRow>(
     `SELECT t.* FROM ledger_transactions t WHERE t.id IN (
        SELECT tx_id FROM ledger_entries WHERE env = ? AND account IN (SELECT value FROM json_each(?)))
      ORDER BY t.rowid DESC LIMIT ?`,
   );
-  const entriesOf = db.prepare<[string], LedgerEntryRow>(
+  const entriesOf = sql.read<[string], LedgerEntryRow>(
     'SELECT * FROM ledger_entries WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY id',
   );
-  const unbalanced = db.prepare<[], { tx_id: string; currency: string; total: number }>(
+  const unbalanced = sql.read<[], { tx_id: string; currency: string; total: number }>(
     'SELECT tx_id, currency, SUM(amount) AS total FROM ledger_entries GROUP BY tx_id, currency HAVING total != 0',
   );
   return {
-    insertTransaction: (row: LedgerTransactionRow) => void insertTx.run(row),
-    insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry.run(row),
+    insertTransaction: (row: LedgerTransactionRow) => void insertTx(row),
+    insertEntry: (row: Omit<LedgerEntryRow, 'id'>) => void insertEntry(row),
     /** Adds to an account's stored balance and returns the new balance. */
     addToBalance: (env: Env, account: string, currency: string, amount: number) =>
-      addToBalance.get(env, account, currency, amount)!.balance,
+      addToBalance(env, account, currency, amount)!.balance,
     /** Stored balances that differ from the sum of their entries (the invariant: none). */
     driftedBalances: () => {
       const stored = new Map(

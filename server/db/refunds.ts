@@ -1,5 +1,5 @@
 import type { Env } from '../contract/common.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface RefundRow {
   id: string;
@@ -20,18 +20,19 @@ export interface RefundRow {
   created_at: string;
 }
 
-export function createRefundsRepo(db: Db) {
-  const insert = db.prepare<RefundRow>(
+export function createRefundsRepo(sql: Statements) {
+  const insert = sql.writeRow<RefundRow>(
+    'refunds',
     `INSERT INTO refunds (id, checkout_id, merchant_id, env, amount, refund_fee, gas_fee_payer, customer_amount,
        merchant_debit, platform_clawback, reseller_clawback, receiver, reason, txid, status_after, created_at)
      VALUES (@id, @checkout_id, @merchant_id, @env, @amount, @refund_fee, @gas_fee_payer, @customer_amount,
        @merchant_debit, @platform_clawback, @reseller_clawback, @receiver, @reason, @txid, @status_after, @created_at)`,
   );
-  const ofCheckout = db.prepare<[string], RefundRow>(
+  const ofCheckout = sql.read<[string], RefundRow>(
     'SELECT * FROM refunds WHERE checkout_id = ? ORDER BY rowid',
   );
   return {
-    insert: (row: RefundRow) => void insert.run(row),
+    insert: (row: RefundRow) => void insert(row),
     ofCheckout: (checkoutId: string) => ofCheckout.all(checkoutId),
   };
 }

@@ -1,7 +1,7 @@
 import type { Env } from '../contract/common.js';
 import type { ResellerConnectionStatus } from '../contract/resellers.js';
-import type { Db } from './connection.js';
 import { createScopedLister, type Page } from './pagination.js';
+import type { Statements } from './statements.js';
 
 export interface ResellerConnectionRow {
   id: string;
@@ -18,43 +18,56 @@ export interface ResellerConnectionRow {
 }
 
 /** Reseller connections, per environment. Lists are newest first (creation order). */
-export function createResellersRepo(db: Db) {
-  const insert = db.prepare<ResellerConnectionRow>(
+export function createResellersRepo(sql: Statements) {
+  const insert = sql.writeRow<ResellerConnectionRow>(
+    'reseller_connections',
     `INSERT INTO reseller_connections (id, reseller_id, merchant_id, env, status, rate, min_fee, max_fee, created_at, updated_at)
      VALUES (@id, @reseller_id, @merchant_id, @env, @status, @rate, @min_fee, @max_fee, @created_at, @updated_at)`,
   );
   // The status is written as the caller's state table decided it (ResellerService).
-  const save = db.prepare<ResellerConnectionRow>(
+  const save = sql.writeRow<ResellerConnectionRow>(
+    'reseller_connections',
     `UPDATE reseller_connections SET status = @status, rate = @rate, min_fee = @min_fee, max_fee = @max_fee,
        updated_at = @updated_at WHERE id = @id`,
   );
-  const byId = db.prepare<[string, string], ResellerConnectionRow>(
+  const byId = sql.read<[string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE id = ? AND env = ?',
   );
-  const byIdAnyEnv = db.prepare<[string], ResellerConnectionRow>(
+  const byIdAnyEnv = sql.read<[string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE id = ?',
   );
-  const byPair = db.prepare<[string, string, string], ResellerConnectionRow>(
+  const byPair = sql.read<[string, string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE reseller_id = ? AND merchant_id = ? AND env = ?',
   );
-  const remove = db.prepare<[string]>('DELETE FROM reseller_connections WHERE id = ?');
-  const allOutgoing = db.prepare<[string, string], ResellerConnectionRow>(
+  const remove = sql.write(
+    'reseller_connections',
+    'DELETE FROM reseller_connections WHERE id = ?',
+    (id: string) => ({
+      id,
+    }),
+  );
+  const allOutgoing = sql.read<[string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE reseller_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const allIncoming = db.prepare<[string, string], ResellerConnectionRow>(
+  const allIncoming = sql.read<[string, string], ResellerConnectionRow>(
     'SELECT * FROM reseller_connections WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const outgoing = createScopedLister<ResellerConnectionRow>(db, 'reseller_connections', '', 'reseller_id');
-  const incoming = createScopedLister<ResellerConnectionRow>(db, 'reseller_connections');
+  const outgoing = createScopedLister<ResellerConnectionRow>(
+    sql.db,
+    'reseller_connections',
+    '',
+    'reseller_id',
+  );
+  const incoming = createScopedLister<ResellerConnectionRow>(sql.db, 'reseller_connections');
   return {
-    insert: (row: ResellerConnectionRow) => void insert.run(row),
-    save: (row: ResellerConnectionRow) => void save.run(row),
+    insert: (row: ResellerConnectionRow) => void insert(row),
+    save: (row: ResellerConnectionRow) => void save(row),
     findById: (id: string, env: Env) => byId.get(id, env),
     /** Control API: a connection by id, whatever its environment. */
     findAnyEnv: (id: string) => byIdAnyEnv.get(id),
     /** The one connection from `resellerId` to `merchantId` in `env` (unique), if any. */
     findPair: (resellerId: string, merchantId: string, env: Env) => byPair.get(resellerId, merchantId, env),
-    delete: (id: string) => void remove.run(id),
+    delete: (id: string) => void remove(id),
     outgoing: (resellerId: string, env: Env, page: Page) => outgoing(resellerId, env, page),
     incoming: (merchantId: string, env: Env, page: Page) => incoming(merchantId, env, page),
     allOutgoing: (resellerId: string, env: Env) => allOutgoing.all(resellerId, env),

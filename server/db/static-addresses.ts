@@ -1,6 +1,5 @@
 import type { Env } from '../contract/common.js';
-import { prepareRowWrite } from './bind.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface StaticAddressRow {
   id: number;
@@ -11,18 +10,16 @@ export interface StaticAddressRow {
   created_at: string;
 }
 
-export function createStaticAddressesRepo(db: Db) {
-  const insert = prepareRowWrite<Omit<StaticAddressRow, 'id'>>(
-    db,
+export function createStaticAddressesRepo(sql: Statements) {
+  const insert = sql.writeRow<Omit<StaticAddressRow, 'id'>>(
+    'static_addresses',
     `INSERT INTO static_addresses (merchant_id, env, chain, address, created_at)
      VALUES (@merchant_id, @env, @chain, @address, @created_at)`,
   );
-  const list = db.prepare<[string, string], StaticAddressRow>(
+  const list = sql.read<[string, string], StaticAddressRow>(
     'SELECT * FROM static_addresses WHERE merchant_id = ? AND env = ? ORDER BY id',
   );
-  const byAddress = db.prepare<[string], StaticAddressRow>(
-    'SELECT * FROM static_addresses WHERE address = ?',
-  );
+  const byAddress = sql.read<[string], StaticAddressRow>('SELECT * FROM static_addresses WHERE address = ?');
   return {
     insert: (row: Omit<StaticAddressRow, 'id'>) => void insert(row),
     list: (merchantId: string, env: Env) => list.all(merchantId, env),

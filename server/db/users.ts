@@ -1,4 +1,4 @@
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 /** A user account (spec: test and production share user accounts). Provisioning creates them. */
 export interface UserRow {
@@ -11,15 +11,16 @@ export interface UserRow {
   created_at: string;
 }
 
-export function createUsersRepo(db: Db) {
-  const insert = db.prepare<UserRow>(
+export function createUsersRepo(sql: Statements) {
+  const insert = sql.writeRow<UserRow>(
+    'users',
     `INSERT INTO users (id, email, password_hash, full_name, merchant_id, created_at)
      VALUES (@id, @email, @password_hash, @full_name, @merchant_id, @created_at)`,
   );
-  const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ? COLLATE NOCASE');
-  const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+  const byEmail = sql.read<[string], UserRow>('SELECT * FROM users WHERE email = ? COLLATE NOCASE');
+  const byId = sql.read<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   return {
-    insert: (row: UserRow) => void insert.run(row),
+    insert: (row: UserRow) => void insert(row),
     /** Case-insensitive, as the unique index (Bob@Example.com is bob@example.com). */
     findByEmail: (email: string) => byEmail.get(email),
     findById: (id: string) => byId.get(id),

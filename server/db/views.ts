@@ -5,6 +5,7 @@ import type { Db } from './connection.js';
 import type { CustomerRow } from './customers.js';
 import type { EventRow } from './events.js';
 import type { InvoiceRow } from './invoices.js';
+import type { Statements } from './statements.js';
 
 /** One page of a filtered list: equality filters, a free-text search, keyset paging. */
 export interface SearchPage {
@@ -83,16 +84,17 @@ export function createSearchLister<Row>(db: Db, table: string, options: SearchLi
 }
 
 /** The dashboard's filtered lists and the lookups its detail views need. */
-export function createViewsRepo(db: Db) {
-  const customerById = db.prepare<[string], CustomerRow>('SELECT * FROM customers WHERE id = ?');
-  const invoicesOfCustomer = db.prepare<[string], InvoiceRow>(
+export function createViewsRepo(sql: Statements) {
+  const db = sql.db;
+  const customerById = sql.read<[string], CustomerRow>('SELECT * FROM customers WHERE id = ?');
+  const invoicesOfCustomer = sql.read<[string], InvoiceRow>(
     'SELECT * FROM invoices WHERE customer_id = ? ORDER BY rowid DESC LIMIT 100',
   );
-  const checkoutsOfCustomer = db.prepare<[string], CheckoutRow>(
+  const checkoutsOfCustomer = sql.read<[string], CheckoutRow>(
     'SELECT * FROM checkouts WHERE customer_id = ? ORDER BY rowid DESC LIMIT 100',
   );
-  const checkoutById = db.prepare<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
-  const invoiceById = db.prepare<[string], InvoiceRow>('SELECT * FROM invoices WHERE id = ?');
+  const checkoutById = sql.read<[string], CheckoutRow>('SELECT * FROM checkouts WHERE id = ?');
+  const invoiceById = sql.read<[string], InvoiceRow>('SELECT * FROM invoices WHERE id = ?');
   return {
     checkouts: createSearchLister<CheckoutRow>(db, 'checkouts', {
       filters: ['status'],

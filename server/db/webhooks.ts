@@ -1,7 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
-import { prepareRowWrite } from './bind.js';
-import type { Db } from './connection.js';
+import type { Statements } from './statements.js';
 
 export interface EndpointRow {
   id: string;
@@ -23,8 +22,8 @@ export interface DeliveryRow {
   env: Env;
   event: string;
   url: string;
-  /** what every attempt sends (stored empty when its event row holds the data: see BODY) */
-  body: string;
+  /** the payload's data (JSON text) when it is not its event's (a test event); null: the event's */
+  data: string | null;
   status: 'pending' | 'delivered' | 'failed';
   attempt_count: number;
   next_attempt_at: number | null;
@@ -32,63 +31,47 @@ export interface DeliveryRow {
   updated_at: string;
 }
 
-/** A delivery as the lists read it: without its body (no view shows it). */
-export type ListedDeliveryRow = Omit<DeliveryRow, 'body'>;
+/** A delivery as the lists read it: its payload is not used (no list shows it). */
+export type ListedDeliveryRow = Omit<DeliveryRow, 'data'>;
 
+/** A delivery as read to send or show: the parts its request is made of (server/webhooks/envelope.ts). */
+export interface DeliveryRead extends ListedDeliveryRow {
+  /** the payload's data: its own, else its event's (null only if that event is gone) */
+  data: string | null;
+  /** the body as stored by a version that kept it whole, in a form the envelope does not make */
+  verbatim_body: string | null;
+}
+
+/** An attempt as stored. */
 export interface AttemptRow {
   id: number;
   delivery_id: string;
   number: number;
   at: string;
-  request_headers: string;
-  request_body: string;
+  /** the X-SVC-Signature sent ('' when nothing signed it: the endpoint was gone) */
+  signature: string;
+  /** the headers sent (a JSON object), where they were not the standard ones: older rows only */
+  verbatim_headers: string | null;
+  /** the body sent, where it was not the delivery's: older rows only */
+  verbatim_body: string | null;
   response_status: number | null;
   response_body: string | null;
   duration_ms: number;
   error: string | null;
 }
 
-/**
- * An attempt as it is written: the request's body is the delivery's and its headers are
- * `requestHeaders(...)` of the delivery and `signature`, so neither is stored again (migration 013).
- */
-export type StoredAttempt = Omit<AttemptRow, 'id' | 'request_headers' | 'request_body'> & {
-  signature: string;
-};
+/** An attempt as it is written now: the standard headers with its signature, its delivery's body. */
+export type StoredAttempt = Omit<AttemptRow, 'id' | 'verbatim_headers' | 'verbatim_body'>;
 
-export const USER_AGENT = 'svc-sandbox-webhooks/1';
-
-/** The headers of every webhook request (in this order); the signature is of the delivery's body. */
-export function requestHeaders(event: string, deliveryId: string, signature: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-    'x-svc-event': event,
-    'x-svc-delivery-id': deliveryId,
-    'x-svc-signature': signature,
-  };
+/** An attempt as read to show: with the parts of its delivery its request was made of. */
+export interface AttemptRead extends AttemptRow {
+  event: string;
+  data: string | null;
+  delivery_verbatim_body: string | null;
 }
 
-/**
- * The body of the delivery `d`: its own, or (empty: a fan-out's delivery) built from its event's
- * data the way the fan-out built it, `{"id":…,"event":…,"data":<events.data>}`. The id (a UUID)
- * and the type are plain ASCII, which json_quote and JSON.stringify write alike.
- */
-const BODY = `CASE WHEN d.body <> '' THEN d.body ELSE '{"id":' || json_quote(d.id) || ',"event":'
-  || json_quote(d.event) || ',"data":' || (SELECT e.data FROM events e WHERE e.id = d.event_id) || '}' END`;
-
-interface AttemptRead extends AttemptRow {
-  delivery_event: string;
-}
-
-/** Stored headers (a JSON object: older rows), or the standard ones with the stored signature. */
-const withHeaders = ({ delivery_event, ...row }: AttemptRead): AttemptRow =>
-  row.request_headers.startsWith('{')
-    ? row
-    : {
-        ...row,
-        request_headers: JSON.stringify(requestHeaders(delivery_event, row.delivery_id, row.request_headers)),
-      };
+/** The payload's data of delivery `d`: its own, else its event's. */
+const DATA = 'COALESCE(d.data, (SELECT e.data FROM events e WHERE e.id = d.event_id))';
 
 export interface DeliveryFilter {
   merchant_id?: string | undefined;
@@ -101,63 +84,64 @@ export interface DeliveryFilter {
   starting_after?: string | undefined;
 }
 
-export function createWebhooksRepo(db: Db) {
-  const insertEndpoint = db.prepare<EndpointRow>(
+export function createWebhooksRepo(sql: Statements) {
+  const insertEndpoint = sql.writeRow<EndpointRow>(
+    'webhook_endpoints',
     `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, created_at)
      VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @created_at)`,
   );
-  const updateEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+  const updateEndpoint = sql.writeRow<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
+    'webhook_endpoints',
     'UPDATE webhook_endpoints SET url = @url, events = @events, disabled = @disabled WHERE id = @id',
   );
-  const endpointById = db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
-  const endpointsOf = db.prepare<[string, string], EndpointRow>(
+  const endpointById = sql.read<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
+  const endpointsOf = sql.read<[string, string], EndpointRow>(
     'SELECT * FROM webhook_endpoints WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC',
   );
-  const deleteEndpoint = db.prepare<[string]>('DELETE FROM webhook_endpoints WHERE id = ?');
-  const insertDelivery = prepareRowWrite<DeliveryRow>(
-    db,
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
+  const deleteEndpoint = sql.write(
+    'webhook_endpoints',
+    'DELETE FROM webhook_endpoints WHERE id = ?',
+    (id: string) => ({
+      id,
+    }),
+  );
+  const insertDelivery = sql.writeRow<DeliveryRow>(
+    'webhook_deliveries',
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, data, status,
        attempt_count, next_attempt_at, created_at, updated_at)
-     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
+     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @data, @status,
        @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
   );
-  // A fan-out's delivery: its body is read back from its event (BODY).
-  const insertEventDelivery = prepareRowWrite<DeliveryRow>(
-    db,
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
-       attempt_count, next_attempt_at, created_at, updated_at)
-     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, '', @status,
-       @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
-  );
-  const updateDelivery = prepareRowWrite<
+  const updateDelivery = sql.writeRow<
     Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>
   >(
-    db,
+    'webhook_deliveries',
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count,
        next_attempt_at = @next_attempt_at, updated_at = @updated_at WHERE id = @id`,
   );
-  const deliveryById = db.prepare<[string], DeliveryRow>(
-    `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.env, d.event, d.url, ${BODY} AS body, d.status,
-       d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
+  const deliveryById = sql.read<[string], DeliveryRead>(
+    `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.env, d.event, d.url, ${DATA} AS data,
+       d.verbatim_body, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
      FROM webhook_deliveries d WHERE d.id = ?`,
   );
   // Through webhook_deliveries_merchant_status: an endpoint's deliveries are its merchant's.
-  const pendingOfEndpoint = db.prepare<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, ListedDeliveryRow>(
+  const pendingOfEndpoint = sql.read<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, ListedDeliveryRow>(
     `SELECT * FROM webhook_deliveries
      WHERE merchant_id = @merchant_id AND env = @env AND status = 'pending' AND endpoint_id = @id`,
   );
-  const insertAttempt = prepareRowWrite<StoredAttempt>(
-    db,
-    `INSERT INTO webhook_attempts (delivery_id, number, at, request_headers, request_body, response_status,
-       response_body, duration_ms, error)
-     VALUES (@delivery_id, @number, @at, @signature, '', @response_status, @response_body, @duration_ms,
-       @error)`,
+  const insertAttempt = sql.writeRow<StoredAttempt>(
+    'webhook_attempts',
+    `INSERT INTO webhook_attempts (delivery_id, number, at, signature, response_status, response_body,
+       duration_ms, error)
+     VALUES (@delivery_id, @number, @at, @signature, @response_status, @response_body, @duration_ms, @error)`,
   );
   // Attempts first (CROSS JOIN keeps that order): their index gives the ORDER BY.
-  const ATTEMPT_COLUMNS = `a.id, a.delivery_id, a.number, a.at, a.request_headers,
-       CASE WHEN a.request_body <> '' THEN a.request_body ELSE ${BODY} END AS request_body,
-       a.response_status, a.response_body, a.duration_ms, a.error, d.event AS delivery_event`;
-  const attemptsOf = db.prepare<[string], AttemptRead>(
+  // The delivery's data only where the attempt's body is made of it.
+  const ATTEMPT_COLUMNS = `a.id, a.delivery_id, a.number, a.at, a.signature, a.verbatim_headers,
+       a.verbatim_body, a.response_status, a.response_body, a.duration_ms, a.error, d.event,
+       CASE WHEN a.verbatim_body IS NULL AND d.verbatim_body IS NULL THEN ${DATA} END AS data,
+       d.verbatim_body AS delivery_verbatim_body`;
+  const attemptsOf = sql.read<[string], AttemptRead>(
     `SELECT ${ATTEMPT_COLUMNS}
      FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
      WHERE a.delivery_id = ? ORDER BY a.number`,
@@ -172,7 +156,7 @@ export function createWebhooksRepo(db: Db) {
     let statement = lists.get(key);
     if (!statement) {
       const where = [...columns.map((c) => `${c} = @${c}`), ...(after ? ['rowid < @after'] : [])];
-      statement = db.prepare<Record<string, string | number>, ListedDeliveryRow>(
+      statement = sql.read<Record<string, string | number>, ListedDeliveryRow>(
         `SELECT * FROM webhook_deliveries${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
          ORDER BY rowid DESC LIMIT @limit`,
       );
@@ -180,23 +164,25 @@ export function createWebhooksRepo(db: Db) {
     }
     return statement;
   };
-  const deliveryRowid = db.prepare<[string], { rowid: number }>(
+  const deliveryRowid = sql.read<[string], { rowid: number }>(
     'SELECT rowid FROM webhook_deliveries WHERE id = ?',
   );
   // Leases (a job due later than its delivery's own due time) of pending deliveries: due now.
   // From the jobs (few: only work still to do) to their deliveries by id: no index on the
   // deliveries' status to keep up on every send.
-  const releaseLeases = db.prepare<{ kind: string; now: number }>(
+  const releaseLeases = sql.writeRow<{ kind: string; now: number }>(
+    'jobs',
     `UPDATE jobs SET due_at = @now
      WHERE kind = @kind AND due_at > @now AND EXISTS (
        SELECT 1 FROM webhook_deliveries d
        WHERE d.id = jobs.ref AND d.status = 'pending' AND d.next_attempt_at <= @now)`,
   );
   // Fan-out leases are leases and nothing else: all of them.
-  const releaseAll = db.prepare<{ kind: string; now: number }>(
+  const releaseAll = sql.writeRow<{ kind: string; now: number }>(
+    'jobs',
     'UPDATE jobs SET due_at = @now WHERE kind = @kind AND due_at > @now',
   );
-  const attemptsFor = db.prepare<[string], AttemptRead>(
+  const attemptsFor = sql.read<[string], AttemptRead>(
     `SELECT ${ATTEMPT_COLUMNS}
      FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
      WHERE a.delivery_id IN (SELECT value FROM json_each(?))
@@ -204,16 +190,13 @@ export function createWebhooksRepo(db: Db) {
   );
 
   return {
-    insertEndpoint: (row: EndpointRow) => void insertEndpoint.run(row),
+    insertEndpoint: (row: EndpointRow) => void insertEndpoint(row),
     findEndpoint: (id: string) => endpointById.get(id),
     endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),
-    deleteEndpoint: (id: string) => void deleteEndpoint.run(id),
+    deleteEndpoint: (id: string) => void deleteEndpoint(id),
     updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
-      void updateEndpoint.run(row),
-    /** A delivery whose body is its own (no event row holds its data: a test event). */
+      void updateEndpoint(row),
     insertDelivery: (row: DeliveryRow) => void insertDelivery(row),
-    /** A fan-out's delivery: `row.body` must be `{"id":row.id,"event":row.event,"data":<its event's data>}`. */
-    insertEventDelivery: (row: DeliveryRow) => void insertEventDelivery(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,
     ) => void updateDelivery(row),
@@ -221,7 +204,7 @@ export function createWebhooksRepo(db: Db) {
     pendingOfEndpoint: (endpoint: Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>) =>
       pendingOfEndpoint.all({ id: endpoint.id, merchant_id: endpoint.merchant_id, env: endpoint.env }),
     insertAttempt: (row: StoredAttempt) => void insertAttempt(row),
-    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId).map(withHeaders),
+    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
     /** undefined when `starting_after` names no delivery */
     listDeliveries: (given: DeliveryFilter) => {
       // No index on endpoint_id: an endpoint's deliveries are those of its merchant and
@@ -249,10 +232,9 @@ export function createWebhooksRepo(db: Db) {
      * started). Returns how many.
      */
     releaseLeases: (deliverKind: string, fanoutKind: string, now: number) =>
-      releaseLeases.run({ kind: deliverKind, now }).changes +
-      releaseAll.run({ kind: fanoutKind, now }).changes,
+      releaseLeases({ kind: deliverKind, now }).changes + releaseAll({ kind: fanoutKind, now }).changes,
     /** Attempts of many deliveries in one query (no N+1 when listing). */
-    attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)).map(withHeaders),
+    attemptsForMany: (deliveryIds: string[]) => attemptsFor.all(JSON.stringify(deliveryIds)),
   };
 }
 export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;

@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { AppError, TooManyRequestsError } from '../errors.js';
+import { isLingering } from './connections.js';
 
 /**
  * Turns schema violations into one readable sentence naming the field, e.g.
@@ -62,8 +64,8 @@ export function errorHandler(
   reply: FastifyReply,
 ): void {
   if (error.statusCode === 413) {
-    // The rest of an over-long body is still on the socket: answer, then close the connection
-    // rather than read on (a keep-alive connection would otherwise stall on the leftover bytes).
+    // As Fastify does for any body it could not parse: the connection ends after this answer, once
+    // the rest of the body has been read and discarded (http/connections.ts), so the client reads it.
     void reply.header('connection', 'close');
   }
   if (error instanceof TooManyRequestsError) {
@@ -147,6 +149,18 @@ export function storageProblem(error: unknown): { status: number; message: strin
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Already answered (a 413 whose body is still being discarded): a second answer would corrupt
+  // the stream; the timeout only ends the discarding.
+  if (isLingering(socket)) {
+    socket.destroy();
+    return;
+  }
+  // A connection that never sent a byte timed out: there is nothing to answer (Node's sweep would
+  // write a 408, which a client that is not reading never sees end).
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Partial<Socket>).bytesRead === 0) {
+    socket.destroy();
+    return;
+  }
   const [status, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request header fields too large']

@@ -1,209 +1,26 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
+import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
 
 /**
- * What the OpenAPI document says beyond the route schemas: a stable operationId and a summary for
- * every operation, its security, the servers, the tags, and the webhooks the sandbox sends. Route
- * modules stay schema + handler; everything here is derived from method + path (and the contract).
+ * What the OpenAPI document says beyond the route schemas (which name each operation: its
+ * `operationId` and `summary`): security, the servers, the tags, and the webhooks the sandbox
+ * sends.
  */
 
 type Json = Record<string, unknown>;
 
-/** Operations whose generated name or summary reads badly; everything else follows the rules below. */
-const OVERRIDES: Record<string, { operationId: string; summary: string }> = {
-  'POST /v1/cardholders/{id}/kyc': {
-    operationId: 'startCardholderKyc',
-    summary: 'Start KYC for a cardholder',
-  },
-  'POST /v1/cardholders/{id}/cards/apply': {
-    operationId: 'applyForCard',
-    summary: 'Apply for a card for a cardholder',
-  },
-  'POST /v1/cardholders/{id}/cards': { operationId: 'issueCard', summary: 'Issue a card to a cardholder' },
-  'POST /v1/cardholders/{ch_id}/cards/{card_id}/secrets': {
-    operationId: 'revealCardSecrets',
-    summary: 'Read a card’s PAN and CVC (encrypted)',
-  },
-  'GET /v1/cardholders/{ch_id}/cards/{card_id}/pin': {
-    operationId: 'getCardPin',
-    summary: 'Read a card’s PIN (encrypted)',
-  },
-  'PUT /v1/cardholders/{ch_id}/cards/{card_id}/pin': {
-    operationId: 'setCardPin',
-    summary: 'Set a card’s PIN (encrypted)',
-  },
-  'GET /v1/merchants/{id}/reseller-connections/incoming': {
-    operationId: 'listIncomingResellerConnections',
-    summary: 'List reseller connections made to a merchant',
-  },
-  'POST /v1/reseller/provision': { operationId: 'provisionMerchant', summary: 'Provision a merchant' },
-  'POST /sandbox/checkouts/{id}/payments': {
-    operationId: 'sandboxPayCheckout',
-    summary: 'Simulate a payment to a checkout',
-  },
-  'GET /sandbox/events': {
-    operationId: 'sandboxStreamEvents',
-    summary: 'Stream events (server-sent events)',
-  },
-  'POST /sandbox/inbox/{name}': {
-    operationId: 'sandboxReceiveInboxWebhook',
-    summary: 'Receive a webhook into an inbox',
-  },
-  'POST /sandbox/card-applications/{id}': {
-    operationId: 'sandboxReviewCardApplication',
-    summary: 'Review a card application',
-  },
-  'POST /sandbox/cardholders/{id}/kyc': {
-    operationId: 'sandboxReviewCardholderKyc',
-    summary: 'Decide a cardholder’s KYC',
-  },
-  'DELETE /sandbox/inboxes/{name}/messages': {
-    operationId: 'sandboxClearInboxMessages',
-    summary: 'Clear the messages of an inbox',
-  },
-  'POST /sandbox/reset': { operationId: 'sandboxReset', summary: 'Reset the workspace' },
-  'GET /sandbox/scenarios/library': {
-    operationId: 'sandboxListLibraryScenarios',
-    summary: 'List the built-in scenarios',
-  },
-  'GET /sandbox/scenarios/library/{name}': {
-    operationId: 'sandboxGetLibraryScenario',
-    summary: 'Get a built-in scenario and its file',
-  },
-  'POST /sandbox/scenarios/library/{name}/run': {
-    operationId: 'sandboxRunLibraryScenario',
-    summary: 'Run a built-in scenario against this sandbox',
-  },
-  'GET /sandbox/export': {
-    operationId: 'sandboxExportWorkspace',
-    summary: 'Export the workspace (or one merchant) as a bundle file',
-  },
-  'POST /sandbox/import': {
-    operationId: 'sandboxImportWorkspace',
-    summary: 'Import a bundle file, replacing the workspace',
-  },
-  'POST /sandbox/merchants/{id}/provision': {
-    operationId: 'sandboxProvisionMerchant',
-    summary: 'Provision a merchant as a reseller',
-  },
-  'GET /sandbox/scenario.schema.json': {
-    operationId: 'sandboxGetScenarioSchema',
-    summary: 'Get the JSON Schema of scenario files',
-  },
-};
-
-/** Nouns that end in `s` but are not plurals (a GET of one is a read, not a list). */
-const UNCOUNTABLE = new Set(['settings', 'limits']);
-
-const isParam = (segment: string): boolean => segment.startsWith(':') || segment.startsWith('{');
-const words = (segment: string): string[] => segment.split(/[-_]/).filter(Boolean);
-const cap = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 const camel = (parts: string[]): string =>
-  parts.map((p, i) => (i === 0 ? p.toLowerCase() : cap(p.toLowerCase()))).join('');
-const isPlural = (word: string): boolean =>
-  word.endsWith('s') && !word.endsWith('ss') && !UNCOUNTABLE.has(word);
-
-function singular(word: string): string {
-  if (!isPlural(word)) return word;
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (/(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  return word.slice(0, -1);
-}
+  parts
+    .map((p, i) => (i === 0 ? p.toLowerCase() : p.charAt(0).toUpperCase() + p.slice(1).toLowerCase()))
+    .join('');
 
 /** `/v1/checkouts/:id` (Fastify) or `/v1/checkouts/{id}` (OpenAPI) → `/v1/checkouts/{id}`. */
 export function openapiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-const VERBS: Record<string, string> = { GET: 'get', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
-
-/** The words of `segments` with the last one singular (`['api', 'keys']` → `['api', 'key']`). */
-const singularRun = (segments: string[]): string[] => {
-  const all = segments.flatMap(words);
-  return [...all.slice(0, -1), singular(all.at(-1) ?? '')];
-};
-
-const article = (noun: string): string => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
-const phrase = (parts: string[]): string => parts.join(' ').replace(/\bapi\b/g, 'API');
-
-/**
- * The operationId and summary of one operation, from its method and path alone (so the same route
- * always gets the same name). Rules, after `/v1` or `/sandbox` (which prefixes the name `sandbox`):
- * - path ending in a parameter → an item: GET get, PUT/PATCH update, DELETE delete + the resource
- *   (singular), preceded by its parent resource when nested: `getCheckout`, `getCardholderCard`;
- * - path ending in a plural noun → a collection: GET list, POST create (singular): `listCheckouts`,
- *   `createCheckout`, `listMerchantApiKeys`;
- * - a POST ending in a non-plural word → an action on the resource before it: `refundCheckout`,
- *   `cancelCheckout`, `advanceClock`;
- * - any other GET/PUT/PATCH/DELETE → get/update/delete + the words: `getMerchantLedger`.
- * `OVERRIDES` names the few where these rules read badly.
- */
-export function operationNaming(method: string, url: string): { operationId: string; summary: string } {
-  const path = openapiPath(url);
-  const override = OVERRIDES[`${method} ${path}`];
-  if (override) return override;
-  const segments = path.split('/').filter(Boolean);
-  const prefix = segments[0] === 'sandbox' ? ['sandbox'] : [];
-  const rest = segments.slice(1);
-  const endsWithParam = rest.length > 0 && isParam(rest.at(-1)!);
-  const body = endsWithParam ? rest.slice(0, -1) : rest;
-  // The subject: the static run at the end; the parent: the static run before the last parameter.
-  let start = body.length;
-  while (start > 0 && !isParam(body[start - 1]!)) start -= 1;
-  const subject = body.slice(start);
-  const before = body.slice(0, Math.max(0, start - 1));
-  let parentStart = before.length;
-  while (parentStart > 0 && !isParam(before[parentStart - 1]!)) parentStart -= 1;
-  const parent = start > 0 ? singularRun(before.slice(parentStart)) : [];
-  const subjectWords = subject.flatMap(words);
-  const last = subjectWords.at(-1) ?? '';
-
-  let verb: string;
-  let nounWords: string[];
-  let summary: string;
-  const of = parent.length > 0 ? ` of ${article(parent[0]!)} ${phrase(parent)}` : '';
-  if (endsWithParam) {
-    verb = VERBS[method] ?? method.toLowerCase();
-    nounWords = [...parent, ...singularRun(subject)];
-    const noun = phrase(singularRun(subject));
-    summary = `${cap(verb)} ${article(noun)} ${noun}${of}`;
-  } else if (isPlural(last) && (method === 'GET' || method === 'POST')) {
-    verb = method === 'GET' ? 'list' : 'create';
-    nounWords = [...parent, ...(method === 'GET' ? subjectWords : singularRun(subject))];
-    const noun = phrase(method === 'GET' ? subjectWords : singularRun(subject));
-    summary = method === 'GET' ? `List ${noun}${of}` : `Create ${article(noun)} ${noun}${of}`;
-  } else if (method === 'POST') {
-    verb = last;
-    nounWords = [...parent, ...subjectWords.slice(0, -1)];
-    const noun = phrase(nounWords);
-    // An action on an identified resource is on "a checkout"; on a singleton, on "the clock".
-    const determiner = start > 0 ? article(noun) : 'the';
-    summary = noun ? `${cap(verb)} ${determiner} ${noun}` : cap(verb);
-  } else {
-    verb = VERBS[method] ?? method.toLowerCase();
-    nounWords = [...parent, ...subjectWords];
-    summary = `${cap(verb)} the ${phrase(subjectWords)}${of}`;
-  }
-  return { operationId: camel([...prefix, verb, ...nounWords]), summary };
-}
-
-/**
- * Both listeners register the same routes, and working a name out is most of what the `onRoute`
- * hook costs at start-up: each method + path is named once per process (the naming is pure).
- */
-const namings = new Map<string, { operationId: string; summary: string }>();
-
-function namingOf(method: string, url: string): { operationId: string; summary: string } {
-  const key = `${method} ${url}`;
-  let named = namings.get(key);
-  if (named === undefined) {
-    named = operationNaming(method, url);
-    namings.set(key, named);
-  }
-  return named;
 }
 
 interface RouteSchema extends Json {
@@ -211,12 +28,56 @@ interface RouteSchema extends Json {
   summary?: string;
   operationId?: string;
   security?: unknown;
+  body?: unknown;
+  params?: unknown;
+  querystring?: unknown;
+  headers?: unknown;
+  response?: Record<string, unknown>;
 }
 
 /**
- * The `onRoute` hook: names every documented route (operationId + summary unless it has its own) and
- * sets its security — the bearer key on `/v1`, none on `/sandbox`. Register it before the routes.
- * Two routes with the same operationId fail the build (ids are derived, never numbered).
+ * What any route can answer before (or around) its handler, as `{error}`: the edge's statuses,
+ * declared on every operation so a client generator knows them. Every route: 400 (no Host) and
+ * 403 (a Host, Origin or peer the local-only rules refuse). A route with parameters, a query or
+ * headers: 422; with path parameters also 404 (a value that routes nowhere, `..`) and 414 (one
+ * longer than the router takes). One that takes a body: 400 (malformed JSON), 413 (over the body limit), 415 (not
+ * JSON), 422, and — it writes — 503/507 (the database could not be written: I/O error, disk full).
+ */
+const EVERY_ROUTE = { 400: ErrorBody, 403: ErrorBody } as const;
+const WITH_INPUT = { 422: ErrorBody } as const;
+const WITH_PATH_PARAMS = { 404: ErrorBody, 414: ErrorBody } as const;
+const WITH_BODY = {
+  400: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  503: ErrorBody,
+  507: ErrorBody,
+} as const;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a JSON schema accepts `{}` (no body: the sandbox reads a missing body as `{}`). */
+function acceptsEmptyObject(schema: unknown, resolve: (ref: string) => unknown = () => undefined): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') return acceptsEmptyObject(resolve(s.$ref), resolve);
+  if (Array.isArray(s.anyOf)) return s.anyOf.some((member) => acceptsEmptyObject(member, resolve));
+  if (Array.isArray(s.oneOf)) return s.oneOf.some((member) => acceptsEmptyObject(member, resolve));
+  const type = s.type;
+  const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
+  return (
+    isObject &&
+    (!Array.isArray(s.required) || s.required.length === 0) &&
+    (typeof s.minProperties !== 'number' || s.minProperties === 0)
+  );
+}
+
+/**
+ * The `onRoute` hook: sets every documented route's security — the bearer key on `/v1`, none on
+ * `/sandbox`. Each route names itself (`operationId` + `summary` in its schema, where a reader of
+ * the route finds them); two routes with the same operationId fail the build. Register it before
+ * the routes.
  */
 export function documentRoutes(): (route: RouteOptions) => void {
   const seen = new Map<string, string>();
@@ -225,25 +86,43 @@ export function documentRoutes(): (route: RouteOptions) => void {
     if (!schema || schema.hide === true || typeof route.method !== 'string' || route.method === 'HEAD')
       return;
     const key = `${route.method} ${openapiPath(route.url)}`;
-    const named = namingOf(route.method, route.url);
-    const operationId = schema.operationId ?? named.operationId;
-    const other = seen.get(operationId);
-    if (other !== undefined && other !== key) {
-      throw new Error(`operationId ${operationId} is used by both ${other} and ${key}`);
+    const { operationId } = schema;
+    if (operationId !== undefined) {
+      const other = seen.get(operationId);
+      if (other !== undefined && other !== key) {
+        throw new Error(`operationId ${operationId} is used by both ${other} and ${key}`);
+      }
+      seen.set(operationId, key);
     }
-    seen.set(operationId, key);
     const security = route.url.startsWith('/v1')
       ? [{ bearer: [] }]
       : route.url.startsWith('/sandbox')
         ? []
         : undefined;
     // A copy: a schema object may be shared by several routes.
-    route.schema = {
-      ...schema,
-      operationId,
-      summary: schema.summary ?? named.summary,
-      ...(security !== undefined && schema.security === undefined ? { security } : {}),
-    } as FastifySchema;
+    const documented: RouteSchema = { ...schema };
+    if (security !== undefined && schema.security === undefined) documented.security = security;
+    const takesBody = BODY_METHODS.has(route.method);
+    // A POST, PUT or PATCH that reads no body still declares one, optional: clients send `{}`.
+    if (documented.body === undefined && takesBody && route.method !== 'DELETE') documented.body = NoBody;
+    const response = documented.response ?? {};
+    // A route that declares `default` has said what every other status carries.
+    if (!('default' in response)) {
+      const input =
+        documented.params !== undefined ||
+        documented.querystring !== undefined ||
+        documented.headers !== undefined;
+      const edge: Record<string, unknown> = {
+        ...EVERY_ROUTE,
+        ...(input ? WITH_INPUT : {}),
+        ...(route.url.includes(':') ? WITH_PATH_PARAMS : {}),
+        ...(takesBody ? WITH_BODY : {}),
+      };
+      // A route that handles its own validation failures (`attachValidation`) answers them itself.
+      if (route.attachValidation === true) delete edge[422];
+      documented.response = { ...edge, ...response };
+    }
+    route.schema = documented as FastifySchema;
   };
 }
 
@@ -350,6 +229,58 @@ const STREAM_RESPONSE = {
   },
 };
 
+export interface OpenApiServer {
+  url: string;
+  description: string;
+}
+
+const SERVER_DESCRIPTIONS: Record<Env, string> = {
+  test: 'Test environment',
+  production: 'Production environment (simulated)',
+};
+
+/**
+ * The document's `servers`: where this sandbox is reached, test first (a client generator's
+ * default), then production. `addresses` are the listeners' actual addresses (after `listen`, so
+ * a port picked by the OS is right) or the public URLs the sandbox is reached at. `via` is the
+ * request that asks for the document: a client that reached the `via.env` listener at another
+ * name (`localhost` for `127.0.0.1`) gets that origin back, and — when its port is the bound one,
+ * so no port mapping is in the way — the other listener at the same name.
+ */
+export function openapiServers(
+  addresses: Record<Env, string>,
+  via?: { env: Env; origin: string },
+): OpenApiServer[] {
+  const urls = { ...addresses };
+  if (via !== undefined) {
+    try {
+      const own = new URL(via.origin);
+      const bound = new URL(addresses[via.env]);
+      if (own.origin !== bound.origin) {
+        urls[via.env] = own.origin;
+        const other: Env = via.env === 'test' ? 'production' : 'test';
+        const otherUrl = new URL(addresses[other]);
+        if (own.port === bound.port && otherUrl.hostname === bound.hostname) {
+          otherUrl.hostname = own.hostname;
+          urls[other] = otherUrl.origin;
+        }
+      }
+    } catch {
+      // An origin that is no URL: the addresses as they are.
+    }
+  }
+  return (['test', 'production'] as const).map((env) => ({
+    url: urls[env],
+    description: SERVER_DESCRIPTIONS[env],
+  }));
+}
+
+/** The served document: the generated one with the servers of this sandbox, after `info`. */
+export function servedDocument(document: object, servers: OpenApiServer[]): Json {
+  const { openapi, info, ...rest } = document as Json;
+  return { openapi, info, servers, ...rest };
+}
+
 /** The @fastify/swagger options: the document around the routes. */
 export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
@@ -365,10 +296,6 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
           'routes: the test environment and the simulated production environment. Webhooks lists what ' +
           'the sandbox POSTs to merchant endpoints.',
       },
-      servers: [
-        { url: 'http://127.0.0.1:4010', description: 'Test environment (default port)' },
-        { url: 'http://127.0.0.1:4011', description: 'Production environment, simulated (default port)' },
-      ],
       tags: TAGS,
       webhooks: webhooks(),
       components: {
@@ -381,7 +308,8 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
     // its media type here, where it changes the document only.
     transform: ({ schema, url, route }) => {
       if (route.method === 'GET' && url === '/sandbox/events') {
-        return { schema: { ...schema, response: STREAM_RESPONSE } as typeof schema, url };
+        const response = { ...(schema.response as Json | undefined), ...STREAM_RESPONSE };
+        return { schema: { ...schema, response } as typeof schema, url };
       }
       return { schema, url };
     },
@@ -399,6 +327,19 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
               tags.push({ name: tag });
             }
           }
+        }
+      }
+      // A body the route reads as `{}` when none is sent is optional (@fastify/swagger marks every
+      // body required); a body of any media type (the inbox) is too.
+      const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
+      const resolve = (ref: string) => components[ref.replace('#/components/schemas/', '')];
+      for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+        for (const op of Object.values(item)) {
+          const body = op.requestBody as { required?: boolean; content?: Record<string, Json> } | undefined;
+          if (!body?.content) continue;
+          const json = body.content['application/json'];
+          if ((json && acceptsEmptyObject(json.schema, resolve)) || body.content['*/*'] !== undefined)
+            body.required = false;
         }
       }
       return { ...doc, tags };

@@ -11,6 +11,7 @@ import type {
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import {
+  clipDepth,
   duration,
   isEmptyBody,
   isUuid,
@@ -153,9 +154,11 @@ export class ScenarioRecorder {
    * Records one exchange if a recording runs and it changed something (or tried to). It may throw
    * (a merchant that vanished meanwhile): the plugin logs that, the request never sees it.
    */
-  capture(exchange: Exchange): void {
+  capture(raw: Exchange): void {
     const s = this.session;
-    if (!s || !recordable(exchange)) return;
+    if (!s || !recordable(raw)) return;
+    // Bounded first: every walk over the body below, and the render at stop, recurse per level.
+    const exchange = { ...raw, body: clipDepth(raw.body), response: clipDepth(raw.response) };
     const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
     if (!step) return;
     s.steps.push(step);

@@ -160,3 +160,20 @@ export const isEmptyBody = (body: unknown): boolean =>
   body === undefined ||
   body === null ||
   (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+
+/** The deepest nesting a recorded body keeps: the API's bodies nest a few levels at most. */
+export const MAX_RECORDED_DEPTH = 32;
+
+/**
+ * A copy of a JSON value whose arrays and objects deeper than `maxDepth` levels are replaced by a
+ * note. The copy's own recursion stops at `maxDepth`, and everything the recorder does with the
+ * value afterwards (references, the YAML) walks the bounded copy: a client's 100,000-deep body
+ * costs no stack. No body the API accepts nests that deep, so a replay means the same: the deep
+ * part was an ignored key or the reason for the error, and stays one.
+ */
+export function clipDepth(value: unknown, maxDepth = MAX_RECORDED_DEPTH, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= maxDepth) return `<nested deeper than ${maxDepth} levels: not recorded>`;
+  if (Array.isArray(value)) return value.map((v) => clipDepth(v, maxDepth, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipDepth(v, maxDepth, depth + 1)]));
+}

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { AuthorizationBody, Card, CardMoveBody, CardTransactionStatus } from '../contract/cards.js';
 import type { CardRow, CardsRepo, CardTransactionRow } from '../db/cards.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { CARD_ACCOUNTS, type CardService, toCard } from '../domain/cards/service.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
@@ -16,7 +17,8 @@ export interface NetworkDeps {
   >;
   cards: Pick<CardService, 'cardById' | 'walletCurrency' | 'saveCard'>;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
 }
@@ -44,7 +46,7 @@ export class CardNetwork {
     const card = this.deps.cards.cardById(cardId);
     const currency = this.deps.cards.walletCurrency(body.currency ?? 'USDC');
     const channel = body.channel ?? 'online';
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       // Decided before the transaction exists, so its own amount is not counted against the limits twice.
       const reason = this.declineReason(card, body.amount, currency, channel);
       const tx = this.insert(card, 'card_payment', 'requested', -body.amount, currency, body, channel);
@@ -151,7 +153,7 @@ export class CardNetwork {
     cardTransactionStates.assert(tx.status, status, refused);
     const card = this.deps.cards.cardById(tx.card_id);
     const held = -tx.amount;
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       this.move(card, tx, [
         { account: CARD_ACCOUNTS.held(card.cardholder_id), amount: -held },
         status === 'completed'
@@ -164,7 +166,7 @@ export class CardNetwork {
 
   private single(card: CardRow, type: Type, body: CardMoveBody, sign: 1 | -1): CardTransactionRow {
     const currency = this.deps.cards.walletCurrency(body.currency ?? 'USDC');
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       if (sign < 0) {
         const balance = this.deps.ledger.balance(
           card.env,

@@ -6,6 +6,7 @@ import type { Env } from '../contract/common.js';
 import type { Settings } from '../contract/settings.js';
 import type { DepositRow, FundsRepo } from '../db/funds.js';
 import type { StaticAddressesRepo } from '../db/static-addresses.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
@@ -20,7 +21,8 @@ export interface ChainDeps {
   fundsRepo: Pick<FundsRepo, 'insertDeposit'>;
   addresses: Pick<StaticAddressesRepo, 'list' | 'findByAddress'>;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
   /** payer addresses for payments that name none */
@@ -150,7 +152,7 @@ export class ChainSimulator {
     const address = addresses.find((a) => a.chain === chain.chain);
     if (!address)
       throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const row: DepositRow = {
         id: this.deps.ids.uuid(),
         merchant_id: input.merchant_id,

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Env } from '../contract/common.js';
 import type { PayoutStatus } from '../contract/funds.js';
 import type { FundsRepo, PayoutRow } from '../db/funds.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
@@ -12,7 +13,8 @@ export interface PayoutDeps {
   funds: Pick<FundsService, 'merchant'>;
   repo: Pick<FundsRepo, 'insertPayout'>;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
 }
@@ -38,7 +40,7 @@ export class PayoutRail {
   payout(input: PayoutInput): PayoutRow {
     this.deps.funds.merchant(input.merchant_id);
     const currency = input.currency.toUpperCase();
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const available = this.deps.ledger.balance(input.env, Accounts.available(input.merchant_id), currency);
       let status: PayoutRow['status'] = input.outcome;
       let reason: string | null = null;

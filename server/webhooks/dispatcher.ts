@@ -1,23 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Agent, Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
+import type { DeliveryAttempt } from '../contract/webhooks.js';
 import type { JobRow } from '../db/jobs.js';
-import {
-  type AttemptRow,
-  type DeliveryRow,
-  type EndpointRow,
-  requestHeaders,
-  type StoredAttempt,
-  type WebhooksRepo,
-} from '../db/webhooks.js';
+import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
-import { lazy } from '../lazy-require.js';
 import type { Scheduler } from '../scheduler.js';
+import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
 import { sign } from './signing.js';
-
-// Loaded with the first send, not at start-up.
-const undici = lazy<typeof import('undici')>('undici');
+import type { SendResult, WebhookTransport } from './transport.js';
 
 export const JOB_DELIVER = 'webhook.deliver';
 /** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
@@ -25,23 +16,23 @@ export const JOB_FANOUT_LEASE = 'webhook.fanout-lease';
 export const MAX_ATTEMPTS = 5;
 /** Delay after the failure of attempt n before attempt n + 1 (spec: 5 m, 30 m, 2 h, 5 h). */
 export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000] as const;
-export const RESPONSE_BODY_CAP = 64 * 1024;
 
+/** A recorded attempt, for the live stream: the delivery after it and the attempt as the API shows it. */
 export interface AttemptEvent {
-  delivery: DeliveryRow;
-  attempt: Omit<AttemptRow, 'id'>;
+  delivery: OutgoingDelivery;
+  attempt: DeliveryAttempt;
 }
 
 /** A finished send waiting for the next batched write of attempt results. */
 interface Finished {
-  delivery: DeliveryRow;
-  /** as stored: the request's body and headers are the delivery's (see StoredAttempt) */
+  delivery: OutgoingDelivery;
+  /** as stored: its signature; the request's body and headers are the envelope's of the delivery */
   attempt: StoredAttempt;
   ok: boolean;
   noEndpoint: boolean;
   /** the event whose fan-out lease covers this send (its first), if any */
   lease: string | undefined;
-  done: (row: DeliveryRow) => void;
+  done: (row: OutgoingDelivery) => void;
 }
 
 /** An event's fan-out lease in this process: sends not yet recorded, and whether one failed. */
@@ -57,6 +48,9 @@ export interface DispatcherDeps {
   transaction: <T>(fn: () => T) => T;
   /** runs work once the current transaction has committed (never if it rolls back) */
   afterCommit: (run: () => void, dropped?: () => void) => void;
+  /** sends the requests (HTTP, TLS, deadlines) */
+  transport: Pick<WebhookTransport, 'post' | 'close'>;
+  /** the send timeout (a setting), which the leases outlast */
   timeoutMs: () => number;
   log: { error(obj: object, msg: string): void };
 }
@@ -74,14 +68,10 @@ export interface DispatcherDeps {
  * results of the sends that finish in one event-loop turn are recorded in one transaction.
  */
 export class WebhookDispatcher {
-  private readonly inFlight = new Map<string, Promise<DeliveryRow>>();
+  private readonly inFlight = new Map<string, Promise<OutgoingDelivery>>();
   /** the last send started per endpoint and resource: the next one of that pair waits for it */
   private readonly lastOfResource = new Map<string, Promise<unknown>>();
   private readonly bus = new EventEmitter();
-  private agent: Agent | undefined;
-  private readonly deadlines = new Deadlines();
-  /** delivery URL → where undici's dispatch sends it (a handful of endpoints; bounded anyway) */
-  private readonly targets = new Map<string, Target>();
   /** sends finished this turn, recorded together on the next (see `flush`) */
   private finished: Finished[] = [];
   /** fan-out leases (by event id) whose sends are not all recorded yet */
@@ -108,7 +98,7 @@ export class WebhookDispatcher {
    */
   dispatchNew(
     eventId: string,
-    deliveries: readonly { delivery: DeliveryRow; endpoint: EndpointRow }[],
+    deliveries: readonly { delivery: OutgoingDelivery; endpoint: EndpointRow }[],
     resource: string,
   ): void {
     if (deliveries.length === 0) return;
@@ -150,8 +140,9 @@ export class WebhookDispatcher {
    * write rolls back never reaches anyone.
    */
   onDue(deliveryId: string): void {
-    const delivery = this.deps.repo.findDelivery(deliveryId);
-    if (delivery?.status !== 'pending') return;
+    const read = this.deps.repo.findDelivery(deliveryId);
+    if (read?.status !== 'pending') return;
+    const delivery = outgoing(read);
     this.lease(delivery.id);
     this.deps.afterCommit(() => {
       if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resourceOf(delivery));
@@ -159,10 +150,11 @@ export class WebhookDispatcher {
   }
 
   /** A manual retry: one new attempt now, same delivery id; resolves with the delivery after it. */
-  async retry(delivery: DeliveryRow): Promise<DeliveryRow> {
+  async retry(delivery: OutgoingDelivery): Promise<OutgoingDelivery> {
     const running = this.inFlight.get(delivery.id);
     if (running) await running;
-    const fresh = this.deps.repo.findDelivery(delivery.id) ?? delivery;
+    const read = this.deps.repo.findDelivery(delivery.id);
+    const fresh = read ? outgoing(read) : delivery;
     return new Promise((resolve, reject) => {
       this.deps.transaction(() => this.lease(fresh.id));
       this.deps.afterCommit(
@@ -184,20 +176,7 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     await this.idle();
-    this.deadlines.clear();
-    await this.agent?.close();
-  }
-
-  private target(url: string): Target {
-    let target = this.targets.get(url);
-    if (!target) {
-      // What undici's request(url) sends: the origin, then path and query (no fragment, no userinfo).
-      const parsed = new URL(url);
-      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
-      if (this.targets.size >= 1000) this.targets.clear();
-      this.targets.set(url, target);
-    }
-    return target;
+    await this.deps.transport.close();
   }
 
   private lease(id: string): void {
@@ -214,11 +193,11 @@ export class WebhookDispatcher {
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
    */
   private launch(
-    delivery: DeliveryRow,
+    delivery: OutgoingDelivery,
     resource: string,
     endpoint?: EndpointRow,
     lease?: string,
-  ): Promise<DeliveryRow> {
+  ): Promise<OutgoingDelivery> {
     const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
     // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
@@ -233,46 +212,33 @@ export class WebhookDispatcher {
     return promise;
   }
 
-  private async send(delivery: DeliveryRow, known?: EndpointRow, lease?: string): Promise<DeliveryRow> {
+  private async send(
+    delivery: OutgoingDelivery,
+    known?: EndpointRow,
+    lease?: string,
+  ): Promise<OutgoingDelivery> {
     const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
     const signature = endpoint ? sign(endpoint.secret, delivery.body) : '';
-    const headers = requestHeaders(delivery.event, delivery.id, signature);
     const at = this.deps.clock.nowIso();
     const started = performance.now();
-    let responseStatus: number | null = null;
-    let responseBody: string | null = null;
-    let error: string | null = null;
-    if (!endpoint) {
-      error = 'endpoint deleted';
-    } else {
-      try {
-        const { Agent } = undici();
-        this.agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
-        const response = await post(
-          this.agent,
-          this.deadlines,
-          this.target(delivery.url),
-          headers,
+    const result: SendResult = endpoint
+      ? await this.deps.transport.post(
+          delivery.url,
+          envelopeHeaders(delivery.event, delivery.id, signature),
           delivery.body,
-          this.deps.timeoutMs(),
-        );
-        responseStatus = response.status;
-        responseBody = response.body;
-      } catch (caught) {
-        error = describeError(caught, this.deps.timeoutMs());
-      }
-    }
-    const ok = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
+        )
+      : { status: null, body: null, error: 'endpoint deleted' };
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt: StoredAttempt = {
       delivery_id: delivery.id,
       number,
       at,
       signature,
-      response_status: responseStatus,
-      response_body: responseBody,
+      response_status: result.status,
+      response_body: result.body,
       duration_ms: Math.round(performance.now() - started),
-      error,
+      error: result.error,
     };
     return new Promise((done) => {
       this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
@@ -294,7 +260,7 @@ export class WebhookDispatcher {
     // One instant for the batch: its rows are written, and committed, together.
     const now = this.deps.clock.now();
     const nowIso = new Date(now).toISOString();
-    let rows: (DeliveryRow | undefined)[];
+    let rows: (OutgoingDelivery | undefined)[];
     try {
       // The fan-out leases whose last sends are all in this batch end in its transaction.
       const inBatch = new Map<string, number>();
@@ -366,11 +332,11 @@ export class WebhookDispatcher {
     { delivery, attempt, ok, noEndpoint, lease }: Finished,
     now: number,
     nowIso: string,
-  ): DeliveryRow {
+  ): OutgoingDelivery {
     const number = attempt.number;
     this.deps.repo.insertAttempt(attempt);
     const exhausted = number >= MAX_ATTEMPTS || noEndpoint;
-    const status: DeliveryRow['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
+    const status: OutgoingDelivery['status'] = ok ? 'delivered' : exhausted ? 'failed' : 'pending';
     const next = status === 'pending' ? now + RETRY_DELAYS_MS[number - 1]! : null;
     // A first send under its event's fan-out lease has no job of its own to remove: nothing makes
     // one while it is in flight (a manual retry waits for it; the fan-out lease skips it).
@@ -378,7 +344,7 @@ export class WebhookDispatcher {
       if (!lease) this.deps.scheduler.cancel(JOB_DELIVER, delivery.id);
     } else this.deps.scheduler.schedule(JOB_DELIVER, delivery.id, next);
     deliveryStates.assert(delivery.status, status);
-    const row: DeliveryRow = {
+    const row: OutgoingDelivery = {
       ...delivery,
       status,
       attempt_count: number,
@@ -390,163 +356,16 @@ export class WebhookDispatcher {
   }
 }
 
-interface Target {
-  origin: string;
-  path: string;
-}
-
 /** An attempt with the request it sent, as the API shows one. */
-function asSent({ delivery, attempt }: Finished): Omit<AttemptRow, 'id'> {
+function asSent({ delivery, attempt }: Finished): DeliveryAttempt {
   return {
-    delivery_id: attempt.delivery_id,
     number: attempt.number,
     at: attempt.at,
-    request_headers: JSON.stringify(requestHeaders(delivery.event, delivery.id, attempt.signature)),
+    request_headers: envelopeHeaders(delivery.event, delivery.id, attempt.signature),
     request_body: delivery.body,
     response_status: attempt.response_status,
     response_body: attempt.response_body,
     duration_ms: attempt.duration_ms,
     error: attempt.error,
   };
-}
-
-/**
- * One POST through undici's dispatch API: the status and the response body (capped at
- * RESPONSE_BODY_CAP), or the error. request() would add a body stream, an async iterator and an
- * AbortSignal with its own timer per send, several times the cost of the send itself; here the
- * body is collected from callbacks and the timeout is one of `deadlines`. The timeout covers the
- * whole exchange, waiting for a connection included.
- */
-function post(
-  agent: Agent,
-  deadlines: Deadlines,
-  target: Target,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let settled = false;
-    let status = 0;
-    let size = 0;
-    const chunks: Buffer[] = [];
-    const settle = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      deadlines.remove(deadline);
-      if (error) {
-        reject(error);
-        return;
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
-      resolve({
-        status,
-        body: size > RESPONSE_BODY_CAP ? `${text}…[truncated ${size - RESPONSE_BODY_CAP} bytes]` : text,
-      });
-    };
-    const timedOut = () => new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError');
-    const deadline = deadlines.add(timeoutMs, () => {
-      const error = timedOut();
-      settle(error);
-      controller?.abort(error);
-    });
-    try {
-      agent.dispatch(
-        { origin: target.origin, path: target.path, method: 'POST', headers, body },
-        {
-          onRequestStart(started) {
-            controller = started;
-            // timed out while waiting for a connection: it goes no further
-            if (settled) started.abort(timedOut());
-          },
-          onResponseStart(_controller, statusCode) {
-            status = statusCode;
-          },
-          onResponseData(_controller, chunk) {
-            if (size < RESPONSE_BODY_CAP) chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
-            size += chunk.length;
-          },
-          onResponseEnd() {
-            settle();
-          },
-          onResponseError(_controller, error) {
-            settle(error);
-          },
-        },
-      );
-    } catch (error) {
-      settle(error instanceof Error ? error : new Error(String(error)));
-    }
-  });
-}
-
-/**
- * The timeouts of the sends in flight, on one timer (armed for the earliest deadline) instead of
- * one timer and one AbortSignal per send.
- */
-class Deadlines {
-  private readonly pending = new Set<{ at: number; expire: () => void }>();
-  private timer: NodeJS.Timeout | undefined;
-  private armedAt = Number.POSITIVE_INFINITY;
-
-  add(ms: number, expire: () => void): { at: number; expire: () => void } {
-    const entry = { at: performance.now() + ms, expire };
-    this.pending.add(entry);
-    if (entry.at < this.armedAt) this.arm(entry.at);
-    return entry;
-  }
-
-  remove(entry: { at: number; expire: () => void }): void {
-    this.pending.delete(entry);
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
-  }
-
-  private arm(at: number): void {
-    clearTimeout(this.timer);
-    this.armedAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(at - performance.now())));
-    // Like AbortSignal.timeout: a pending timeout alone does not keep the process alive.
-    this.timer.unref();
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.pending) {
-      if (entry.at <= now) {
-        this.pending.delete(entry);
-        entry.expire();
-      } else if (entry.at < next) next = entry.at;
-    }
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
-  }
-}
-
-function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError')
-      return `timeout: no answer within ${timeoutMs} ms`;
-    const code = (error as { code?: string }).code;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return [code ?? cause?.code, error.message || cause?.message].filter(Boolean).join(': ');
-  }
-  return String(error);
-}
-
-/** The resource a delivery is about: its payload's `data.id` (the event id when it has none). */
-export function resourceOf(delivery: DeliveryRow): string {
-  try {
-    const id = (JSON.parse(delivery.body) as { data?: { id?: unknown } }).data?.id;
-    return typeof id === 'string' ? id : delivery.event_id;
-  } catch {
-    return delivery.event_id;
-  }
 }

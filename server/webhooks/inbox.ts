@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { InboxRepo } from '../db/inbox.js';
 import type { WebhooksRepo } from '../db/webhooks.js';
+import { readHeaders } from './envelope.js';
 import { verify } from './signing.js';
 
 export interface InboxMessage {
@@ -29,10 +30,10 @@ export class InboxService {
   receive(name: string, headers: Record<string, string>, body: string): number {
     this.deps.repo.ensure({ name, response_status: 200, created_at: this.deps.clock.nowIso() });
     const inbox = this.deps.repo.find(name)!;
-    const deliveryId = headers['x-svc-delivery-id'];
+    const { deliveryId, signature } = readHeaders(headers);
     const delivery = deliveryId ? this.deps.webhooks.findDelivery(deliveryId) : undefined;
     const endpoint = delivery ? this.deps.webhooks.findEndpoint(delivery.endpoint_id) : undefined;
-    const valid = endpoint ? verify(endpoint.secret, body, headers['x-svc-signature']) : null;
+    const valid = endpoint ? verify(endpoint.secret, body, signature) : null;
     this.deps.repo.insertMessage({
       inbox: name,
       received_at: this.deps.clock.nowIso(),

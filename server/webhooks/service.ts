@@ -7,8 +7,9 @@ import {
   type UpdateEndpointBody,
   type WebhookEndpoint,
 } from '../contract/webhooks.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type {
-  AttemptRow,
+  AttemptRead,
   DeliveryFilter,
   DeliveryRow,
   EndpointRow,
@@ -22,6 +23,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js'
 import type { Ids } from '../ids.js';
 import type { JobQueue } from '../scheduler.js';
 import { JOB_DELIVER, type WebhookDispatcher } from './dispatcher.js';
+import { envelopeBody, type OutgoingDelivery, outgoing, resourceOfData, sentRequest } from './envelope.js';
 
 export const ALL_EVENTS = '*';
 
@@ -33,7 +35,8 @@ export interface WebhookDeps {
   ids: Ids;
   scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  events: Pick<EventRecorder, 'onRecord' | 'transaction'>;
+  events: Pick<EventRecorder, 'onRecord'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
 }
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
@@ -42,7 +45,7 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   disabled: row.disabled === 1,
 });
 
-export function presentDelivery(row: ListedDeliveryRow, attempts: readonly AttemptRow[]): DeliveryView {
+export function presentDelivery(row: ListedDeliveryRow, attempts: readonly AttemptRead[]): DeliveryView {
   return {
     id: row.id,
     event_id: row.event_id,
@@ -56,16 +59,19 @@ export function presentDelivery(row: ListedDeliveryRow, attempts: readonly Attem
     next_attempt_at: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    attempts: attempts.map((a) => ({
-      number: a.number,
-      at: a.at,
-      request_headers: JSON.parse(a.request_headers) as Record<string, string>,
-      request_body: a.request_body,
-      response_status: a.response_status,
-      response_body: a.response_body,
-      duration_ms: a.duration_ms,
-      error: a.error,
-    })),
+    attempts: attempts.map((a) => {
+      const sent = sentRequest(a);
+      return {
+        number: a.number,
+        at: a.at,
+        request_headers: sent.headers,
+        request_body: sent.body,
+        response_status: a.response_status,
+        response_body: a.response_body,
+        duration_ms: a.duration_ms,
+        error: a.error,
+      };
+    }),
   };
 }
 
@@ -147,7 +153,9 @@ export class WebhookService {
     const data = 'merchant_id' in sample ? { ...sample, merchant_id: endpoint.merchant_id } : sample;
     const deliveryId = this.deps.ids.uuid();
     const now = this.deps.clock.nowIso();
-    const row: DeliveryRow = {
+    const json = JSON.stringify(data);
+    // The payload's data is its own: no recorded event holds it.
+    const row: DeliveryRow & OutgoingDelivery = {
       id: deliveryId,
       // no recorded event stands behind a test delivery: its own id keeps event_id unique
       event_id: this.deps.ids.uuid(),
@@ -156,14 +164,15 @@ export class WebhookService {
       env: endpoint.env,
       event: type,
       url: endpoint.url,
-      body: JSON.stringify({ id: deliveryId, event: type, data }),
+      data: json,
+      body: envelopeBody(deliveryId, type, json),
       status: 'pending',
       attempt_count: 0,
       next_attempt_at: this.deps.clock.now(),
       created_at: now,
       updated_at: now,
     };
-    this.deps.events.transaction(() => this.deps.repo.insertDelivery(row));
+    this.deps.unit.transaction(() => this.deps.repo.insertDelivery(row));
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }
@@ -171,7 +180,7 @@ export class WebhookService {
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
     const endpoint = this.getEndpoint(id);
-    this.deps.events.transaction(() => this.removeEndpoint(endpoint));
+    this.deps.unit.transaction(() => this.removeEndpoint(endpoint));
   }
 
   private removeEndpoint(endpoint: WebhookEndpoint): void {
@@ -195,9 +204,9 @@ export class WebhookService {
    */
   fanOut(event: RecordedEvent): number {
     // What orders sends to one endpoint (the dispatcher's `resourceOf` of the body built below).
-    const resource = typeof event.data.id === 'string' ? event.data.id : event.id;
+    const resource = resourceOfData(event.data, event.id);
     let data: string | undefined;
-    const made: { delivery: DeliveryRow; endpoint: EndpointRow }[] = [];
+    const made: { delivery: OutgoingDelivery; endpoint: EndpointRow }[] = [];
     let now: number | undefined;
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       if (endpoint.disabled === 1) continue;
@@ -205,8 +214,9 @@ export class WebhookService {
       if (!events.includes(ALL_EVENTS) && !events.includes(event.type)) continue;
       const id = this.deps.ids.uuid();
       now ??= this.deps.clock.now();
+      // serialised once per event, as the event row holds it
       data ??= JSON.stringify(event.data);
-      const row: DeliveryRow = {
+      const row: DeliveryRow & OutgoingDelivery = {
         id,
         event_id: event.id,
         endpoint_id: endpoint.id,
@@ -214,16 +224,16 @@ export class WebhookService {
         env: event.env,
         event: event.type,
         url: endpoint.url,
-        // the same bytes as JSON.stringify({ id, event, data }), the data serialised once per event;
-        // not stored: the event row holds the data, and the repository reads the body back from it
-        body: `{"id":${JSON.stringify(id)},"event":${JSON.stringify(event.type)},"data":${data}}`,
+        // not stored: the payload's data is its event's
+        data: null,
+        body: envelopeBody(id, event.type, data),
         status: 'pending',
         attempt_count: 0,
         next_attempt_at: now,
         created_at: event.created_at,
         updated_at: event.created_at,
       };
-      this.deps.repo.insertEventDelivery(row);
+      this.deps.repo.insertDelivery(row);
       made.push({ delivery: row, endpoint });
     }
     this.deps.dispatcher.dispatchNew(event.id, made, resource);
@@ -246,7 +256,7 @@ export class WebhookService {
     if (rows === undefined) {
       throw new ValidationError('starting_after', `no such delivery: ${filter.starting_after}`);
     }
-    const attempts = new Map<string, AttemptRow[]>();
+    const attempts = new Map<string, AttemptRead[]>();
     for (const attempt of this.deps.repo.attemptsForMany(rows.map((r) => r.id))) {
       const list = attempts.get(attempt.delivery_id) ?? [];
       list.push(attempt);
@@ -264,7 +274,7 @@ export class WebhookService {
   async retry(id: string): Promise<DeliveryView> {
     const row = this.deps.repo.findDelivery(id);
     if (!row) throw new NotFoundError('Delivery', id);
-    const after = await this.deps.dispatcher.retry(row);
+    const after = await this.deps.dispatcher.retry(outgoing(row));
     return presentDelivery(after, this.deps.repo.attemptsOf(id));
   }
 }

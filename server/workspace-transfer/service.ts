@@ -9,7 +9,7 @@ import {
   BUNDLE_FORMAT_VERSION,
   type BundleMeta,
   BundleRefused,
-  backupTo,
+  copyTo,
   merchantExists,
   prepareBundle,
   replaceWorkspace,
@@ -17,9 +17,9 @@ import {
   sealBundle,
 } from '../db/bundle.js';
 import type { Db } from '../db/connection.js';
-import type { StoredRequestLogRow } from '../db/request-log.js';
 import { DEFAULT_SETTINGS } from '../domain/settings/defaults.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
+import type { StoredRequestLogRow } from '../request-log/rows.js';
 
 export { type BundleMeta, BundleRefused, type ImportResult };
 
@@ -108,10 +108,10 @@ export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Export and import of a workspace as one bundle file (a SQLite file; server/db/bundle.ts).
- * Export is a consistent online backup, optionally cut down to one merchant. Import checks the file
- * on a private copy (header, integrity, marker, schema version, migrations), migrates an older one,
- * then replaces every row of the workspace in one transaction: a refused or failing import changes
- * nothing. Works on a live sandbox (with the hooks) and on a database file opened offline (CLI).
+ * Export is a consistent copy (`VACUUM INTO`, right after a commit), optionally cut down to one
+ * merchant. Import checks the file on a private copy (header, integrity, marker, schema version,
+ * migrations), migrates an older one, then replaces every row of the workspace in one transaction: a
+ * refused or failing import changes nothing. Works on a live sandbox (with the hooks) and on a database file opened offline (CLI).
  */
 export class WorkspaceTransfer {
   constructor(private readonly deps: TransferDeps) {}
@@ -122,8 +122,9 @@ export class WorkspaceTransfer {
       throw new NotFoundError('Merchant', merchantId);
     return this.withTempDir(async (dir) => {
       const path = join(dir, 'bundle.sqlite');
+      // Commit and copy in one synchronous stretch: nothing can open a transaction in between.
       this.deps.commitPending?.();
-      await backupTo(this.deps.db, path);
+      copyTo(this.deps.db, path);
       const requestLog = this.deps.requestLog?.dump() ?? [];
       const meta: BundleMeta = {
         format: BUNDLE_FORMAT,

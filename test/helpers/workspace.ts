@@ -338,7 +338,7 @@ export function probesFor(
   sandbox: Pick<Sandbox, 'db' | 'ctx'>,
   options: { merchants?: string[]; skip?: RegExp } = {},
 ): Probe[] {
-  // The request log is kept beside the database (server/db/request-log.ts), not in it.
+  // The request log is kept beside the database (server/request-log/), not in it.
   const requestIds = sandbox.ctx.repos.requestLog.list({ limit: 50 }).map((r) => r.id);
   const ids = idsOf(sandbox.db, requestIds);
   const merchants = ids.merchants.filter((m) => !options.merchants || options.merchants.includes(m.id));

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed, TABLE_KINDS, watchWrites } from '../../server/changes.js';
+import { ChangeFeed } from '../../server/changes.js';
 import type { Change, ChangeNotice } from '../../server/contract/workspace.js';
+import { Statements, TABLE_KINDS } from '../../server/db/statements.js';
+import { UnitOfWork } from '../../server/db/unit-of-work.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { connect, income, paidAndSettled, postCheckout } from '../helpers/resellers.js';
 import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
@@ -84,6 +86,8 @@ describe('change notices on the live stream', () => {
       .map((t) => t.name)
       .filter((name) => name !== 'schema_migrations');
     for (const table of tables) expect(Object.keys(TABLE_KINDS), table).toContain(table);
+    // …and names no table the schema has not: a write names its table from this list.
+    for (const table of Object.keys(TABLE_KINDS)) expect(tables, table).toContain(table);
   });
 
   it('announces changes from every source: /v1, control API, scheduler, hosted KYC, settings, clock, reset', async () => {
@@ -233,6 +237,44 @@ describe('change notices on the live stream', () => {
     }
   });
 
+  it('a write bound by position names its row: a revoked API key, a deleted customer', async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    const actor = await createMerchant(sandbox);
+    const key = await call(sandbox, 'POST', `/sandbox/merchants/${actor.merchantId}/api-keys`, {
+      name: 'ci',
+      role: 'developer',
+    });
+    const customer = (
+      await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/customers',
+        headers: actor.auth,
+        payload: { name: 'Gone Soon' },
+      })
+    ).json() as { id: string };
+    const stream = await changeStream(`${urls.test}/sandbox/events`);
+    try {
+      await stream.expectAfter(
+        () => sandbox.apps.test.inject({ method: 'DELETE', url: `/sandbox/api-keys/${String(key.id)}` }),
+        (c) => c.kind === 'api_key' && c.id === key.id,
+      );
+      await stream.expectAfter(
+        async () => {
+          const res = await sandbox.apps.test.inject({
+            method: 'DELETE',
+            url: `/v1/customers/${customer.id}`,
+            headers: actor.auth,
+          });
+          expect(res.statusCode).toBe(204);
+        },
+        (c) => c.kind === 'customer' && c.id === customer.id,
+      );
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('coalesces a burst: many writes in one group commit are one notice', async () => {
     const sandbox = await testSandbox();
     const urls = await sandbox.listen();
@@ -292,38 +334,35 @@ describe('change notices on the live stream', () => {
       noted.push(change.id ?? '');
       note(change);
     };
-    insert.run({ id: 'unseen', merchant_id: 'm1', env: 'test' });
+    insert({ id: 'unseen', merchant_id: 'm1', env: 'test' });
     expect(feed.listening).toBe(false);
     expect(noted).toEqual([]);
     const notices: ChangeNotice[] = [];
     const off = feed.on((notice) => notices.push(notice));
     expect(feed.listening).toBe(true);
-    insert.run({ id: 'seen', merchant_id: 'm1', env: 'test' });
+    insert({ id: 'seen', merchant_id: 'm1', env: 'test' });
     await turn();
     expect(noted).toEqual(['seen']);
     expect(notices.flatMap((n) => n.changes.map((c) => c.id))).toEqual(['seen']);
     off();
     expect(feed.listening).toBe(false);
-    insert.run({ id: 'after', merchant_id: 'm1', env: 'test' });
+    insert({ id: 'after', merchant_id: 'm1', env: 'test' });
     expect(noted).toEqual(['seen']);
   });
 
   it('one notice per commit, only after it; a big commit names its kinds', async () => {
-    const { db, feed, insert, turn } = watchedDb();
+    const { db, unit, feed, insert, job, turn } = watchedDb();
     const notices: ChangeNotice[] = [];
     feed.on((notice) => notices.push(notice));
-    const job = db.prepare('INSERT INTO jobs (id) VALUES (?)');
 
     // An open transaction (a group commit) holds its notice until it commits.
-    db.exec('BEGIN');
-    insert.run({ id: 'c1', merchant_id: 'm1', env: 'test' });
-    insert.run({ id: 'c2', merchant_id: 'm1', env: 'test' });
-    job.run('bookkeeping');
-    await turn();
-    await turn();
+    unit.groupCommit.join();
+    insert({ id: 'c1', merchant_id: 'm1', env: 'test' });
+    unit.transaction(() => insert({ id: 'c2', merchant_id: 'm1', env: 'test' }));
+    job('bookkeeping');
+    expect(db.inTransaction).toBe(true);
     expect(notices).toEqual([]);
-    db.exec('COMMIT');
-    await turn();
+    unit.groupCommit.commit();
     await turn();
     expect(notices).toEqual([
       {
@@ -336,26 +375,81 @@ describe('change notices on the live stream', () => {
     ]);
 
     // Bookkeeping alone (the job queue) is no change anyone sees.
-    job.run('again');
+    job('again');
     await turn();
     expect(notices).toHaveLength(1);
 
-    db.transaction(() => {
-      for (let i = 0; i < 120; i++) insert.run({ id: `b${i}`, merchant_id: 'm2', env: 'production' });
-    })();
+    unit.transaction(() => {
+      for (let i = 0; i < 120; i++) insert({ id: `b${i}`, merchant_id: 'm2', env: 'production' });
+    });
     await turn();
     expect(notices[1]).toEqual({ seq: 2, changes: [{ kind: 'checkout' }] });
     db.close();
   });
+
+  it('a notice waits for a transaction begun on the connection itself, and for the next group commit', async () => {
+    const { db, unit, feed, insert, turn } = watchedDb();
+    const notices: ChangeNotice[] = [];
+    feed.on((notice) => notices.push(notice));
+    db.exec('BEGIN');
+    insert({ id: 'raw', merchant_id: 'm1', env: 'test' });
+    for (let i = 0; i < 3; i++) await turn();
+    expect(notices).toEqual([]);
+    db.exec('COMMIT');
+    await turn();
+    await turn();
+    expect(notices.map((n) => n.changes.map((c) => c.id))).toEqual([['raw']]);
+
+    // Committed, then a new group commit opens before the notice leaves: it waits for that one too,
+    // and names both.
+    unit.transaction(() => insert({ id: 'first', merchant_id: 'm1', env: 'test' }));
+    unit.groupCommit.join();
+    insert({ id: 'second', merchant_id: 'm1', env: 'test' });
+    await turn();
+    expect(notices).toHaveLength(1);
+    unit.groupCommit.commit();
+    await turn();
+    expect(notices.map((n) => n.changes.map((c) => c.id))).toEqual([['raw'], ['first', 'second']]);
+  });
+
+  it('a write that rolled back inside a group commit still lets the commit’s notice out, after it', async () => {
+    const { db, unit, feed, insert, turn } = watchedDb();
+    const seen: { ids: (string | undefined)[]; open: boolean }[] = [];
+    feed.on((notice) => seen.push({ ids: notice.changes.map((c) => c.id), open: db.inTransaction }));
+    unit.groupCommit.join();
+    // Two requests waiting: the batch stays open one more turn (server/db/batch.ts).
+    void unit.groupCommit.durable();
+    void unit.groupCommit.durable();
+    expect(() =>
+      unit.transaction(() => {
+        insert({ id: 'failed', merchant_id: 'm1', env: 'test' });
+        throw new Error('the request failed');
+      }),
+    ).toThrow('the request failed');
+    unit.transaction(() => insert({ id: 'kept', merchant_id: 'm1', env: 'test' }));
+    await turn();
+    expect(db.inTransaction).toBe(true);
+    expect(seen).toEqual([]);
+    await turn();
+    await turn();
+    expect(db.inTransaction).toBe(false);
+    // The failed write is named too: a needless re-read is harmless, a missed one is not.
+    expect(seen).toEqual([{ ids: ['failed', 'kept'], open: false }]);
+  });
 });
 
-/** An in-memory database whose writes report to a change feed, with a checkouts insert. */
+/** An in-memory database whose writes report to a change feed, with a checkouts insert and a job insert. */
 function watchedDb() {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE checkouts (id TEXT, merchant_id TEXT, env TEXT); CREATE TABLE jobs (id TEXT)');
-  const feed = new ChangeFeed(() => db.inTransaction);
-  watchWrites(db, feed);
-  const insert = db.prepare('INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)');
+  const unit = new UnitOfWork(db);
+  const feed = new ChangeFeed(unit);
+  const sql = new Statements(db, feed);
+  const insert = sql.writeRow<{ id: string; merchant_id: string; env: string }>(
+    'checkouts',
+    'INSERT INTO checkouts (id, merchant_id, env) VALUES (@id, @merchant_id, @env)',
+  );
+  const job = sql.write<[string]>('jobs', 'INSERT INTO jobs (id) VALUES (?)');
   const turn = () => new Promise((resolve) => setImmediate(resolve));
-  return { db, feed, insert, turn };
+  return { db, unit, feed, insert, job, turn };
 }

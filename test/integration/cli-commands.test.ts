@@ -373,7 +373,19 @@ describe('svc-sandbox logs tail', () => {
       status: 201,
       duration_ms: 3.6,
     });
-    expect(line).toBe('2026-01-15T12:00:00.000Z test POST /v1/checkouts → 201 4ms  (merchant m1)');
+    expect(line).toBe('2026-01-15T12:00:00.000Z test POST /v1/checkouts → 201 3.6ms  (merchant m1)');
+    const refused = formatMessage('request', {
+      created_at: '2026-01-15T12:00:00.000Z',
+      env: 'test',
+      merchant_id: null,
+      method: 'GET',
+      path: '/v1/checkouts',
+      status: 401,
+      duration_ms: 0.0421,
+    });
+    expect(refused).toBe(
+      '2026-01-15T12:00:00.000Z test GET /v1/checkouts → 401 0.04ms  (no merchant: unauthenticated)',
+    );
     expect(formatMessage('something-new', {})).toBeUndefined();
   });
 

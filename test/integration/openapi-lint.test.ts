@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { rawRequest } from '../helpers/http.js';
 import { isObject, listOperations, type OpenApiDocument } from '../helpers/openapi.js';
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 
@@ -138,7 +139,6 @@ describe('the OpenAPI document', () => {
       tags?: { name: string; description?: string }[];
       webhooks?: Record<string, { post?: Record<string, unknown> }>;
     };
-    expect(doc.servers?.map((s) => s.url)).toEqual(['http://127.0.0.1:4010', 'http://127.0.0.1:4011']);
     expect(doc.servers?.every((s) => (s.description ?? '').length > 0)).toBe(true);
     expect(typeof doc.info?.description).toBe('string');
     const tagNames = new Set(doc.tags?.map((t) => t.name));
@@ -159,5 +159,48 @@ describe('the OpenAPI document', () => {
     expect(paid.requestBody.content['application/json']?.schema.required).toEqual(['id', 'event', 'data']);
     const stream = listOperations(doc).find((o) => o.key === 'GET /sandbox/events');
     expect(Object.keys(stream?.operation.responses?.['200']?.content ?? {})).toEqual(['text/event-stream']);
+  });
+
+  it('names as servers the addresses this sandbox serves, as the client reached it', async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    const port = (url: string) => new URL(url).port;
+    expect(port(urls.test)).not.toBe('4010');
+    const serversVia = async (base: string, host?: string) => {
+      // fetch will not send another Host: a raw request does.
+      const { hostname, port: p } = new URL(base);
+      const raw = await rawRequest(
+        base,
+        `GET /sandbox/openapi.json HTTP/1.1\r\nHost: ${host ?? `${hostname}:${p}`}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(raw).toMatch(/^HTTP\/1\.1 200/);
+      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      const doc = JSON.parse(body) as { servers: { url: string; description: string }[] };
+      return doc.servers.map((s) => s.url);
+    };
+    // Either listener: both addresses, test first, with the ports the OS picked.
+    expect(await serversVia(urls.test)).toEqual([urls.test, urls.production]);
+    expect(await serversVia(urls.production)).toEqual([urls.test, urls.production]);
+    // Reached as localhost: that name, for both listeners (same machine, same ports).
+    expect(await serversVia(urls.test, `localhost:${port(urls.test)}`)).toEqual([
+      `http://localhost:${port(urls.test)}`,
+      `http://localhost:${port(urls.production)}`,
+    ]);
+    expect(await serversVia(urls.production, `[::1]:${port(urls.production)}`)).toEqual([
+      `http://[::1]:${port(urls.test)}`,
+      `http://[::1]:${port(urls.production)}`,
+    ]);
+    // Through a port mapping (the Host names another port): that origin for its own listener; the
+    // other listener's mapping is unknown, so its real address stays.
+    expect(await serversVia(urls.test, 'localhost:8080')).toEqual(['http://localhost:8080', urls.production]);
+  });
+
+  it('openapiServers: the one place the servers come from (a public URL plugs in here)', async () => {
+    const { openapiServers } = await import('../../server/http/openapi.js');
+    const addresses = { test: 'https://sandbox.example.com', production: 'https://prod.sandbox.example.com' };
+    expect(openapiServers(addresses).map((s) => s.url)).toEqual([addresses.test, addresses.production]);
+    expect(
+      openapiServers(addresses, { env: 'test', origin: 'https://sandbox.example.com' }).map((s) => s.url),
+    ).toEqual([addresses.test, addresses.production]);
   });
 });

@@ -54,14 +54,25 @@ describe('no phantom webhooks', () => {
    * `breakCommit` makes the turn's transaction fail. Returns the delivery that never existed.
    */
   async function leaseThenFail(sandbox: Sandbox, actor: Actor, breakCommit: () => void) {
-    const { batcher, events, scheduler, db } = sandbox.ctx;
+    const { batcher, events, unit, scheduler, db } = sandbox.ctx;
     batcher.join();
     expect(db.inTransaction).toBe(true);
     const phantomResource = '11111111-2222-4333-8444-555555555555';
-    const event = events.transaction(() =>
+    const event = unit.transaction(() =>
       events.record('test', actor.merchantId, 'checkout.created', {
         id: phantomResource,
-        object: 'checkout',
+        merchant_id: actor.merchantId,
+        hosted_url: `http://127.0.0.1/pay/${phantomResource}`,
+        amount: 1_000_000,
+        currency: 'USDC',
+        method: 'crypto',
+        reference: null,
+        customer_id: null,
+        reseller_id: null,
+        expires_at: null,
+        status: 'active',
+        crypto_chains: [],
+        fiat: null,
       }),
     );
     const phantom = db.prepare('SELECT id FROM webhook_deliveries WHERE event_id = ?').get(event.id) as
@@ -107,8 +118,8 @@ describe('no phantom webhooks', () => {
       sandbox.db.pragma('defer_foreign_keys = ON');
       sandbox.db
         .prepare(
-          `INSERT INTO webhook_attempts (delivery_id, number, at, request_headers, request_body, duration_ms)
-           VALUES ('no-such-delivery', 1, '2000-01-01T00:00:00.000Z', '{}', '', 0)`,
+          `INSERT INTO webhook_attempts (delivery_id, number, at, signature, duration_ms)
+           VALUES ('no-such-delivery', 1, '2000-01-01T00:00:00.000Z', '', 0)`,
         )
         .run();
     });

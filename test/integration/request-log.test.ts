@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +54,7 @@ async function log(sandbox: Sandbox, query = ''): Promise<RequestLogEntry[]> {
   return res.json() as RequestLogEntry[];
 }
 
-// Everything the log stores (server/db/request-log.ts keeps it beside the workspace database).
+// Everything the log stores (server/request-log/ keeps it beside the workspace database).
 const rawTable = (sandbox: Sandbox) => JSON.stringify(sandbox.ctx.repos.requestLog.dump());
 
 describe('request log', () => {
@@ -92,7 +94,8 @@ describe('request log', () => {
     expect(ok.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(ok.request_body!)).toEqual({ name: 'Ada', email: 'ada@example.com' });
     expect((JSON.parse(ok.response_body!) as { id: string }).id).toBe(customer);
-    expect(ok.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(ok.duration_ms).toBeGreaterThan(0);
+    expect(unauthorized.duration_ms).toBeGreaterThan(0);
     expect(Date.parse(ok.created_at)).not.toBeNaN();
     expect(unauthorized).toMatchObject({
       merchant_id: null,
@@ -134,6 +137,89 @@ describe('request log', () => {
         })
       ).statusCode,
     ).toBe(422);
+  });
+
+  it('lists the requests no merchant matched (unauthenticated=true), and refuses it with merchant_id', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    expect((await v1(sandbox, actor, 'GET', '/v1/customers')).statusCode).toBe(200);
+    expect((await v1(sandbox, null, 'GET', '/v1/customers?missing')).statusCode).toBe(401);
+    const wrong = {
+      merchantId: '',
+      key: 'svcb_wrongwrongwrongwrong',
+      auth: { authorization: 'Bearer svcb_wrongwrongwrongwrong' },
+    };
+    expect((await v1(sandbox, wrong, 'POST', '/v1/customers', { name: 'x' })).statusCode).toBe(401);
+    expect((await v1(sandbox, null, 'GET', '/v1/customers?prod', undefined, 'production')).statusCode).toBe(
+      401,
+    );
+
+    const refused = await log(sandbox, '?unauthenticated=true&env=test');
+    expect(refused.map((e) => [e.method, e.path, e.status, e.api_key])).toEqual([
+      ['POST', '/v1/customers', 401, 'svcb_…rong'],
+      ['GET', '/v1/customers?missing', 401, null],
+    ]);
+    expect((await log(sandbox, '?unauthenticated=true')).map((e) => e.env)).toEqual([
+      'production',
+      'test',
+      'test',
+    ]);
+    expect((await log(sandbox, '?unauthenticated=false')).map((e) => e.merchant_id)).toEqual([
+      actor.merchantId,
+    ]);
+    const both = await sandbox.apps.test.inject({
+      method: 'GET',
+      url: `/sandbox/request-log?unauthenticated=true&merchant_id=${actor.merchantId}`,
+    });
+    expect(both.statusCode).toBe(422);
+    expect(both.json()).toEqual({
+      error: expect.stringMatching(/^unauthenticated: cannot be combined with merchant_id/),
+    });
+    const bad = await sandbox.apps.test.inject({
+      method: 'GET',
+      url: '/sandbox/request-log?unauthenticated=maybe',
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('times each request to its first byte: a body sent slowly takes as long as it took', async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    const actor = await createMerchant(sandbox);
+    // A quick one: a real, non-zero duration with decimals (not a whole number of ms).
+    expect((await v1(sandbox, actor, 'GET', '/v1/customers?quick')).statusCode).toBe(200);
+    // A slow one: the headers, then half the body, a pause, then the rest over real HTTP.
+    const { hostname, port } = new URL(urls.test);
+    const body = JSON.stringify({ name: 'Slow Co', email: 'slow@example.com' });
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    const closed = once(socket, 'close');
+    socket.write(
+      `POST /v1/customers?slow HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${actor.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    const PAUSE_MS = 300;
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    socket.write(body.slice(10));
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+
+    const [slow, quick] = await log(sandbox);
+    expect(slow!.path).toBe('/v1/customers?slow');
+    expect(quick!.path).toBe('/v1/customers?quick');
+    // (less a margin: the server may see the headers late on a busy machine, which shortens it)
+    expect(slow!.duration_ms).toBeGreaterThanOrEqual(PAUSE_MS * 0.8);
+    expect(slow!.duration_ms).toBeLessThan(PAUSE_MS + 10_000);
+    expect(quick!.duration_ms).toBeGreaterThan(0);
+    expect(quick!.duration_ms).toBeLessThan(1000);
+    expect(Number.isInteger(quick!.duration_ms)).toBe(false);
+    // At most three decimals (µs): what the log keeps, and the same after a read from disk.
+    expect(Math.round(quick!.duration_ms * 1000) / 1000).toBe(quick!.duration_ms);
   });
 
   it('masks a wrong key too, and caps bodies at 16 KiB with a marker', async () => {
@@ -290,7 +376,7 @@ describe('request log', () => {
     expect(sandbox.db.prepare('SELECT COUNT(*) AS n FROM request_log').get()).toEqual({ n: 0 });
   });
 
-  it('streams each new entry as `event: request`, filtered by merchant and env', async () => {
+  it('streams each new entry as `event: request`, filtered by merchant and env (a 401 passes the merchant filter)', async () => {
     const sandbox = await testSandbox();
     const urls = await sandbox.listen();
     const actor = await createMerchant(sandbox);
@@ -306,24 +392,27 @@ describe('request log', () => {
       let buffer = decoder.decode((await reader.read()).value);
       await v1(sandbox, other, 'GET', '/v1/customers');
       await v1(sandbox, actor, 'GET', '/v1/customers?limit=3');
-      let entry: RequestLogEntry | undefined;
-      while (!entry) {
+      await v1(sandbox, null, 'GET', '/v1/customers?limit=4', undefined, 'production');
+      await v1(sandbox, null, 'GET', '/v1/customers?limit=5');
+      let entries: RequestLogEntry[] = [];
+      while (entries.length < 2) {
         const { value, done } = await reader.read();
         if (done) break;
         buffer += decoder.decode(value, { stream: true });
-        for (const block of buffer.split('\n\n').slice(0, -1)) {
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (/^event: request$/m.test(block) && data) {
-            entry = JSON.parse(data) as RequestLogEntry;
-            break;
-          }
-        }
+        entries = buffer
+          .split('\n\n')
+          .slice(0, -1)
+          .filter((block) => /^event: request$/m.test(block))
+          .map((block) => JSON.parse(/^data: (.+)$/m.exec(block)![1]!) as RequestLogEntry);
       }
+      const [entry, refused] = entries;
       expect(entry).toMatchObject({
         merchant_id: actor.merchantId,
         path: '/v1/customers?limit=3',
         status: 200,
       });
+      // The other merchant's request is not there; the one no key matched is (the other env's is not).
+      expect(refused).toMatchObject({ merchant_id: null, path: '/v1/customers?limit=5', status: 401 });
       const stored = await sandbox.apps.test.inject({
         method: 'GET',
         url: `/sandbox/request-log/${entry!.id}`,

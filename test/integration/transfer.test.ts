@@ -7,6 +7,7 @@ import { runMigrations } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { VERSION } from '../../server/version.js';
+import { envelopeBody, envelopeHeaders } from '../../server/webhooks/envelope.js';
 import { expectError, ok } from '../helpers/api.js';
 import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
 import {
@@ -424,8 +425,10 @@ function olderBundle(bundle: Buffer, version: number): Buffer {
           .all()
           .map((c) => c.name)
           .join(', ');
+        if (table === 'webhook_deliveries' || table === 'webhook_attempts') continue;
         old.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM src.${table}`).run();
       }
+      olderWebhookRows(old);
       old.exec('CREATE TABLE svc_bundle (key TEXT PRIMARY KEY, value TEXT)');
       old.exec(`INSERT INTO svc_bundle SELECT key, value FROM src.svc_bundle`);
       old.prepare("UPDATE svc_bundle SET value = ? WHERE key = 'schema_version'").run(String(version));
@@ -435,6 +438,50 @@ function olderBundle(bundle: Buffer, version: number): Buffer {
     return old.serialize();
   } finally {
     old.close();
+  }
+}
+
+/**
+ * Webhook rows as the older versions wrote them: the delivery's body, the attempt's headers and
+ * body in full (what the envelope makes of today's parts), for the migrations to turn back.
+ */
+function olderWebhookRows(old: Database.Database): void {
+  const deliveries = old
+    .prepare<[], { id: string; event: string; data: string | null; [column: string]: unknown }>(
+      `SELECT d.*, COALESCE(d.data, (SELECT e.data FROM src.events e WHERE e.id = d.event_id)) AS data
+       FROM src.webhook_deliveries d`,
+    )
+    .all();
+  const bodies = new Map<string, { event: string; body: string }>();
+  const insertDelivery = old.prepare(
+    `INSERT INTO main.webhook_deliveries (id, event_id, endpoint_id, merchant_id, env, event, url, body, status,
+       attempt_count, next_attempt_at, created_at, updated_at)
+     VALUES (@id, @event_id, @endpoint_id, @merchant_id, @env, @event, @url, @body, @status,
+       @attempt_count, @next_attempt_at, @created_at, @updated_at)`,
+  );
+  for (const row of deliveries) {
+    const body = envelopeBody(row.id, row.event, row.data ?? 'null');
+    bodies.set(row.id, { event: row.event, body });
+    insertDelivery.run({ ...row, body });
+  }
+  const attempts = old
+    .prepare<[], { delivery_id: string; signature: string; [column: string]: unknown }>(
+      'SELECT * FROM src.webhook_attempts',
+    )
+    .all();
+  const insertAttempt = old.prepare(
+    `INSERT INTO main.webhook_attempts (id, delivery_id, number, at, request_headers, request_body,
+       response_status, response_body, duration_ms, error)
+     VALUES (@id, @delivery_id, @number, @at, @request_headers, @request_body, @response_status,
+       @response_body, @duration_ms, @error)`,
+  );
+  for (const { verbatim_headers: _h, verbatim_body: _b, signature, ...row } of attempts) {
+    const delivery = bodies.get(row.delivery_id)!;
+    insertAttempt.run({
+      ...row,
+      request_headers: JSON.stringify(envelopeHeaders(delivery.event, row.delivery_id, signature)),
+      request_body: delivery.body,
+    });
   }
 }
 

@@ -334,6 +334,11 @@ describe('reliability: fuzz of every route in the OpenAPI document', () => {
           ? decodeURIComponent(req.url.split('/')[3]!.split('?')[0]!)
           : undefined;
       const rehearsed = inboxName !== undefined && inboxStatus.get(inboxName) === res.statusCode;
+      // Every status is declared for its operation (exactly, as a class, or by `default`).
+      const responses = req.op.operation.responses ?? {};
+      const code = String(res.statusCode);
+      if (!(code in responses || `${code[0]}XX` in responses || 'default' in responses))
+        problem(req.op.key, `${what}: status ${code} is not declared for this operation`);
       if (res.statusCode >= 500 && !rehearsed) {
         fiveXx++;
         problem(req.op.key, `${what} ${res.body.slice(0, 200)}`);

@@ -355,7 +355,7 @@ const UUID_FIELDS: Record<string, WorldId> = {
 };
 
 /** Known patterns of the document, with a value that matches each. */
-const PATTERN_VALUES: Record<string, string[]> = {
+export const PATTERN_VALUES: Record<string, string[]> = {
   '^[A-Z]{3}$': ['USA', 'GBR', 'DEU', 'EUR'],
   '^[A-Z]{2}$': ['US', 'GB', 'DE'],
   '^[A-Za-z]{3,5}$': ['USDC', 'USDT', 'usdc', 'BTC'],

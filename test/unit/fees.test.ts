@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyRate,
+  checkoutFees,
   clawbackShares,
   grossCommission,
   platformFee,
@@ -53,6 +54,27 @@ describe('fee arithmetic (hand-computed)', () => {
       platform_fee: 8,
       reseller_fee: 25,
       merchant_net: 300,
+    });
+  });
+
+  it('the figures a payment fixes: fees, and the gas fee capped at what the fees leave', () => {
+    // No reseller: platform 300 000; the merchant keeps 19.7M, more than the 10 000 gas.
+    expect(checkoutFees(20_000_000, 150, null, 10_000)).toEqual({
+      platform_fee: 300_000,
+      reseller_fee: 0,
+      platform_gas_fee: 10_000,
+    });
+    // gross 19M leaves the merchant 1M, less than a 2M gas fee: the gas fee is 1M.
+    expect(checkoutFees(20_000_000, 150, { rate: 9_500, min_fee: null, max_fee: null }, 2_000_000)).toEqual({
+      platform_fee: 300_000,
+      reseller_fee: 18_700_000,
+      platform_gas_fee: 1_000_000,
+    });
+    // A floor that takes everything leaves no gas fee at all.
+    expect(checkoutFees(1_000, 0, { rate: 0, min_fee: 5_000, max_fee: null }, 10_000)).toEqual({
+      platform_fee: 0,
+      reseller_fee: 1_000,
+      platform_gas_fee: 0,
     });
   });
 

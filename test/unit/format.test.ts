@@ -3,6 +3,7 @@ import {
   chainName,
   describeStatus,
   formatAmount,
+  formatDuration,
   formatMoney,
   parseAmount,
   statusLabel,
@@ -27,6 +28,19 @@ describe('the dashboard formatter', () => {
     expect(describeStatus('checkout.partially_refunded')).toBe('checkout partially refunded');
     expect(statusLabel('not_started')).toBe('Not started');
     expect(statusLabel('kyc_pending')).toBe('KYC pending');
+  });
+
+  it('request durations with the decimals that matter, the same as `logs tail`', async () => {
+    const { formatMs } = await import('../../server/cli/logs.js');
+    for (const [ms, text] of [
+      [0.0421, '0.04'],
+      [0.5, '0.50'],
+      [3.6, '3.6'],
+      [250.34, '250.3'],
+    ] as const) {
+      expect(formatDuration(ms)).toBe(`${text} ms`);
+      expect(formatMs(ms)).toBe(text);
+    }
   });
 
   it('chain names from one table', () => {

@@ -21,10 +21,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // - server/contract/** imports only `typebox` and its sibling files;
 // - server/{domain,simulate,webhooks,db,contract}/** never import fastify, @fastify/*, fastify-plugin or
 //   server/http/**;
-// - server/db/** never imports server/{domain,simulate,webhooks,http}/**;
+// - server/db/** and server/request-log/** never import server/{domain,simulate,webhooks,http}/**;
 // - server/domain/** never imports server/simulate/** (simulate builds on the domain, not the reverse);
 // - nothing in server/ but the wiring's top (server/cli.ts, server/cli/**) imports server/sandbox.ts;
-// - server/http/** never imports server/db/** (not even types);
+// - server/http/** never imports server/db/** or server/request-log/** (not even types);
 // - server/** never imports electron;
 // - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
 // - renderer/{store,api,lib}/** never import renderer/{components,pages}/** (a TypeScript scan at the end
@@ -86,6 +86,7 @@ const MSG = {
   http: 'never imports server/http: the HTTP edge depends on the core',
   dbBottom: 'server/db is the bottom layer',
   httpNoDb: 'the HTTP edge never reaches a repository',
+  httpNoRequestLog: "the HTTP edge never reaches the request log's store",
   electron: 'server code never imports Electron',
   rendererServer: 'the renderer never imports server code',
   rendererNode: 'the renderer runs in the browser: it never imports Node built-ins',
@@ -320,6 +321,34 @@ const probes: Probe[] = [
       "import Database from 'better-sqlite3';\nimport type { Checkout } from '../contract/checkouts.js';\n" +
       "import { page } from './pagination.js';\n\n" +
       'export const probe = [Database, page];\nexport type Probe = Checkout;\n',
+  },
+
+  // server/request-log/** is storage too: the same rules as server/db/**.
+  {
+    name: 'request-log → server/domain',
+    file: 'server/request-log/__probe__-domain.ts',
+    source: "import { maskKey } from '../domain/requests/service.js';\nexport const probe = maskKey;\n",
+    expect: banned(MSG.dbBottom),
+  },
+  {
+    name: 'request-log → fastify',
+    file: 'server/request-log/__probe__-fastify.ts',
+    source: "import Fastify from 'fastify';\nexport const probe = Fastify;\n",
+    expect: banned(MSG.fastify),
+  },
+  {
+    name: 'request-log → node:fs, contract and a sibling (allowed)',
+    file: 'server/request-log/__probe__-ok.ts',
+    source:
+      "import { openSync } from 'node:fs';\nimport type { Env } from '../contract/common.js';\n" +
+      "import { pack } from './codec.js';\n\n" +
+      'export const probe = [openSync, pack];\nexport type Probe = Env;\n',
+  },
+  {
+    name: 'http → server/request-log',
+    file: 'server/http/sandbox/__probe__-request-log.ts',
+    source: "import type { RequestLog } from '../../request-log/log.js';\nexport type Probe = RequestLog;\n",
+    expect: banned(MSG.httpNoRequestLog),
   },
 
   // server/http/** never reaches server/db/**.

@@ -194,11 +194,16 @@ async function apply(
   }
 }
 
+/** The figures a payment fixes on a checkout (what settlement must carry unchanged). */
+const fixedFigures = (row: { platform_fee: number; reseller_fee: number; platform_gas_fee: number }) =>
+  `${row.platform_fee}/${row.reseller_fee}/${row.platform_gas_fee}`;
+
 function checkInvariants(
   ctx: SandboxContext,
   principal: Principal,
   reseller: Principal,
   ids: string[],
+  atPaid: Map<string, string>,
 ): void {
   // Every ledger transaction sums to zero per currency.
   expect(ctx.repos.ledger.unbalanced()).toEqual([]);
@@ -232,13 +237,19 @@ function checkInvariants(
       platformReleased += row.platform_fee;
       resellerReleased += row.reseller_fee;
     }
+    // Fixed when the payment is detected: the same at completion, whatever the platform rate did
+    // meanwhile (a refund before settlement moves it to partially_refunded/refunded instead).
+    const fixed = atPaid.get(id);
+    if (row.status === 'paid' && fixed === undefined) atPaid.set(id, fixedFigures(row));
+    else if ((row.status === 'paid' || row.status === 'completed') && fixed !== undefined)
+      expect(fixedFigures(row)).toBe(fixed);
     // A reseller fee only on a checkout made through a connection, whose terms it carries.
     if (row.reseller_id === null) expect(row.reseller_fee).toBe(0);
     else {
       expect(row.reseller_id).toBe(reseller.merchantId);
       expect(row.reseller_rate).not.toBeNull();
     }
-    if (row.settled_at !== null && row.reseller_rate !== null && row.refunded_amount === 0) {
+    if (row.paid_amount !== null && row.reseller_rate !== null && row.refunded_amount === 0) {
       // Fee rules 1–4 as stored: gross = clamp(paid × rate / 10000, min, max), at most what was paid,
       // the reseller takes gross − platform_fee and never less than 0.
       const paid = row.paid_amount ?? 0;
@@ -261,7 +272,7 @@ function checkInvariants(
     expect(row.refunded_amount).toBeLessThanOrEqual(row.paid_amount ?? 0);
     expect(row.platform_fee).toBeGreaterThanOrEqual(0);
     expect(row.reseller_fee).toBeGreaterThanOrEqual(0);
-    if (row.settled_at !== null) {
+    if (row.paid_amount !== null) {
       expect(row.platform_fee + row.reseller_fee + row.platform_gas_fee).toBeLessThanOrEqual(
         row.paid_amount ?? 0,
       );
@@ -300,6 +311,7 @@ describe('money invariants (property-based)', () => {
             role: 'owner',
           };
           const ids: string[] = [];
+          const atPaid = new Map<string, string>();
           // Most sequences start with the reseller connected (its terms random), so on-behalf
           // checkouts run through every later step; the ops may still revoke or remove it.
           for (const op of start === null ? ops : [start, ...ops]) {
@@ -311,7 +323,7 @@ describe('money invariants (property-based)', () => {
               // Business-rule refusals (4xx) are part of the game; anything else is a bug.
               if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
             }
-            checkInvariants(ctx, principal, reseller, ids);
+            checkInvariants(ctx, principal, reseller, ids, atPaid);
           }
         } finally {
           await ctx.scheduler.stop();

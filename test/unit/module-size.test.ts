@@ -9,12 +9,6 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAX_LINES = 450;
 const EXEMPT_DIRS = ['server/db/migrations/', 'server/contract/'];
 
-// Over the limit today and being split on other branches (the request log into server/request-log/,
-// the webhook dispatcher into delivery state and a transport). Exactly these two, and each must
-// still be over the limit: once a split is merged this test fails until its entry is removed, and
-// the list goes away with the last one.
-const BEING_SPLIT = new Set(['server/db/request-log.ts', 'server/webhooks/dispatcher.ts']);
-
 const isModule = (name: string) => /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts');
 
 function modules(dir: string): string[] {
@@ -28,13 +22,10 @@ function modules(dir: string): string[] {
 /** Lines as an editor numbers them (a final newline does not start another line). */
 const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
-/** The modules over the limit, with their length, outside the exempt folders and the allow-list. */
-function oversized(
-  files: { path: string; text: string }[],
-  allowed: ReadonlySet<string> = new Set(),
-): string[] {
+/** The modules over the limit, with their length, outside the exempt folders. */
+function oversized(files: { path: string; text: string }[]): string[] {
   return files
-    .filter(({ path }) => !EXEMPT_DIRS.some((dir) => path.startsWith(dir)) && !allowed.has(path))
+    .filter(({ path }) => !EXEMPT_DIRS.some((dir) => path.startsWith(dir)))
     .map(({ path, text }) => ({ path, lines: lineCount(text) }))
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ path, lines }) => `${path}: ${lines} lines`);
@@ -58,25 +49,16 @@ describe(`no server module is over ${MAX_LINES} lines`, () => {
     expect(oversized(files)).toEqual([`server/domain/checkouts/big.ts: ${MAX_LINES + 1} lines`]);
   });
 
-  it('leaves out migrations, the contract and the allow-list', () => {
+  it('leaves out migrations and the contract', () => {
     const files = [
       { path: 'server/db/migrations/001-init.ts', text: long(2000) },
       { path: 'server/contract/checkouts.ts', text: long(2000) },
-      { path: 'server/db/request-log.ts', text: long(2000) },
       { path: 'server/db/other.ts', text: long(2000) },
     ];
-    expect(oversized(files, BEING_SPLIT)).toEqual(['server/db/other.ts: 2000 lines']);
+    expect(oversized(files)).toEqual(['server/db/other.ts: 2000 lines']);
   });
 
   it('holds for every module in server/', () => {
-    expect(oversized(serverModules(), BEING_SPLIT)).toEqual([]);
-  });
-
-  it('allows only modules that are still over the limit (remove an entry once its split is merged)', () => {
-    const all = new Map(serverModules().map(({ path, text }) => [path, lineCount(text)]));
-    for (const path of BEING_SPLIT) {
-      expect(all.has(path), `${path} exists`).toBe(true);
-      expect(all.get(path), path).toBeGreaterThan(MAX_LINES);
-    }
+    expect(oversized(serverModules())).toEqual([]);
   });
 });

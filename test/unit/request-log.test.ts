@@ -11,13 +11,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REQUEST_LOG_FLUSH_MS, RequestLog } from '../../server/request-log/log.js';
 import {
   type NewRequestLogRow,
-  REQUEST_LOG_FLUSH_MS,
-  RequestLog,
   type StoredRequestLogRow,
   seqOfRequestLogId,
-} from '../../server/db/request-log.js';
+} from '../../server/request-log/rows.js';
 
 const row = (n: number): NewRequestLogRow => ({
   created_at: new Date(1_700_000_000_000 + n).toISOString(),

@@ -5,6 +5,7 @@ import { type Db, openDatabase } from '../../server/db/connection.js';
 import { createCustomersRepo } from '../../server/db/customers.js';
 import { createInvoicesRepo } from '../../server/db/invoices.js';
 import { createResellersRepo } from '../../server/db/resellers.js';
+import { Statements, UNWATCHED } from '../../server/db/statements.js';
 import { createViewsRepo } from '../../server/db/views.js';
 import { createWebhooksRepo } from '../../server/db/webhooks.js';
 
@@ -55,7 +56,7 @@ describe('indexes behind the dashboard lists', () => {
     const { db, sql } = recording(openDatabase(':memory:'));
     // From the first statement: the lookups are prepared with the repository, the lists on first use.
     const start = sql.length;
-    const views = createViewsRepo(db);
+    const views = createViewsRepo(new Statements(db, UNWATCHED));
     const page = (extra: object) => ({ limit: 10, ...extra });
     for (const run of [
       () => views.checkouts(ID, 'test', page({})),
@@ -90,7 +91,7 @@ describe('indexes behind the dashboard lists', () => {
 
   it('deliveries: by merchant and environment, and by event, status or endpoint', () => {
     const { db, sql } = recording(openDatabase(':memory:'));
-    const webhooks = createWebhooksRepo(db);
+    const webhooks = createWebhooksRepo(new Statements(db, UNWATCHED));
     const start = sql.length;
     for (const filter of [
       { merchant_id: ID, env: 'test' },
@@ -120,7 +121,7 @@ describe('indexes behind the dashboard lists', () => {
       createCardsRepo,
       createResellersRepo,
     ])
-      create(db);
+      create(new Statements(db, UNWATCHED));
     const lists = plans(db, sql, 0).filter((p) => /ORDER BY rowid DESC/.test(p.sql));
     expect(lists.length).toBeGreaterThanOrEqual(8);
     for (const { sql: text, plan } of lists) {

@@ -56,8 +56,19 @@ function Summary({ detail }: { detail: Detail }) {
         <Fact label="Refunded" testId="checkout-refunded">
           {formatAmount(checkout.refunded_amount)} {checkout.currency}
         </Fact>
-        <Fact label="Fees and gas" title="Platform fee + reseller fee + platform gas fee">
-          {formatAmount(fees)} {checkout.currency}
+        <Fact
+          label="Fees and gas"
+          title="Fixed when the payment is detected; a refund within 7 days claws back a share"
+        >
+          <span data-testid="checkout-fees">
+            {formatAmount(fees)} {checkout.currency}
+          </span>
+          {checkout.paid_at && (
+            <span className="fact-sub muted small" data-testid="checkout-fee-breakdown">
+              platform {formatAmount(checkout.platform_fee)} · reseller {formatAmount(checkout.reseller_fee)}{' '}
+              · gas {formatAmount(checkout.platform_gas_fee)}
+            </span>
+          )}
         </Fact>
         <Fact label={checkout.paid_at ? 'Paid' : 'Expires'}>
           {formatTimestamp(checkout.paid_at ?? checkout.expires_at)}

@@ -4,13 +4,20 @@ import { FilterTabs } from '../../components/FilterTabs';
 import { ScopeGate } from '../../components/ScopeGate';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
-import { formatTimestamp } from '../../lib/format';
+import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import type { RequestFilter } from '../../store/requests';
 import { scopeKey } from '../../store/scope';
 import { prettyBody } from '../Webhooks/events';
 
-const FILTERS: RequestFilter[] = ['all', '2xx', '4xx', '5xx'];
+const FILTERS: RequestFilter[] = ['all', '2xx', '4xx', '5xx', 'unauthenticated'];
+const LABELS: Record<RequestFilter, string> = {
+  all: 'All',
+  '2xx': '2xx',
+  '4xx': '4xx',
+  '5xx': '5xx',
+  unauthenticated: 'Unauthenticated',
+};
 
 const tone = (status: number): Tone => (status < 300 ? 'success' : status < 500 ? 'warning' : 'danger');
 
@@ -19,7 +26,7 @@ function Detail({ entry }: { entry: RequestLogEntry }) {
   return (
     <Card
       title={`${entry.method} ${entry.route ?? entry.path}`}
-      subtitle={`${formatTimestamp(entry.created_at)} · ${entry.duration_ms} ms · key ${entry.api_key ?? '—'}`}
+      subtitle={`${formatTimestamp(entry.created_at)} · ${formatDuration(entry.duration_ms)} · ${entry.api_key === null ? 'no key sent' : `key ${entry.api_key}`}`}
       actions={
         <button
           type="button"
@@ -54,7 +61,11 @@ function Detail({ entry }: { entry: RequestLogEntry }) {
   );
 }
 
-/** Every /v1 request of the merchant in this environment, live (the request log). */
+/**
+ * Every /v1 request of the merchant in this environment, live (the request log); or, under
+ * "Unauthenticated", this environment's requests whose key matched no merchant — a missing, mistyped
+ * or revoked key answers 401 and belongs to no merchant, so it would otherwise show nowhere.
+ */
 export function RequestsPage() {
   const loadRequests = useStore((s) => s.loadRequests);
   useScopedLoad(loadRequests);
@@ -65,19 +76,24 @@ export function RequestsPage() {
   const selectedId = useStore((s) => s.selectedRequestId);
   const selectRequest = useStore((s) => s.selectRequest);
   const selected = loaded ? requests.find((e) => e.id === selectedId) : undefined;
+  const unauthenticated = filter === 'unauthenticated';
   return (
     <ScopeGate>
       <div className="stack">
         <Card
-          title="Requests"
-          subtitle="Every /v1 call of this merchant in this environment, newest first, as it happens. Keys are masked; card secrets, PINs and passwords are never kept."
+          title={unauthenticated ? 'Unauthenticated requests' : 'Requests'}
+          subtitle={
+            unauthenticated
+              ? 'Every /v1 call in this environment whose key matched no merchant (missing, mistyped, revoked or from the other environment): each answered 401. The key column shows what was sent, masked.'
+              : 'Every /v1 call of this merchant in this environment, newest first, as it happens. Keys are masked; card secrets, PINs and passwords are never kept. A call whose key matched no merchant is under Unauthenticated.'
+          }
           actions={
             <FilterTabs
               options={FILTERS}
               value={filter}
               onChange={(f) => void setFilter(f)}
               testIdPrefix="request-filter"
-              label={(f) => (f === 'all' ? 'All' : f)}
+              label={(f) => LABELS[f]}
             />
           }
           testId="requests"
@@ -87,8 +103,10 @@ export function RequestsPage() {
           ) : requests.length === 0 ? (
             <p className="empty empty-inline" data-testid="requests-empty">
               {filter === 'all'
-                ? 'No requests yet. Call the API with one of this merchant’s keys.'
-                : `No ${filter} requests.`}
+                ? 'No requests yet. Call the API with one of this merchant’s keys (a call with a missing or wrong key is under Unauthenticated).'
+                : unauthenticated
+                  ? 'No unauthenticated requests in this environment: every key sent matched a merchant.'
+                  : `No ${filter} requests.`}
             </p>
           ) : (
             <div className="table-wrap">
@@ -98,6 +116,7 @@ export function RequestsPage() {
                     <th>Method</th>
                     <th>Path</th>
                     <th>Status</th>
+                    {unauthenticated && <th>Key sent</th>}
                     <th className="num">Duration</th>
                     <th>Time</th>
                     <th />
@@ -128,8 +147,13 @@ export function RequestsPage() {
                           testId="request-status"
                         />
                       </td>
+                      {unauthenticated && (
+                        <td className="mono nowrap" data-testid="request-key">
+                          {entry.api_key ?? 'none'}
+                        </td>
+                      )}
                       <td className="num nowrap" data-testid="request-duration">
-                        {entry.duration_ms.toFixed(1)} ms
+                        {formatDuration(entry.duration_ms)}
                       </td>
                       <td className="nowrap muted">{formatTimestamp(entry.created_at)}</td>
                       <td className="actions">

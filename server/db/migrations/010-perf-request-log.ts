@@ -2,7 +2,7 @@ import type { Migration } from '../migrate.js';
 
 /**
  * A cheaper request log row: the UNIQUE index on `id` goes. Request ids now carry their `seq` in
- * their last 12 hex digits (see server/db/request-log.ts), so a lookup by id is a primary-key
+ * their last 12 hex digits (see server/request-log/rows.ts), so a lookup by id is a primary-key
  * lookup checked against the stored id; that random-key index cost a page write per request.
  * Entries written before this migration keep their ids and are still found (a scan, bounded by
  * the retention limit).

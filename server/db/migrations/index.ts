@@ -12,6 +12,8 @@ import { perfRequestLog } from './010-perf-request-log.js';
 import { views } from './011-views.js';
 import { leanDeliveries } from './012-lean-deliveries.js';
 import { leanWebhookRows } from './013-lean-webhook-rows.js';
+import { webhookParts } from './014-webhook-parts.js';
+import { feesWhenPaid } from './015-fees-when-paid.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -28,4 +30,6 @@ export const migrations: readonly Migration[] = [
   views,
   leanDeliveries,
   leanWebhookRows,
+  webhookParts,
+  feesWhenPaid,
 ];

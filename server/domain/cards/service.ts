@@ -18,6 +18,7 @@ import type {
   CardTransactionRow,
 } from '../../db/cards.js';
 import type { Page } from '../../db/pagination.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { EventRecorder } from '../events/recorder.js';
@@ -46,7 +47,8 @@ export const DEFAULT_LIMITS = {
 export interface CardDeps {
   repo: CardsRepo;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -252,7 +254,7 @@ export class CardService {
       created_at: new Date(now).toISOString(),
       updated_at: new Date(now).toISOString(),
     };
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       this.deps.repo.insertCard(row);
       this.deps.events.record(holder.env, holder.merchant_id, 'card.created', {
         id: row.id,
@@ -345,7 +347,7 @@ export class CardService {
     const holder = this.ownedHolder(principal, holderId);
     const currency = this.walletCurrency(body.currency);
     const env = principal.env;
-    this.deps.events.transaction(() => {
+    this.deps.unit.transaction(() => {
       const available = this.deps.ledger.balance(env, Accounts.available(holder.merchant_id), currency);
       if (available < body.amount) {
         throw new BusinessRuleError(
@@ -370,7 +372,7 @@ export class CardService {
     const holder = this.ownedHolder(principal, holderId);
     const currency = this.walletCurrency(body.currency);
     const env = principal.env;
-    this.deps.events.transaction(() => {
+    this.deps.unit.transaction(() => {
       const balance = this.deps.ledger.balance(env, CARD_ACCOUNTS.wallet(holder.id), currency);
       if (balance < body.amount) {
         throw new BusinessRuleError(

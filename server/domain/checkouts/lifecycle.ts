@@ -4,12 +4,13 @@ import type { Env } from '../../contract/common.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutPaymentRow, CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
-import { splitFees } from '../money/fees.js';
+import { type CheckoutFees, checkoutFees } from '../money/fees.js';
 import { checkoutStates } from '../state.js';
 import { completedPayload, paidPayload, toCheckout } from './present.js';
 
@@ -25,7 +26,8 @@ export interface LifecycleDeps {
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   scheduler: JobQueue;
   ledger: Ledger;
   baseUrl: (env: Env) => string;
@@ -86,7 +88,7 @@ export class CheckoutLifecycle {
 
   cancel(row: CheckoutRow): CheckoutRow {
     checkoutStates.assert(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const next = this.transition(row, 'cancelled');
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (row.received_amount > 0) {
@@ -107,11 +109,12 @@ export class CheckoutLifecycle {
 
   /**
    * A transfer arrived. Transfers accumulate while the checkout is active; once they reach the
-   * amount (any transfer for an open amount) it is paid and settlement is scheduled
-   * `settlement_delay_seconds` later on the sandbox clock.
+   * amount (any transfer for an open amount) it is paid: the fees are fixed on what arrived (an
+   * overpayment included) and settlement is scheduled `settlement_delay_seconds` later on the
+   * sandbox clock.
    */
   receive(row: CheckoutRow, incoming: IncomingPayment): { row: CheckoutRow; payment: CheckoutPaymentRow } {
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const now = this.deps.clock.nowIso();
       const { gas_fee: gasFee, ...fields } = incoming;
       const payment: CheckoutPaymentRow = {
@@ -138,7 +141,7 @@ export class CheckoutLifecycle {
       const next = this.transition(base, 'paid', {
         paid_amount: received,
         paid_at: now,
-        platform_gas_fee: gasFee,
+        ...this.fees(base, received, gasFee),
       });
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       this.deps.scheduler.schedule(
@@ -152,13 +155,11 @@ export class CheckoutLifecycle {
     });
   }
 
-  /** paid → completed: the funds are credited (less fees) and checkout.completed fires. */
+  /** paid → completed: the funds are credited (less the fees fixed when paid) and checkout.completed fires. */
   settle(row: CheckoutRow, message?: string): CheckoutRow {
     checkoutStates.assert(row.status, 'completed', message);
-    return this.deps.events.transaction(() => {
-      const paid = row.paid_amount ?? 0;
-      const fees = this.credit(row, paid, row.platform_gas_fee, row.paid_at!);
-      const next = this.transition(row, 'completed', fees);
+    return this.deps.unit.transaction(() => {
+      const next = this.transition(row, 'completed', this.credit(row));
       this.deps.scheduler.cancel(JOB_SETTLE, row.id);
       this.deps.events.record(next.env, next.merchant_id, 'checkout.completed', completedPayload(next));
       return next;
@@ -169,7 +170,7 @@ export class CheckoutLifecycle {
   expire(row: CheckoutRow, message?: string): CheckoutRow {
     const to = row.received_amount === 0 ? 'expired' : 'partial';
     checkoutStates.assert(row.status, to, message);
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (to === 'expired') {
         const next = this.transition(row, 'expired');
@@ -179,13 +180,14 @@ export class CheckoutLifecycle {
       const payments = this.deps.checkouts.payments(row.id);
       const last = payments[payments.length - 1];
       const gas = last?.chain ? gasFeeOf(row, last.chain, last.token) : 0;
-      const paidAt = last?.created_at ?? this.deps.clock.nowIso();
-      const fees = this.credit(row, row.received_amount, gas, paidAt);
-      const next = this.transition(row, 'partial', {
+      // What arrived is paid and credited at once: its fees are fixed and settled together.
+      const paid: CheckoutRow = {
+        ...row,
         paid_amount: row.received_amount,
-        paid_at: paidAt,
-        ...fees,
-      });
+        paid_at: last?.created_at ?? this.deps.clock.nowIso(),
+        ...this.fees(row, row.received_amount, gas),
+      };
+      const next = this.transition(paid, 'partial', this.credit(paid));
       this.deps.events.record(next.env, next.merchant_id, 'checkout.partial', this.present(next));
       return next;
     });
@@ -198,10 +200,7 @@ export class CheckoutLifecycle {
   ensureSettled(row: CheckoutRow): CheckoutRow {
     if (row.settled_at !== null) return row;
     this.deps.scheduler.cancel(JOB_SETTLE, row.id);
-    return this.save({
-      ...row,
-      ...this.credit(row, row.paid_amount ?? 0, row.platform_gas_fee, row.paid_at!),
-    });
+    return this.save({ ...row, ...this.credit(row) });
   }
 
   /** End of the fee hold: held fees move to the platform and reseller accounts. */
@@ -219,34 +218,37 @@ export class CheckoutLifecycle {
   }
 
   /**
-   * Credits `paid` to the merchant out of pending: less the platform and reseller fees, which stay
-   * held for 7 days from paid_at, and less the gas fee (capped so a tiny payment never leaves the
-   * merchant owing). Returns the fee fields to store.
+   * The figures a payment of `paid` fixes (fee rules 1–4 and the gas fee): the platform rate of the
+   * merchant (else the setting) as it is now, the reseller terms snapshotted at creation.
    */
-  private credit(row: CheckoutRow, paid: number, gas: number, paidAt: string) {
+  private fees(row: CheckoutRow, paid: number, gas: number): CheckoutFees {
     const merchant = this.deps.merchants.findById(row.merchant_id);
     const rate = merchant?.platform_rate ?? this.deps.settings().platform_rate;
     const reseller =
       row.reseller_rate === null
         ? null
         : { rate: row.reseller_rate, min_fee: row.reseller_min_fee, max_fee: row.reseller_max_fee };
-    const fees = splitFees(paid, rate, reseller);
-    const gross = fees.platform_fee + fees.reseller_fee;
-    const gasFee = Math.min(gas, paid - gross);
+    return checkoutFees(paid, rate, reseller, gas);
+  }
+
+  /**
+   * Credits a paid row's `paid_amount` to the merchant out of pending, with the figures fixed when
+   * it was paid, unchanged: less the platform and reseller fees, which stay held for 7 days from
+   * paid_at, and less the gas fee. Returns the settlement time to store.
+   */
+  private credit(row: CheckoutRow): { settled_at: string } {
+    const paid = row.paid_amount ?? 0;
+    const gross = row.platform_fee + row.reseller_fee;
+    const gas = row.platform_gas_fee;
     const { currency, merchant_id: merchantId } = row;
     this.deps.ledger.post(row.env, 'checkout.settlement', row.id, [
       { account: Accounts.pending(merchantId), currency, amount: -paid },
-      { account: Accounts.available(merchantId), currency, amount: paid - gross - gasFee },
+      { account: Accounts.available(merchantId), currency, amount: paid - gross - gas },
       { account: Accounts.feesHeld(merchantId), currency, amount: gross },
-      { account: Accounts.platformGas, currency, amount: gasFee },
+      { account: Accounts.platformGas, currency, amount: gas },
     ]);
-    this.deps.scheduler.schedule(JOB_RELEASE_FEES, row.id, Date.parse(paidAt) + FEE_HOLD_MS);
-    return {
-      platform_fee: fees.platform_fee,
-      reseller_fee: fees.reseller_fee,
-      platform_gas_fee: gasFee,
-      settled_at: this.deps.clock.nowIso(),
-    };
+    this.deps.scheduler.schedule(JOB_RELEASE_FEES, row.id, Date.parse(row.paid_at!) + FEE_HOLD_MS);
+    return { settled_at: this.deps.clock.nowIso() };
   }
 }
 

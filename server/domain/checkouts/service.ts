@@ -11,6 +11,7 @@ import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow, CheckoutsRepo } from '../../db/checkouts.js';
 import type { Page } from '../../db/pagination.js';
 import type { RefundsRepo } from '../../db/refunds.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { JobQueue } from '../../scheduler.js';
@@ -37,7 +38,8 @@ export interface CheckoutDeps {
   /** new deposit addresses (the address worker's, or derived from `ids`) */
   addressSource: Pick<AddressSource, 'next'>;
   settings: () => Settings;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   scheduler: JobQueue;
   baseUrl: (env: Env) => string;
 }
@@ -105,7 +107,7 @@ export class CheckoutService {
       }));
     }
 
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const customerId = this.resolveCustomer(principal.env, merchantId, body);
       const reseller =
         acting.reseller ??

@@ -1,7 +1,7 @@
 import type { DepositRow, FundsRepo, PayoutRow } from '../../db/funds.js';
 import type { MerchantsRepo } from '../../db/merchants.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../errors.js';
-import type { EventRecorder } from '../events/recorder.js';
 import { Accounts, type Ledger } from '../ledger/service.js';
 import type { Env } from '../types.js';
 
@@ -9,7 +9,7 @@ export interface FundsDeps {
   repo: FundsRepo;
   merchants: Pick<MerchantsRepo, 'findById'>;
   ledger: Ledger;
-  events: EventRecorder;
+  unit: Pick<UnitOfWork, 'transaction'>;
 }
 
 /**
@@ -22,7 +22,7 @@ export class FundsService {
   /** Test set-up: credits a merchant's available balance from the outside world, through the ledger. */
   credit(merchantId: string, env: Env, currency: string, amount: number, memo?: string): void {
     this.merchant(merchantId);
-    this.deps.events.transaction(() => {
+    this.deps.unit.transaction(() => {
       this.deps.ledger.post(
         env,
         'credit',

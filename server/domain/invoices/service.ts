@@ -11,6 +11,7 @@ import type {
 import type { CheckoutRow } from '../../db/checkouts.js';
 import type { InvoiceRow, InvoicesRepo } from '../../db/invoices.js';
 import type { Page } from '../../db/pagination.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import type { MerchantAccess } from '../access.js';
@@ -32,7 +33,8 @@ export interface InvoiceDeps {
   access: Pick<MerchantAccess, 'targetMerchant'>;
   clock: Clock;
   ids: Ids;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
 }
 
 export function toInvoice(row: InvoiceRow): Invoice {
@@ -80,7 +82,7 @@ export class InvoiceService {
     const money = invoiceMoney(body);
 
     // One transaction: the inline customer, the next number and the insert commit together.
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const customerId =
         body.customer_id !== undefined
           ? this.deps.customers.ownedBy(principal.env, merchantId, body.customer_id).id
@@ -128,8 +130,8 @@ export class InvoiceService {
    * emits invoice.sent, in one transaction (a checkout that cannot be created leaves a draft).
    */
   activate(principal: Principal, id: string, body: ActivateInvoiceBody): ActivatedInvoice {
-    const { checkouts, clock, events } = this.deps;
-    return events.transaction(() => {
+    const { checkouts, clock, events, unit } = this.deps;
+    return unit.transaction(() => {
       const row = this.owned(principal, id);
       invoiceStates.assert(row.status, 'sent', `Cannot activate an invoice with status ${row.status}`);
       const checkoutBody: CreateCheckoutBody = {
@@ -156,8 +158,8 @@ export class InvoiceService {
 
   /** draft or sent → cancelled; a sent invoice's checkout is cancelled too while still active. */
   cancel(principal: Principal, id: string): void {
-    const { lifecycle, events } = this.deps;
-    events.transaction(() => {
+    const { lifecycle, unit } = this.deps;
+    unit.transaction(() => {
       const row = this.owned(principal, id);
       invoiceStates.assert(row.status, 'cancelled', `Cannot cancel an invoice with status ${row.status}`);
       if (row.checkout_id !== null) {

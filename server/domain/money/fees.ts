@@ -54,6 +54,32 @@ export function splitFees(
   return { platform_fee: platform, reseller_fee: gross - platform, merchant_net: amount - gross };
 }
 
+export interface CheckoutFees {
+  platform_fee: number;
+  reseller_fee: number;
+  platform_gas_fee: number;
+}
+
+/**
+ * Every figure a payment fixes on its checkout when it is detected: the fees of rules 1–4 on what
+ * was paid, and the paying token's gas fee, capped at what the fees leave the merchant (a tiny
+ * payment, or a commission near the whole amount, never leaves the merchant owing). Settlement,
+ * `checkout.completed` and refunds inside the hold use these figures as they are.
+ */
+export function checkoutFees(
+  paid: number,
+  platformRate: number,
+  reseller: { rate: number; min_fee: number | null; max_fee: number | null } | null,
+  gas: number,
+): CheckoutFees {
+  const split = splitFees(paid, platformRate, reseller);
+  return {
+    platform_fee: split.platform_fee,
+    reseller_fee: split.reseller_fee,
+    platform_gas_fee: Math.min(gas, split.merchant_net),
+  };
+}
+
 /** `total × part / whole`, floored, for 0 ≤ part ≤ whole, whole > 0. */
 export function proportion(total: number, part: number, whole: number): number {
   if (whole <= 0) return 0;

@@ -5,6 +5,7 @@ import type { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { Settings } from '../../contract/settings.js';
 import type { CheckoutRow } from '../../db/checkouts.js';
 import type { RefundRow, RefundsRepo } from '../../db/refunds.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../errors.js';
 import type { Ids } from '../../ids.js';
 import { type CheckoutLifecycle, FEE_HOLD_MS } from '../checkouts/lifecycle.js';
@@ -24,7 +25,8 @@ export interface RefundDeps {
   lifecycle: Pick<CheckoutLifecycle, 'ensureSettled' | 'transition' | 'find'>;
   repo: RefundsRepo;
   ledger: Ledger;
-  events: EventRecorder;
+  events: Pick<EventRecorder, 'record'>;
+  unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -38,7 +40,7 @@ export class RefundService {
     if (principal.role !== 'owner' && principal.role !== 'admin') {
       throw new ForbiddenError(`Refunds require the owner or admin role (this key is ${principal.role})`);
     }
-    return this.deps.events.transaction(() => {
+    return this.deps.unit.transaction(() => {
       const row = this.deps.checkouts.owned(principal, checkoutId);
       const paid = row.paid_amount ?? 0;
       const remaining = paid - row.refunded_amount;

@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { Clock } from '../../clock.js';
 import type { Env } from '../../contract/common.js';
 import type { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
-import type { NewRequestLogRow, RequestLog } from '../../db/request-log.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { RequestLog } from '../../request-log/log.js';
+import type { NewRequestLogRow } from '../../request-log/rows.js';
 import { API_KEY_PREFIX } from '../merchants/service.js';
 
 /** Each body is kept up to this many bytes (UTF-8); longer ones are cut and end in a marker. */
@@ -137,8 +138,14 @@ export class RequestLogService {
 
   /** Newest first; it includes every entry recorded before the call. */
   list(query: RequestLogQuery): RequestLogEntry[] {
+    if (query.unauthenticated === true && query.merchant_id !== undefined)
+      throw new ValidationError(
+        'unauthenticated',
+        'cannot be combined with merchant_id: an unauthenticated request matched no merchant',
+      );
     return this.deps.repo.list({
       merchantId: query.merchant_id,
+      unauthenticated: query.unauthenticated,
       env: query.env,
       status: statusRange(query.status),
       limit: query.limit ?? 100,

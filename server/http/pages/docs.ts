@@ -26,16 +26,16 @@ const PASSED = [
 ];
 
 export interface DocsOptions {
-  /** The OpenAPI document, as GET /sandbox/openapi.json serves it. */
-  document: () => unknown;
+  /** The OpenAPI document as GET /sandbox/openapi.json serves it to this request (its servers). */
+  document: (request: FastifyRequest) => unknown;
 }
 
-async function buildDocsApp(document: unknown): Promise<FastifyInstance> {
+/** The plugin insists on @fastify/swagger beside it; the document itself is served by /docs/json. */
+const PLACEHOLDER = { openapi: '3.1.0', info: { title: 'svc-sandbox', version: '0' }, paths: {} };
+
+async function buildDocsApp(): Promise<FastifyInstance> {
   const docs = Fastify({ logger: false });
-  await docs.register(fastifySwagger, {
-    mode: 'static',
-    specification: { document: document as never },
-  });
+  await docs.register(fastifySwagger, { mode: 'static', specification: { document: PLACEHOLDER } });
   await docs.register(swaggerUi().default, {
     routePrefix: PREFIX,
     theme: { title: 'svc-sandbox API reference' },
@@ -55,7 +55,7 @@ export async function docsPageRoutes(app: App, options: DocsOptions): Promise<vo
   // One build per process: the document does not change while it runs.
   let docs: Promise<FastifyInstance> | undefined;
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    docs ??= buildDocsApp(options.document()).catch((error: unknown) => {
+    docs ??= buildDocsApp().catch((error: unknown) => {
       docs = undefined;
       throw error;
     });
@@ -78,5 +78,7 @@ export async function docsPageRoutes(app: App, options: DocsOptions): Promise<vo
   };
   const hidden = { schema: { hide: true } };
   app.get(PREFIX, hidden, forward);
-  app.get(`${PREFIX}/*`, hidden, forward);
+  app.get(`${PREFIX}/static/*`, hidden, forward);
+  // What the page renders: the served document itself, with the servers this request reached.
+  app.get(`${PREFIX}/json`, hidden, async (request) => options.document(request));
 }

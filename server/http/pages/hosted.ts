@@ -1,38 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { type Static, Type } from 'typebox';
 import type { SandboxClock } from '../../clock.js';
-import { type Checkout, type CheckoutInspection, CheckoutStatus } from '../../contract/checkouts.js';
+import type { Checkout, CheckoutInspection } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
-import { IdParams, Nullable, Timestamp } from '../../contract/common.js';
+import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import { NotFoundError } from '../../errors.js';
 import { lazy } from '../../lazy-require.js';
-import { HOSTED_CSS, HOSTED_SCRIPT } from './hosted-client.js';
-import { chainName, escapeHtml, formatMinor, pageDocument, scriptJson } from './html.js';
-
-/**
- * What the hosted page shows and follows live (GET /pay/{id}/status): the checkout's public state
- * and the sandbox clock, so the page's countdown runs on sandbox time and stops when it is frozen.
- * Hidden from the OpenAPI document like the pages themselves: it is the page's, not the API's.
- */
-export const HostedCheckoutState = Type.Object({
-  id: Type.String(),
-  status: CheckoutStatus,
-  amount: Nullable(Type.Integer()),
-  currency: Type.String(),
-  /** every transfer so far, also while the checkout is still active (a partial payment) */
-  received_amount: Type.Integer(),
-  paid_amount: Nullable(Type.Integer()),
-  refunded_amount: Type.Integer(),
-  expires_at: Timestamp,
-  paid_at: Nullable(Timestamp),
-  /** the sandbox clock */
-  now: Timestamp,
-  frozen: Type.Boolean(),
-});
-export type HostedCheckoutState = Static<typeof HostedCheckoutState>;
+import FIAT_SCRIPT from './client/fiat.ts?page-script';
+import HOSTED_CSS from './client/hosted.css?page-style';
+import HOSTED_SCRIPT from './client/hosted.ts?page-script';
+import { formatMinor } from './format.js';
+import { chainName, escapeHtml, pageDocument, scriptJson } from './html.js';
+import { type FiatPageData, HostedCheckoutState, type HostedPageData } from './state.js';
 
 /** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
 export interface HostedPageRoutesDeps {
@@ -133,7 +114,7 @@ ${left === null ? '' : '<button type="button" class="btn" data-testid="simulate-
 <button type="button" class="btn secondary" data-testid="simulate-partial">${left === null ? 'Simulate payment' : 'Simulate partial payment'}</button></div>
 </div>
 <p class="small tools-message" data-testid="simulate-message" role="status"></p></aside>`;
-  const client = {
+  const client: HostedPageData = {
     ...state,
     merchant,
     method: checkout.method,
@@ -170,6 +151,11 @@ ${tools}
 
 function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
   const payable = checkout.status === 'active';
+  const fiat: FiatPageData = {
+    id: checkout.id,
+    success_url: checkout.fiat?.success_url ?? null,
+    cancel_url: checkout.fiat?.cancel_url ?? null,
+  };
   return pageDocument({
     title: `Pay ${merchant} by card`,
     css: HOSTED_CSS,
@@ -183,24 +169,9 @@ function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
 <div class="actions"><button type="button" class="btn" data-testid="pay" ${payable ? '' : 'disabled'}>Pay</button>
 <button type="button" class="btn secondary" data-testid="cancel">Cancel</button></div>
 <p class="small" data-testid="message" role="status"></p></section></main>
-<footer class="footer">svc-sandbox card provider · no card is charged</footer></div>`,
-    script: `
-const success = ${scriptJson(checkout.fiat?.success_url ?? null)}, cancel = ${scriptJson(checkout.fiat?.cancel_url ?? null)};
-const message = document.querySelector('[data-testid=message]');
-document.querySelector('[data-testid=pay]').onclick = async (event) => {
-  event.currentTarget.disabled = true;
-  const r = await fetch('/sandbox/checkouts/' + ${scriptJson(checkout.id)} + '/payments', { method: 'POST',
-    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'fiat' }) });
-  const j = await r.json();
-  if (!r.ok) { message.textContent = j.error; return; }
-  if (success) { location.href = success; return; }
-  const pill = document.querySelector('[data-testid=status]');
-  pill.textContent = 'Paid'; pill.className = 'pill ok'; pill.dataset.status = j.checkout.status;
-  message.textContent = 'Payment accepted. You can close this page.';
-};
-document.querySelector('[data-testid=cancel]').onclick = () => {
-  if (cancel) location.href = cancel; else message.textContent = 'Cancelled';
-};`,
+<footer class="footer">svc-sandbox card provider · no card is charged</footer></div>
+<script type="application/json" id="fiat-state">${scriptJson(fiat)}</script>`,
+    script: FIAT_SCRIPT,
   });
 }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
 import type { Redaction, RequestLogService } from '../../domain/requests/service.js';
@@ -10,11 +11,15 @@ declare module 'fastify' {
      */
     redact?: Redaction;
   }
+  interface FastifyRequest {
+    /** `performance.now()` when the request reached the scope (the request log's duration) */
+    receivedAt: number;
+  }
 }
 
 export interface RequestLogOptions {
   requests: Pick<RequestLogService, 'record'>;
-  /** the listener's environment (the principal's, when authentication failed there is none) */
+  /** the listener's environment (the principal's; when authentication failed there is none) */
   env: Env;
 }
 
@@ -26,10 +31,21 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * stored. One `onSend` hook, the scope's last (after the root's group commit and recording hooks),
  * so it sees the status and payload that leave, a storage failure's 507 included; the entry is
  * only queued here and written on a later turn, outside the request's transaction, so recording
- * can never fail or delay the request. The duration is the time to the response's first byte.
+ * can never fail or delay the request.
+ *
+ * The duration is the wall time of the HTTP exchange up to the response's first byte: from the
+ * scope's first `onRequest` hook (register this plugin before authentication, so a 401 is timed
+ * too; the body is read after it, so a slow upload counts) to `onSend`, in ms with decimals. Not
+ * `reply.elapsedTime`: Fastify starts that clock only when a logger or an `onResponse` hook is
+ * set, and the sandbox has neither on this path (it read 0 for every request).
  */
 export const requestLog = fp<RequestLogOptions>(
   async (app, { requests, env }) => {
+    app.decorateRequest('receivedAt', 0);
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.receivedAt = performance.now();
+      done();
+    });
     app.addHook('onSend', (request, reply, payload, done) => {
       try {
         const principal = request.principal;
@@ -45,7 +61,7 @@ export const requestLog = fp<RequestLogOptions>(
           route: route.url ?? null,
           url: request.url,
           status: reply.statusCode,
-          durationMs: reply.elapsedTime,
+          durationMs: performance.now() - request.receivedAt,
           requestBody: request.body,
           responseBody:
             typeof payload === 'string'
@@ -61,5 +77,5 @@ export const requestLog = fp<RequestLogOptions>(
       done(null, payload);
     });
   },
-  { name: 'request-log', dependencies: ['api-key'] },
+  { name: 'request-log' },
 );

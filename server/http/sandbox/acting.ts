@@ -54,6 +54,8 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
     '/merchants/:id/checkouts',
     {
       schema: {
+        operationId: 'sandboxCreateMerchantCheckout',
+        summary: 'Create a checkout of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -69,7 +71,16 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
 
   app.post(
     '/checkouts/:id/refund',
-    { schema: { tags, params: IdParams, body: RefundBody, response: { 200: RefundResult, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxRefundCheckout',
+        summary: 'Refund a checkout',
+        tags,
+        params: IdParams,
+        body: RefundBody,
+        response: { 200: RefundResult, ...errors },
+      },
+    },
     async (request) => {
       const row = lifecycle.find(request.params.id);
       return refunds.refund(owner(row.merchant_id, row.env), row.id, request.body);
@@ -80,6 +91,8 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
     '/merchants/:id/cardholders',
     {
       schema: {
+        operationId: 'sandboxCreateMerchantCardholder',
+        summary: 'Create a cardholder of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -100,20 +113,50 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
 
   app.post(
     '/cardholders/:id/applications',
-    { schema: { tags, params: IdParams, body: ApplyBody, response: { 200: CardApplication, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreateCardholderApplication',
+        summary: 'Create an application of a cardholder',
+        tags,
+        params: IdParams,
+        body: ApplyBody,
+        response: { 200: CardApplication, ...errors },
+      },
+    },
     async (request) => cards.apply(holderOwner(request.params.id), request.params.id, request.body),
   );
 
   app.post(
     '/cardholders/:id/cards',
-    { schema: { tags, params: IdParams, body: IssueCardBody, response: { 200: Card, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreateCardholderCard',
+        summary: 'Create a card of a cardholder',
+        tags,
+        params: IdParams,
+        body: IssueCardBody,
+        response: { 200: Card, ...errors },
+      },
+    },
     async (request) => cards.issue(holderOwner(request.params.id), request.params.id, request.body),
   );
 
-  for (const action of ['fund', 'recall'] as const) {
+  for (const [action, operationId, summary] of [
+    ['fund', 'sandboxFundCardholder', 'Fund a cardholder'],
+    ['recall', 'sandboxRecallCardholder', 'Recall a cardholder'],
+  ] as const) {
     app.post(
       `/cardholders/:id/${action}`,
-      { schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errors } } },
+      {
+        schema: {
+          operationId,
+          summary,
+          tags,
+          params: IdParams,
+          body: FundBody,
+          response: { 204: Type.Null(), ...errors },
+        },
+      },
       async (request, reply) => {
         cards[action](holderOwner(request.params.id), request.params.id, request.body);
         return reply.code(204).send(null);
@@ -123,7 +166,16 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
 
   app.patch(
     '/cards/:id',
-    { schema: { tags, params: IdParams, body: PatchCardBody, response: { 200: Card, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxUpdateCard',
+        summary: 'Update a card',
+        tags,
+        params: IdParams,
+        body: PatchCardBody,
+        response: { 200: Card, ...errors },
+      },
+    },
     async (request) => {
       const card = cards.cardById(request.params.id);
       return cards.setStatus(

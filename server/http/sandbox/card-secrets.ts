@@ -37,7 +37,16 @@ export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<CardSecretContro
 
   app.post(
     '/cards/:id/secrets',
-    { schema: { tags, params: IdParams, body: SessionBody, response: { 200: SecretsResult, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreateCardSecret',
+        summary: 'Create a secret of a card',
+        tags,
+        params: IdParams,
+        body: SessionBody,
+        response: { 200: SecretsResult, ...errors },
+      },
+    },
     async (request) => {
       const { card, principal } = ownerOf(request.params.id);
       return secrets.secrets(principal, card.cardholder_id, card.id, request.body.session);
@@ -46,7 +55,16 @@ export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<CardSecretContro
 
   app.post(
     '/cards/:id/pin',
-    { schema: { tags, params: IdParams, body: SessionBody, response: { 200: PinResult, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxPinCard',
+        summary: 'Pin a card',
+        tags,
+        params: IdParams,
+        body: SessionBody,
+        response: { 200: PinResult, ...errors },
+      },
+    },
     async (request) => {
       const { card, principal } = ownerOf(request.params.id);
       return secrets.getPin(principal, card.cardholder_id, card.id, request.body.session);

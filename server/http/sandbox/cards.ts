@@ -53,6 +53,8 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     '/keys',
     {
       schema: {
+        operationId: 'sandboxListKeys',
+        summary: 'List keys',
         tags,
         querystring: KeysQuery,
         response: { 200: PublicKey, 422: ErrorBody },
@@ -66,13 +68,29 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
 
   app.get(
     '/card-catalogue',
-    { schema: { tags, querystring: KeysQuery, response: { 200: Type.Array(CardProduct) } } },
+    {
+      schema: {
+        operationId: 'sandboxGetCardCatalogue',
+        summary: 'Get the card catalogue',
+        tags,
+        querystring: KeysQuery,
+        response: { 200: Type.Array(CardProduct) },
+      },
+    },
     async () => settings.get().card_catalogue,
   );
 
   app.get(
     '/cardholders/:id',
-    { schema: { tags, params: IdParams, response: { 200: CardholderDetail, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxGetCardholder',
+        summary: 'Get a cardholder',
+        tags,
+        params: IdParams,
+        response: { 200: CardholderDetail, ...errors },
+      },
+    },
     async (request) => cards.holderDetail(request.params.id),
   );
 
@@ -80,6 +98,8 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     '/cardholders/:id/kyc',
     {
       schema: {
+        operationId: 'sandboxReviewCardholderKyc',
+        summary: 'Decide a cardholder’s KYC',
         tags,
         params: IdParams,
         body: KycResultBody,
@@ -91,14 +111,26 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
 
   app.post(
     '/card-applications/:id',
-    { schema: { tags, params: IdParams, body: ReviewBody, response: { 200: CardApplication, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxReviewCardApplication',
+        summary: 'Review a card application',
+        tags,
+        params: IdParams,
+        body: ReviewBody,
+        response: { 200: CardApplication, ...errors },
+      },
+    },
     async (request) => identity.review(request.params.id, request.body.status),
   );
 
-  for (const action of ['activate', 'cancel'] as const) {
+  for (const [action, operationId, summary] of [
+    ['activate', 'sandboxActivateCard', 'Activate a card'],
+    ['cancel', 'sandboxCancelCard', 'Cancel a card'],
+  ] as const) {
     app.post(
       `/cards/:id/${action}`,
-      { schema: { tags, params: IdParams, response: { 200: Card, ...errors } } },
+      { schema: { operationId, summary, tags, params: IdParams, response: { 200: Card, ...errors } } },
       async (request) => network[action](request.params.id),
     );
   }
@@ -107,6 +139,8 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     '/cards/:id/authorizations',
     {
       schema: {
+        operationId: 'sandboxCreateCardAuthorization',
+        summary: 'Create an authorization of a card',
         tags,
         params: IdParams,
         body: AuthorizationBody,
@@ -116,15 +150,22 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     async (request) => network.authorize(request.params.id, request.body),
   );
 
-  for (const [path, action] of [
-    ['refunds', 'refund'],
-    ['deposits', 'deposit'],
-    ['withdrawals', 'withdraw'],
+  for (const [path, action, operationId, summary] of [
+    ['refunds', 'refund', 'sandboxCreateCardRefund', 'Create a refund of a card'],
+    ['deposits', 'deposit', 'sandboxCreateCardDeposit', 'Create a deposit of a card'],
+    ['withdrawals', 'withdraw', 'sandboxCreateCardWithdrawal', 'Create a withdrawal of a card'],
   ] as const) {
     app.post(
       `/cards/:id/${path}`,
       {
-        schema: { tags, params: IdParams, body: CardMoveBody, response: { 200: CardTransaction, ...errors } },
+        schema: {
+          operationId,
+          summary,
+          tags,
+          params: IdParams,
+          body: CardMoveBody,
+          response: { 200: CardTransaction, ...errors },
+        },
       },
       async (request) => network[action](request.params.id, request.body),
     );
@@ -132,16 +173,36 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
 
   app.get(
     '/cards/:id/transactions',
-    { schema: { tags, params: IdParams, response: { 200: Type.Array(CardTransaction), ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxListCardTransactions',
+        summary: 'List transactions of a card',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(CardTransaction), ...errors },
+      },
+    },
     async (request) => {
       return network.transactionsOf(request.params.id, 1000);
     },
   );
 
-  for (const action of ['settle', 'decline', 'reverse'] as const) {
+  for (const [action, operationId, summary] of [
+    ['settle', 'sandboxSettleCardTransaction', 'Settle a card transaction'],
+    ['decline', 'sandboxDeclineCardTransaction', 'Decline a card transaction'],
+    ['reverse', 'sandboxReverseCardTransaction', 'Reverse a card transaction'],
+  ] as const) {
     app.post(
       `/card-transactions/:id/${action}`,
-      { schema: { tags, params: IdParams, response: { 200: CardTransaction, ...errors } } },
+      {
+        schema: {
+          operationId,
+          summary,
+          tags,
+          params: IdParams,
+          response: { 200: CardTransaction, ...errors },
+        },
+      },
       async (request) => network[action](request.params.id),
     );
   }

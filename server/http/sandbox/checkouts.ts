@@ -26,6 +26,8 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
     '/checkouts/:id',
     {
       schema: {
+        operationId: 'sandboxGetCheckout',
+        summary: 'Get a checkout',
         tags,
         params: IdParams,
         response: { 200: CheckoutInspection, ...errors },
@@ -38,6 +40,8 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
     '/checkouts/:id/payments',
     {
       schema: {
+        operationId: 'sandboxPayCheckout',
+        summary: 'Simulate a payment to a checkout',
         tags,
         params: IdParams,
         body: SimulatePaymentBody,
@@ -49,19 +53,43 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
 
   app.post(
     '/checkouts/:id/complete',
-    { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCompleteCheckout',
+        summary: 'Complete a checkout',
+        tags,
+        params: IdParams,
+        response: { 200: Checkout, ...errors },
+      },
+    },
     async (request) => chain.complete(request.params.id),
   );
 
   app.post(
     '/checkouts/:id/expire',
-    { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxExpireCheckout',
+        summary: 'Expire a checkout',
+        tags,
+        params: IdParams,
+        response: { 200: Checkout, ...errors },
+      },
+    },
     async (request) => chain.expire(request.params.id),
   );
 
   app.post(
     '/checkouts/:id/cancel',
-    { schema: { tags, params: IdParams, response: { 200: Checkout, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCancelCheckout',
+        summary: 'Cancel a checkout',
+        tags,
+        params: IdParams,
+        response: { 200: Checkout, ...errors },
+      },
+    },
     async (request) => chain.cancel(request.params.id),
   );
 };

@@ -18,6 +18,8 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDep
     '/merchants/:id/events',
     {
       schema: {
+        operationId: 'sandboxListMerchantEvents',
+        summary: 'List events of a merchant',
         tags: ['sandbox: events'],
         params: IdParams,
         querystring: EventListQuery,

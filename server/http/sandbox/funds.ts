@@ -39,7 +39,16 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
 ) => {
   app.post(
     '/deposits',
-    { schema: { tags, querystring: EnvQuery, body: DepositBody, response: { 200: Deposit, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreateDeposit',
+        summary: 'Create a deposit',
+        tags,
+        querystring: EnvQuery,
+        body: DepositBody,
+        response: { 200: Deposit, ...errors },
+      },
+    },
     async (request) => chain.deposit({ ...request.body, env: envOf(request.query, request.body) }),
   );
 
@@ -47,6 +56,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/static-addresses/:address/deposits',
     {
       schema: {
+        operationId: 'sandboxCreateStaticAddressDeposit',
+        summary: 'Create a deposit of a static address',
         tags,
         params: Type.Object({ address: Type.String({ minLength: 1, maxLength: 128 }) }),
         body: AddressDepositBody,
@@ -58,7 +69,16 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
 
   app.post(
     '/payouts',
-    { schema: { tags, querystring: EnvQuery, body: PayoutBody, response: { 200: Payout, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreatePayout',
+        summary: 'Create a payout',
+        tags,
+        querystring: EnvQuery,
+        body: PayoutBody,
+        response: { 200: Payout, ...errors },
+      },
+    },
     async (request) =>
       payouts.payout({
         ...request.body,
@@ -71,6 +91,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/merchants/:id/deposits',
     {
       schema: {
+        operationId: 'sandboxListMerchantDeposits',
+        summary: 'List deposits of a merchant',
         tags,
         params: IdParams,
         querystring: ListQuery,
@@ -84,6 +106,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/merchants/:id/payouts',
     {
       schema: {
+        operationId: 'sandboxListMerchantPayouts',
+        summary: 'List payouts of a merchant',
         tags,
         params: IdParams,
         querystring: ListQuery,
@@ -97,6 +121,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/merchants/:id/balances',
     {
       schema: {
+        operationId: 'sandboxListMerchantBalances',
+        summary: 'List balances of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -113,6 +139,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/merchants/:id/ledger',
     {
       schema: {
+        operationId: 'sandboxGetMerchantLedger',
+        summary: 'Get the ledger of a merchant',
         tags,
         params: IdParams,
         querystring: ListQuery,
@@ -129,6 +157,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     '/merchants/:id/credit',
     {
       schema: {
+        operationId: 'sandboxCreditMerchant',
+        summary: 'Credit a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,

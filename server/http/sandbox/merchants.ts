@@ -29,6 +29,8 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
     '/merchants',
     {
       schema: {
+        operationId: 'sandboxCreateMerchant',
+        summary: 'Create a merchant',
         tags,
         body: CreateMerchantBody,
         response: { 200: CreatedMerchant, ...errors },
@@ -37,37 +39,88 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
     async (request) => merchants.create(request.body),
   );
 
-  app.get('/merchants', { schema: { tags, response: { 200: Type.Array(Merchant) } } }, async () =>
-    merchants.list(),
+  app.get(
+    '/merchants',
+    {
+      schema: {
+        operationId: 'sandboxListMerchants',
+        summary: 'List merchants',
+        tags,
+        response: { 200: Type.Array(Merchant) },
+      },
+    },
+    async () => merchants.list(),
   );
 
   app.get(
     '/merchants/:id',
-    { schema: { tags, params: IdParams, response: { 200: Merchant, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxGetMerchant',
+        summary: 'Get a merchant',
+        tags,
+        params: IdParams,
+        response: { 200: Merchant, ...errors },
+      },
+    },
     async (request) => merchants.get(request.params.id),
   );
 
   app.patch(
     '/merchants/:id',
-    { schema: { tags, params: IdParams, body: PatchMerchantBody, response: { 200: Merchant, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxUpdateMerchant',
+        summary: 'Update a merchant',
+        tags,
+        params: IdParams,
+        body: PatchMerchantBody,
+        response: { 200: Merchant, ...errors },
+      },
+    },
     async (request) => merchants.patch(request.params.id, request.body),
   );
 
   app.post(
     '/merchants/:id/api-keys',
-    { schema: { tags, params: IdParams, body: CreateApiKeyBody, response: { 200: ApiKey, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxCreateMerchantApiKey',
+        summary: 'Create an API key of a merchant',
+        tags,
+        params: IdParams,
+        body: CreateApiKeyBody,
+        response: { 200: ApiKey, ...errors },
+      },
+    },
     async (request) => merchants.createKey(request.params.id, request.body),
   );
 
   app.get(
     '/merchants/:id/api-keys',
-    { schema: { tags, params: IdParams, response: { 200: Type.Array(ApiKey), ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantApiKeys',
+        summary: 'List API keys of a merchant',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(ApiKey), ...errors },
+      },
+    },
     async (request) => merchants.listKeys(request.params.id),
   );
 
   app.delete(
     '/api-keys/:id',
-    { schema: { tags, params: IdParams, response: { 200: ApiKey, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxDeleteApiKey',
+        summary: 'Delete an API key',
+        tags,
+        params: IdParams,
+        response: { 200: ApiKey, ...errors },
+      },
+    },
     async (request) => merchants.revokeKey(request.params.id),
   );
 };

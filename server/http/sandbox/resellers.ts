@@ -49,6 +49,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
     '/merchants/:id/reseller-connections',
     {
       schema: {
+        operationId: 'sandboxListMerchantResellerConnections',
+        summary: 'List reseller connections of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -62,6 +64,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
     '/merchants/:id/reseller-connections',
     {
       schema: {
+        operationId: 'sandboxCreateMerchantResellerConnection',
+        summary: 'Create a reseller connection of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -79,6 +83,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
     '/reseller-connections/:id',
     {
       schema: {
+        operationId: 'sandboxUpdateResellerConnection',
+        summary: 'Update a reseller connection',
         tags,
         params: IdParams,
         body: UpdateConnectionBody,
@@ -93,7 +99,15 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
 
   app.post(
     '/reseller-connections/:id/revoke',
-    { schema: { tags, params: IdParams, response: { 200: ResellerConnection, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxRevokeResellerConnection',
+        summary: 'Revoke a reseller connection',
+        tags,
+        params: IdParams,
+        response: { 200: ResellerConnection, ...errors },
+      },
+    },
     async (request) => {
       const row = resellers.find(request.params.id);
       return resellers.revoke(owner(row.merchant_id, row.env), row.merchant_id, row.id);
@@ -102,7 +116,15 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
 
   app.delete(
     '/reseller-connections/:id',
-    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxDeleteResellerConnection',
+        summary: 'Delete a reseller connection',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
     async (request, reply) => {
       const row = resellers.find(request.params.id);
       resellers.remove(owner(row.reseller_id, row.env), row.id);
@@ -115,6 +137,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
     {
       attachValidation: true,
       schema: {
+        operationId: 'sandboxProvisionMerchant',
+        summary: 'Provision a merchant as a reseller',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -136,6 +160,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
     '/merchants/:id/reseller-income',
     {
       schema: {
+        operationId: 'sandboxGetMerchantResellerIncome',
+        summary: 'Get the reseller income of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,

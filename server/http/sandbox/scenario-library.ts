@@ -34,13 +34,32 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
     return entry;
   };
 
-  app.get('/scenarios/library', { schema: { tags, response: { 200: LibraryList } } }, async () => ({
-    items: LIBRARY.map(({ name, description, events }) => ({ name, description, events })),
-  }));
+  app.get(
+    '/scenarios/library',
+    {
+      schema: {
+        operationId: 'sandboxListLibraryScenarios',
+        summary: 'List the built-in scenarios',
+        tags,
+        response: { 200: LibraryList },
+      },
+    },
+    async () => ({
+      items: LIBRARY.map(({ name, description, events }) => ({ name, description, events })),
+    }),
+  );
 
   app.get(
     '/scenarios/library/:name',
-    { schema: { tags, params: LibraryNameParams, response: { 200: LibraryScenarioDetail, 404: ErrorBody } } },
+    {
+      schema: {
+        operationId: 'sandboxGetLibraryScenario',
+        summary: 'Get a built-in scenario and its file',
+        tags,
+        params: LibraryNameParams,
+        response: { 200: LibraryScenarioDetail, 404: ErrorBody },
+      },
+    },
     async (request) => {
       const { name, description, events } = entryOf(request.params.name);
       return { name, description, events, scenario: libraryText(name) };
@@ -53,6 +72,8 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
       // The run calls this sandbox over HTTP: no transaction may stay open around it.
       config: { groupCommit: false },
       schema: {
+        operationId: 'sandboxRunLibraryScenario',
+        summary: 'Run a built-in scenario against this sandbox',
         tags,
         params: LibraryNameParams,
         body: LibraryRunBody,

@@ -17,8 +17,17 @@ export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRou
   app,
   { scenarios },
 ) => {
-  app.get('/scenario.schema.json', { schema: { tags, response: { 200: ScenarioJsonSchema } } }, async () =>
-    scenarios.schema(),
+  app.get(
+    '/scenario.schema.json',
+    {
+      schema: {
+        operationId: 'sandboxGetScenarioSchema',
+        summary: 'Get the JSON Schema of scenario files',
+        tags,
+        response: { 200: ScenarioJsonSchema },
+      },
+    },
+    async () => scenarios.schema(),
   );
 
   app.post(
@@ -28,6 +37,8 @@ export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRou
       // no transaction open while they run.
       config: { groupCommit: false },
       schema: {
+        operationId: 'sandboxRunScenarios',
+        summary: 'Run the scenarios',
         tags,
         body: ScenarioRunBody,
         response: { 200: ScenarioRun, 400: ErrorBody, 409: ErrorBody, 422: ErrorBody },

@@ -16,7 +16,8 @@ const HEARTBEAT_MS = 15_000;
  * delivery attempt (`event: delivery`) and every /v1 request of the request log (`event: request`,
  * the entry) as it happens, and a change notice (`event: change`, a ChangeNotice) after every
  * committed write whatever made it, optionally filtered by env and merchant. A change that does not
- * say its env or merchant passes every filter. Also, never filtered: each finished step of a
+ * say its env or merchant passes every filter, and so does the merchant filter a request no
+ * merchant's key matched (a 401: `merchant_id` null). Also, never filtered: each finished step of a
  * scenario run on this sandbox (`event: scenario`) and the recording's state (`event: recording`)
  * whenever it changes.
  */
@@ -42,6 +43,8 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
     '/events',
     {
       schema: {
+        operationId: 'sandboxStreamEvents',
+        summary: 'Stream events (server-sent events)',
         tags: ['sandbox: events'],
         querystring: StreamQuery,
       },
@@ -67,16 +70,13 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       });
       const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
         if (!wanted(delivery)) return;
-        send('delivery', `${delivery.id}:${attempt.number}`, {
-          ...presentDelivery(delivery, []),
-          attempt: {
-            ...attempt,
-            request_headers: JSON.parse(attempt.request_headers) as Record<string, string>,
-          },
-        });
+        send('delivery', `${delivery.id}:${attempt.number}`, { ...presentDelivery(delivery, []), attempt });
       });
       const offRequests = requests.on((entry) => {
-        if (wanted(entry)) send('request', entry.id, entry);
+        // A request no key matched passes the merchant filter: it may be this merchant's, sent
+        // with a wrong key, and is exactly what a developer watching one merchant needs to see.
+        if (wanted(entry) || (entry.merchant_id === null && (env === undefined || entry.env === env)))
+          send('request', entry.id, entry);
       });
       const offChanges = changes.on((notice) => {
         const shown = notice.changes.filter(

@@ -19,7 +19,7 @@ const bytesOnly: FastifySchemaCompiler<unknown> = () => (value: unknown) =>
 
 /**
  * GET /sandbox/export and POST /sandbox/import: the workspace as one bundle file (a SQLite file made
- * with the online backup API). An import replaces the whole workspace; a refused file changes nothing.
+ * with `VACUUM INTO`). An import replaces the whole workspace; a refused file changes nothing.
  */
 export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRoutesDeps> = async (
   app,
@@ -36,6 +36,8 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
     '/export',
     {
       schema: {
+        operationId: 'sandboxExportWorkspace',
+        summary: 'Export the workspace (or one merchant) as a bundle file',
         tags,
         querystring: ExportQuery,
         response: {
@@ -65,6 +67,8 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
       config: { groupCommit: false },
       validatorCompiler: bytesOnly,
       schema: {
+        operationId: 'sandboxImportWorkspace',
+        summary: 'Import a bundle file, replacing the workspace',
         tags,
         body: { content: { [OCTET]: { schema: BundleFile } } },
         response: { 200: ImportResult, 400: ErrorBody, 413: ErrorBody, 415: ErrorBody },

@@ -41,7 +41,16 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 ) => {
   app.get(
     '/merchants/:id/checkouts',
-    { schema: { tags, params: IdParams, querystring: CheckoutListQuery, response: listOf(CheckoutBase) } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantCheckouts',
+        summary: 'List checkouts of a merchant',
+        tags,
+        params: IdParams,
+        querystring: CheckoutListQuery,
+        response: listOf(CheckoutBase),
+      },
+    },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
       return dashboard.checkouts(request.params.id, env, { limit, startingAfter, status, search: q });
@@ -50,7 +59,16 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/merchants/:id/customers',
-    { schema: { tags, params: IdParams, querystring: CustomerListQuery, response: listOf(Customer) } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantCustomers',
+        summary: 'List customers of a merchant',
+        tags,
+        params: IdParams,
+        querystring: CustomerListQuery,
+        response: listOf(Customer),
+      },
+    },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, q } = request.query;
       return dashboard.customers(request.params.id, env, { limit, startingAfter, search: q });
@@ -59,13 +77,30 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/customers/:id',
-    { schema: { tags, params: IdParams, response: { 200: CustomerDetail, 404: ErrorBody } } },
+    {
+      schema: {
+        operationId: 'sandboxGetCustomer',
+        summary: 'Get a customer',
+        tags,
+        params: IdParams,
+        response: { 200: CustomerDetail, 404: ErrorBody },
+      },
+    },
     async (request) => dashboard.customer(request.params.id),
   );
 
   app.get(
     '/merchants/:id/invoices',
-    { schema: { tags, params: IdParams, querystring: InvoiceListQuery, response: listOf(Invoice) } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantInvoices',
+        summary: 'List invoices of a merchant',
+        tags,
+        params: IdParams,
+        querystring: InvoiceListQuery,
+        response: listOf(Invoice),
+      },
+    },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
       return dashboard.invoices(request.params.id, env, { limit, startingAfter, status, search: q });
@@ -74,19 +109,45 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
 
   app.get(
     '/invoices/:id',
-    { schema: { tags, params: IdParams, response: { 200: InvoiceDetail, 404: ErrorBody } } },
+    {
+      schema: {
+        operationId: 'sandboxGetInvoice',
+        summary: 'Get an invoice',
+        tags,
+        params: IdParams,
+        response: { 200: InvoiceDetail, 404: ErrorBody },
+      },
+    },
     async (request) => dashboard.invoice(request.params.id),
   );
 
   app.get(
     '/merchants/:id/static-addresses',
-    { schema: { tags, params: IdParams, querystring: EnvQuery, response: listOf(StaticAddress) } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantStaticAddresses',
+        summary: 'List static addresses of a merchant',
+        tags,
+        params: IdParams,
+        querystring: EnvQuery,
+        response: listOf(StaticAddress),
+      },
+    },
     async (request) => views.staticAddressesOf(request.params.id, request.query.env ?? 'test'),
   );
 
   app.get(
     '/merchants/:id/cardholders',
-    { schema: { tags, params: IdParams, querystring: Query, response: listOf(Cardholder) } },
+    {
+      schema: {
+        operationId: 'sandboxListMerchantCardholders',
+        summary: 'List cardholders of a merchant',
+        tags,
+        params: IdParams,
+        querystring: Query,
+        response: listOf(Cardholder),
+      },
+    },
     async (request) => {
       merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;

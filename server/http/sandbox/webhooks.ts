@@ -47,6 +47,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/merchants/:id/webhook-endpoints',
     {
       schema: {
+        operationId: 'sandboxCreateMerchantWebhookEndpoint',
+        summary: 'Create a webhook endpoint of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -64,6 +66,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/merchants/:id/webhook-endpoints',
     {
       schema: {
+        operationId: 'sandboxListMerchantWebhookEndpoints',
+        summary: 'List webhook endpoints of a merchant',
         tags,
         params: IdParams,
         querystring: EnvQuery,
@@ -78,7 +82,15 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
 
   app.get(
     '/webhook-endpoints/:id',
-    { schema: { tags, params: IdParams, response: { 200: WebhookEndpoint, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxGetWebhookEndpoint',
+        summary: 'Get a webhook endpoint',
+        tags,
+        params: IdParams,
+        response: { 200: WebhookEndpoint, ...errors },
+      },
+    },
     async (request) => webhooks.getEndpoint(request.params.id),
   );
 
@@ -86,6 +98,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/webhook-endpoints/:id',
     {
       schema: {
+        operationId: 'sandboxUpdateWebhookEndpoint',
+        summary: 'Update a webhook endpoint',
         tags,
         params: IdParams,
         body: UpdateEndpointBody,
@@ -101,6 +115,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       // The delivery must be committed before the dispatcher sends it: no group commit to wait for.
       config: { groupCommit: false },
       schema: {
+        operationId: 'sandboxTestWebhookEndpoint',
+        summary: 'Test a webhook endpoint',
         tags,
         params: IdParams,
         body: TestEventBody,
@@ -112,7 +128,15 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
 
   app.delete(
     '/webhook-endpoints/:id',
-    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxDeleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
     async (request, reply) => {
       webhooks.deleteEndpoint(request.params.id);
       return reply.code(204).send(null);
@@ -121,13 +145,29 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
 
   app.get(
     '/deliveries',
-    { schema: { tags, querystring: DeliveryQuery, response: { 200: Type.Array(Delivery), ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxListDeliveries',
+        summary: 'List deliveries',
+        tags,
+        querystring: DeliveryQuery,
+        response: { 200: Type.Array(Delivery), ...errors },
+      },
+    },
     async (request) => webhooks.listDeliveries({ ...request.query, limit: request.query.limit ?? 100 }),
   );
 
   app.get(
     '/deliveries/:id',
-    { schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } } },
+    {
+      schema: {
+        operationId: 'sandboxGetDelivery',
+        summary: 'Get a delivery',
+        tags,
+        params: IdParams,
+        response: { 200: Delivery, ...errors },
+      },
+    },
     async (request) => webhooks.getDelivery(request.params.id),
   );
 
@@ -135,7 +175,13 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/deliveries/:id/retry',
     {
       config: { groupCommit: false },
-      schema: { tags, params: IdParams, response: { 200: Delivery, ...errors } },
+      schema: {
+        operationId: 'sandboxRetryDelivery',
+        summary: 'Retry a delivery',
+        tags,
+        params: IdParams,
+        response: { 200: Delivery, ...errors },
+      },
     },
     async (request) => webhooks.retry(request.params.id),
   );
@@ -148,8 +194,13 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       '/inbox/:name',
       {
         schema: {
+          operationId: 'sandboxReceiveInboxWebhook',
+          summary: 'Receive a webhook into an inbox',
           tags,
           params: InboxName,
+          // Any media type, kept as sent: only the document reads this (no media type of a real
+          // request is `*/*`, so nothing validates it).
+          body: { content: { '*/*': { schema: { description: 'Any body: a webhook, kept as sent.' } } } },
           // Answers {received: true} with the status the inbox is configured to give
           // (PUT /sandbox/inboxes/{name}), or {error} for a bad name.
           response: { default: Type.Union([InboxReceipt, ErrorBody]) },
@@ -171,6 +222,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/inboxes',
     {
       schema: {
+        operationId: 'sandboxListInboxes',
+        summary: 'List inboxes',
         tags,
         response: { 200: Type.Array(InboxSummary) },
       },
@@ -182,6 +235,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
     '/inboxes/:name',
     {
       schema: {
+        operationId: 'sandboxGetInbox',
+        summary: 'Get an inbox',
         tags,
         params: InboxName,
         querystring: InboxQuery,
@@ -194,14 +249,29 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
   app.put(
     '/inboxes/:name',
     {
-      schema: { tags, params: InboxName, body: ConfigureInboxBody, response: { 200: Inbox, 422: ErrorBody } },
+      schema: {
+        operationId: 'sandboxUpdateInbox',
+        summary: 'Update an inbox',
+        tags,
+        params: InboxName,
+        body: ConfigureInboxBody,
+        response: { 200: Inbox, 422: ErrorBody },
+      },
     },
     async (request) => inbox.configure(request.params.name, request.body.response_status),
   );
 
   app.delete(
     '/inboxes/:name/messages',
-    { schema: { tags, params: InboxName, response: { 204: Type.Null(), 422: ErrorBody } } },
+    {
+      schema: {
+        operationId: 'sandboxClearInboxMessages',
+        summary: 'Clear the messages of an inbox',
+        tags,
+        params: InboxName,
+        response: { 204: Type.Null(), 422: ErrorBody },
+      },
+    },
     async (request, reply) => {
       inbox.clear(request.params.name);
       return reply.code(204).send(null);

@@ -34,6 +34,8 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
     '/health',
     {
       schema: {
+        operationId: 'sandboxGetHealth',
+        summary: 'Get the health',
         tags: ['sandbox: workspace'],
         response: { 200: Health },
       },
@@ -50,36 +52,83 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
   );
 
   const tags = ['sandbox: clock'];
-  app.get('/clock', { schema: { tags, response: { 200: ClockState } } }, async () => clockState());
+  app.get(
+    '/clock',
+    {
+      schema: {
+        operationId: 'sandboxGetClock',
+        summary: 'Get the clock',
+        tags,
+        response: { 200: ClockState },
+      },
+    },
+    async () => clockState(),
+  );
   app.post(
     '/clock/advance',
     {
       // Each job commits on its own, so the webhook sends it starts leave inside the jump.
       config: { groupCommit: false },
-      schema: { tags, body: AdvanceBody, response: { 200: ClockState, 422: ErrorBody } },
+      schema: {
+        operationId: 'sandboxAdvanceClock',
+        summary: 'Advance the clock',
+        tags,
+        body: AdvanceBody,
+        response: { 200: ClockState, 422: ErrorBody },
+      },
     },
     async (request) => clockState(await scheduler.advance(request.body.seconds * 1000)),
   );
-  app.post('/clock/freeze', { schema: { tags, response: { 200: ClockState } } }, async () => {
-    clock.freeze();
-    return clockState();
-  });
+  app.post(
+    '/clock/freeze',
+    {
+      schema: {
+        operationId: 'sandboxFreezeClock',
+        summary: 'Freeze the clock',
+        tags,
+        response: { 200: ClockState },
+      },
+    },
+    async () => {
+      clock.freeze();
+      return clockState();
+    },
+  );
   app.post(
     '/clock/resume',
-    { config: { groupCommit: false }, schema: { tags, response: { 200: ClockState } } },
+    {
+      config: { groupCommit: false },
+      schema: {
+        operationId: 'sandboxResumeClock',
+        summary: 'Resume the clock',
+        tags,
+        response: { 200: ClockState },
+      },
+    },
     async () => {
       clock.resume();
       return clockState(await scheduler.settle());
     },
   );
 
-  app.get('/settings', { schema: { tags: ['sandbox: settings'], response: { 200: Settings } } }, async () =>
-    settings.get(),
+  app.get(
+    '/settings',
+    {
+      schema: {
+        operationId: 'sandboxGetSettings',
+        summary: 'Get the settings',
+        tags: ['sandbox: settings'],
+        response: { 200: Settings },
+      },
+    },
+    async () => settings.get(),
   );
   app.patch(
     '/settings',
     {
       schema: {
+        operationId: 'sandboxUpdateSettings',
+        summary: 'Update the settings',
         tags: ['sandbox: settings'],
         body: SettingsPatch,
         response: { 200: Settings, 422: ErrorBody },
@@ -91,7 +140,12 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
   app.post(
     '/reset',
     {
-      schema: { tags: ['sandbox: workspace'], response: { 200: ResetResult } },
+      schema: {
+        operationId: 'sandboxReset',
+        summary: 'Reset the workspace',
+        tags: ['sandbox: workspace'],
+        response: { 200: ResetResult },
+      },
     },
     async () => {
       info.reset();

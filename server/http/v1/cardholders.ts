@@ -83,14 +83,28 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
 ) => {
   app.post(
     '/cardholders',
-    { schema: { tags, body: CreateCardholderBody, response: { 200: Cardholder, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createCardholder',
+        summary: 'Create a cardholder',
+        tags,
+        body: CreateCardholderBody,
+        response: { 200: Cardholder, ...errorResponses },
+      },
+    },
     async (request) => cards.createHolder(principalOf(request), request.body),
   );
 
   app.get(
     '/cardholders',
     {
-      schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Cardholder), ...errorResponses } },
+      schema: {
+        operationId: 'listCardholders',
+        summary: 'List cardholders',
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Cardholder), ...errorResponses },
+      },
     },
     async (request) =>
       cards.listHolders(principalOf(request), {
@@ -101,13 +115,29 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
 
   app.get(
     '/cardholders/:id',
-    { schema: { tags, params: IdParams, response: { 200: Cardholder, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCardholder',
+        summary: 'Get a cardholder',
+        tags,
+        params: IdParams,
+        response: { 200: Cardholder, ...errorResponses },
+      },
+    },
     async (request) => cards.getHolder(principalOf(request), request.params.id),
   );
 
   app.post(
     '/cardholders/:id/kyc',
-    { schema: { tags, params: IdParams, response: { 200: KycToken, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'startCardholderKyc',
+        summary: 'Start KYC for a cardholder',
+        tags,
+        params: IdParams,
+        response: { 200: KycToken, ...errorResponses },
+      },
+    },
     async (request) => cards.startKyc(principalOf(request), request.params.id),
   );
 
@@ -115,6 +145,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     '/cardholders/:id/cards/apply',
     {
       schema: {
+        operationId: 'applyForCard',
+        summary: 'Apply for a card for a cardholder',
         tags,
         params: IdParams,
         body: ApplyBody,
@@ -127,15 +159,34 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
   // The spec does not show the issue response; we return the card.
   app.post(
     '/cardholders/:id/cards',
-    { schema: { tags, params: IdParams, body: IssueCardBody, response: { 200: Card, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'issueCard',
+        summary: 'Issue a card to a cardholder',
+        tags,
+        params: IdParams,
+        body: IssueCardBody,
+        response: { 200: Card, ...errorResponses },
+      },
+    },
     async (request) => cards.issue(principalOf(request), request.params.id, request.body),
   );
 
-  for (const action of ['fund', 'recall'] as const) {
+  for (const [action, operationId, summary] of [
+    ['fund', 'fundCardholder', 'Fund a cardholder'],
+    ['recall', 'recallCardholder', 'Recall a cardholder'],
+  ] as const) {
     app.post(
       `/cardholders/:id/${action}`,
       {
-        schema: { tags, params: IdParams, body: FundBody, response: { 204: Type.Null(), ...errorResponses } },
+        schema: {
+          operationId,
+          summary,
+          tags,
+          params: IdParams,
+          body: FundBody,
+          response: { 204: Type.Null(), ...errorResponses },
+        },
       },
       async (request, reply) => {
         cards[action](principalOf(request), request.params.id, request.body);
@@ -146,20 +197,45 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
 
   app.get(
     '/cardholders/:id/cards',
-    { schema: { tags, params: IdParams, response: { 200: Type.Array(Card), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listCardholderCards',
+        summary: 'List cards of a cardholder',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(Card), ...errorResponses },
+      },
+    },
     async (request) => cards.listCards(principalOf(request), request.params.id),
   );
 
   app.get(
     '/cardholders/:ch_id/cards/:card_id',
-    { schema: { tags, params: CardParams, response: { 200: Card, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCardholderCard',
+        summary: 'Get a card of a cardholder',
+        tags,
+        params: CardParams,
+        response: { 200: Card, ...errorResponses },
+      },
+    },
     async (request) => cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
   );
 
   // The spec does not show the PATCH and PUT responses; we return the card.
   app.patch(
     '/cardholders/:ch_id/cards/:card_id',
-    { schema: { tags, params: CardParams, body: PatchCardBody, response: { 200: Card, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'updateCardholderCard',
+        summary: 'Update a card of a cardholder',
+        tags,
+        params: CardParams,
+        body: PatchCardBody,
+        response: { 200: Card, ...errorResponses },
+      },
+    },
     async (request) =>
       cards.setStatus(
         principalOf(request),
@@ -171,7 +247,16 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
 
   app.put(
     '/cardholders/:ch_id/cards/:card_id/limits',
-    { schema: { tags, params: CardParams, body: LimitsBody, response: { 200: Card, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'updateCardLimits',
+        summary: 'Update the limits of a card',
+        tags,
+        params: CardParams,
+        body: LimitsBody,
+        response: { 200: Card, ...errorResponses },
+      },
+    },
     async (request) =>
       cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
   );
@@ -181,6 +266,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     {
       config: { redact: 'body' },
       schema: {
+        operationId: 'revealCardSecrets',
+        summary: 'Read a card’s PAN and CVC (encrypted)',
         tags,
         params: CardParams,
         querystring: SessionQuery,
@@ -205,6 +292,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     {
       config: { redact: 'body' },
       schema: {
+        operationId: 'getCardPin',
+        summary: 'Read a card’s PIN (encrypted)',
         tags,
         params: CardParams,
         querystring: SessionQuery,
@@ -228,6 +317,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     {
       config: { redact: 'body' },
       schema: {
+        operationId: 'setCardPin',
+        summary: 'Set a card’s PIN (encrypted)',
         tags,
         params: CardParams,
         body: SetPinBody,
@@ -245,6 +336,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     '/cardholders/:ch_id/cards/:card_id/transactions',
     {
       schema: {
+        operationId: 'listCardTransactions',
+        summary: 'List transactions of a card',
         tags,
         params: CardParams,
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),

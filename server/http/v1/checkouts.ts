@@ -21,7 +21,15 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
 ) => {
   app.post(
     '/checkouts',
-    { schema: { tags, body: CreateCheckoutBody, response: { 200: Checkout, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createCheckout',
+        summary: 'Create a checkout',
+        tags,
+        body: CreateCheckoutBody,
+        response: { 200: Checkout, ...errorResponses },
+      },
+    },
     async (request) => checkouts.create(principalOf(request), request.body),
   );
 
@@ -29,6 +37,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     '/checkouts',
     {
       schema: {
+        operationId: 'listCheckouts',
+        summary: 'List checkouts',
         tags,
         querystring: ListQuery,
         response: { 200: Type.Array(CheckoutBase), ...errorResponses },
@@ -43,7 +53,15 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
 
   app.get(
     '/checkouts/:id',
-    { schema: { tags, params: IdParams, response: { 200: Checkout, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCheckout',
+        summary: 'Get a checkout',
+        tags,
+        params: IdParams,
+        response: { 200: Checkout, ...errorResponses },
+      },
+    },
     // The call a payment integration polls: an unchanged checkout is the same object, written once.
     (request, reply) => {
       sendPresented(reply, checkouts.get(principalOf(request), request.params.id));
@@ -54,6 +72,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     '/checkouts/:id/refund',
     {
       schema: {
+        operationId: 'refundCheckout',
+        summary: 'Refund a checkout',
         tags,
         params: IdParams,
         body: RefundBody,
@@ -65,7 +85,15 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
 
   app.delete(
     '/checkouts/:id',
-    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteCheckout',
+        summary: 'Delete a checkout',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       checkouts.cancel(principalOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -14,13 +14,29 @@ export interface CustomerRoutesDeps {
 export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = async (app, { customers }) => {
   app.post(
     '/customers',
-    { schema: { tags, body: CreateCustomerBody, response: { 200: Customer, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createCustomer',
+        summary: 'Create a customer',
+        tags,
+        body: CreateCustomerBody,
+        response: { 200: Customer, ...errorResponses },
+      },
+    },
     async (request) => customers.create(principalOf(request), request.body),
   );
 
   app.get(
     '/customers',
-    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Customer), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listCustomers',
+        summary: 'List customers',
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Customer), ...errorResponses },
+      },
+    },
     async (request) =>
       customers.list(principalOf(request), {
         limit: request.query.limit ?? 100,
@@ -30,7 +46,15 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
 
   app.get(
     '/customers/:id',
-    { schema: { tags, params: IdParams, response: { 200: Customer, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCustomer',
+        summary: 'Get a customer',
+        tags,
+        params: IdParams,
+        response: { 200: Customer, ...errorResponses },
+      },
+    },
     async (request) => customers.get(principalOf(request), request.params.id),
   );
 
@@ -39,6 +63,8 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
     '/customers/:id',
     {
       schema: {
+        operationId: 'updateCustomer',
+        summary: 'Update a customer',
         tags,
         params: IdParams,
         body: UpdateCustomerBody,
@@ -50,7 +76,15 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
 
   app.delete(
     '/customers/:id',
-    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteCustomer',
+        summary: 'Delete a customer',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       customers.delete(principalOf(request), request.params.id);
       return reply.code(204).send(null);

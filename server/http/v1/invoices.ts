@@ -20,13 +20,29 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
   // The spec does not state the create status beyond "returns the invoice": 200, like checkouts.
   app.post(
     '/invoices',
-    { schema: { tags, body: CreateInvoiceBody, response: { 200: Invoice, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createInvoice',
+        summary: 'Create an invoice',
+        tags,
+        body: CreateInvoiceBody,
+        response: { 200: Invoice, ...errorResponses },
+      },
+    },
     async (request) => invoices.create(principalOf(request), request.body),
   );
 
   app.get(
     '/invoices',
-    { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(Invoice), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listInvoices',
+        summary: 'List invoices',
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Invoice), ...errorResponses },
+      },
+    },
     async (request) =>
       invoices.list(principalOf(request), {
         limit: request.query.limit ?? 100,
@@ -36,7 +52,15 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
 
   app.get(
     '/invoices/:id',
-    { schema: { tags, params: IdParams, response: { 200: Invoice, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getInvoice',
+        summary: 'Get an invoice',
+        tags,
+        params: IdParams,
+        response: { 200: Invoice, ...errorResponses },
+      },
+    },
     async (request) => invoices.get(principalOf(request), request.params.id),
   );
 
@@ -44,6 +68,8 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
     '/invoices/:id/activate',
     {
       schema: {
+        operationId: 'activateInvoice',
+        summary: 'Activate an invoice',
         tags,
         params: IdParams,
         body: ActivateInvoiceBody,
@@ -55,7 +81,15 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
 
   app.delete(
     '/invoices/:id',
-    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteInvoice',
+        summary: 'Delete an invoice',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       invoices.cancel(principalOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -40,7 +40,13 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
   app.post(
     '/reseller/connections',
     {
-      schema: { tags, body: CreateConnectionBody, response: { 200: ResellerConnection, ...errorResponses } },
+      schema: {
+        operationId: 'createResellerConnection',
+        summary: 'Create a reseller connection',
+        tags,
+        body: CreateConnectionBody,
+        response: { 200: ResellerConnection, ...errorResponses },
+      },
     },
     async (request) => resellers.create(principalOf(request), request.body),
   );
@@ -49,6 +55,8 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
     '/reseller/connections/:connection_id',
     {
       schema: {
+        operationId: 'updateResellerConnection',
+        summary: 'Update a reseller connection',
         tags,
         params: ConnectionParams,
         body: UpdateConnectionBody,
@@ -62,6 +70,8 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
     '/reseller/connections',
     {
       schema: {
+        operationId: 'listResellerConnections',
+        summary: 'List reseller connections',
         tags,
         querystring: ListQuery,
         response: { 200: Type.Array(ResellerConnection), ...errorResponses },
@@ -77,7 +87,13 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
   app.delete(
     '/reseller/connections/:connection_id',
     {
-      schema: { tags, params: ConnectionParams, response: { 204: Type.Null(), ...errorResponses } },
+      schema: {
+        operationId: 'deleteResellerConnection',
+        summary: 'Delete a reseller connection',
+        tags,
+        params: ConnectionParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
     },
     async (request, reply) => {
       resellers.remove(principalOf(request), request.params.connection_id);
@@ -89,6 +105,8 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
     '/merchants/:id/reseller-connections/incoming',
     {
       schema: {
+        operationId: 'listIncomingResellerConnections',
+        summary: 'List reseller connections made to a merchant',
         tags,
         params: IdParams,
         querystring: ListQuery,
@@ -107,6 +125,8 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
     '/merchants/:id/reseller-connections/:connection_id',
     {
       schema: {
+        operationId: 'deleteMerchantResellerConnection',
+        summary: 'Delete a reseller connection of a merchant',
         tags,
         params: MerchantConnectionParams,
         response: { 200: ResellerConnection, ...errorResponses },
@@ -121,7 +141,13 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
     {
       config: { redact: ['password'] },
       attachValidation: true,
-      schema: { tags, body: ProvisionBody, response: { 200: ProvisionResult, ...provisionErrors } },
+      schema: {
+        operationId: 'provisionMerchant',
+        summary: 'Provision a merchant',
+        tags,
+        body: ProvisionBody,
+        response: { 200: ProvisionResult, ...provisionErrors },
+      },
     },
     async (request) =>
       resellers.provision(principalOf(request), request.body, request.validationError?.message),

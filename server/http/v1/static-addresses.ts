@@ -18,7 +18,12 @@ export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async
   app.get(
     '/static-addresses',
     {
-      schema: { tags: ['static addresses'], response: { 200: Type.Array(StaticAddress), ...errorResponses } },
+      schema: {
+        operationId: 'listStaticAddresses',
+        summary: 'List static addresses',
+        tags: ['static addresses'],
+        response: { 200: Type.Array(StaticAddress), ...errorResponses },
+      },
     },
     async (request) => {
       const { merchantId, env } = principalOf(request);
@@ -28,7 +33,14 @@ export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async
 
   app.get(
     '/withdraw/chains',
-    { schema: { tags: ['withdraw'], response: { 200: WithdrawChains, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listWithdrawChains',
+        summary: 'List withdraw chains',
+        tags: ['withdraw'],
+        response: { 200: WithdrawChains, ...errorResponses },
+      },
+    },
     async (request) => {
       principalOf(request);
       return settings.get().chains;

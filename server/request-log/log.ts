@@ -1,50 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Env } from '../contract/common.js';
 import { ValidationError } from '../errors.js';
-
-export interface RequestLogRow {
-  id: string;
-  created_at: string;
-  env: Env;
-  merchant_id: string | null;
-  api_key_id: string | null;
-  api_key: string | null;
-  method: string;
-  route: string | null;
-  path: string;
-  status: number;
-  duration_ms: number;
-  request_body: string | null;
-  response_body: string | null;
-}
-
-/** An entry as recorded: its `id` is given when it is appended (it carries the entry's seq). */
-export type NewRequestLogRow = Omit<RequestLogRow, 'id'>;
-
-/** A stored entry with its position in the log (what a bundle's `request_log` table holds). */
-export type StoredRequestLogRow = RequestLogRow & { seq: number };
-
-export interface RequestLogFilter {
-  merchantId?: string | undefined;
-  env?: Env | undefined;
-  /** inclusive status range */
-  status?: { min: number; max: number } | undefined;
-  limit: number;
-  startingAfter?: string | undefined;
-}
+import { pack } from './codec.js';
+import {
+  type NewRequestLogRow,
+  type RequestLogFilter,
+  type RequestLogRow,
+  requestLogId,
+  type StoredRequestLogRow,
+  seqOfRequestLogId,
+  withoutSeq,
+} from './rows.js';
+import {
+  closeSegment,
+  createSegment,
+  cutBack,
+  openSegments,
+  readRecord,
+  removeSegment,
+  type Segment,
+  writeAll,
+} from './segments.js';
 
 export interface RequestLogOptions {
   /** the log's directory; absent: the log is kept in memory (a sandbox in memory) */
@@ -70,39 +46,6 @@ export const REQUEST_LOG_FLUSH_MS = 25;
 const SCRATCH_BYTES = 256 * 1024;
 const SCRATCH_KEEP = 4 * 1024 * 1024;
 
-/** Where a workspace database's request log lives: a directory beside it, as SQLite keeps `-wal`. */
-export function requestLogDir(dbPath: string): string | undefined {
-  return dbPath === ':memory:' ? undefined : `${dbPath}-requests`;
-}
-
-/**
- * A request id: a random version-4 UUID whose last 12 hex digits are the entry's `seq`, so a
- * lookup by id is a lookup by position (checked against the stored id). `prefix` is the first 24
- * characters of a random UUID: each log draws its own once (the seq makes each id unique, the
- * prefix tells one run's ids from another's), as drawing 16 random bytes per request cost more
- * than the rest of the id.
- */
-export function requestLogId(seq: number, prefix: string = randomUUID().slice(0, 24)): string {
-  return `${prefix}${seq.toString(16).padStart(12, '0')}`;
-}
-
-/** The seq a request id carries (NaN when it is not one of ours). */
-export function seqOfRequestLogId(id: string): number {
-  return id.length === 36 ? Number.parseInt(id.slice(24), 16) : Number.NaN;
-}
-
-/** One segment file: a run of records. */
-interface Segment {
-  name: string;
-  fd: number;
-  /** bytes written */
-  size: number;
-  /** records in it still inside the retention window */
-  live: number;
-  /** records ever put in it (it takes no more at SEGMENT_ROWS, or after a failed write) */
-  total: number;
-}
-
 /** What the index keeps of an entry: enough to filter and page without reading it. */
 interface Entry {
   seq: number;
@@ -118,123 +61,6 @@ interface Entry {
   row: StoredRequestLogRow | null;
   /** out of the retention window (or lost to a failed write) */
   gone: boolean;
-}
-
-const SEGMENT_FILE = /^(\d{8})\.log$/;
-const NEWLINE = 0x0a;
-
-/**
- * One record: a JSON header line with everything but the bodies and their byte lengths (-1 for
- * none), then both bodies as they are, then a newline. The bodies are JSON text already: kept
- * raw, they are never escaped into a JSON string (that costs ~10 µs for a 1.5 KB body, more than
- * the rest of a record). The lengths are right-aligned in a fixed width (JSON allows the spaces)
- * and filled in once the bodies are in the buffer: `write` counts the bytes as it encodes, so no
- * body is measured apart from being written.
- */
-const LENGTH_WIDTH = 10;
-const LENGTHS_TAIL = `"q":${' '.repeat(LENGTH_WIDTH)},"r":${' '.repeat(LENGTH_WIDTH)}}\n`;
-
-function header(row: StoredRequestLogRow): string {
-  // Field by field: a generic JSON.stringify of the header object costs several times as much.
-  return (
-    `{"seq":${row.seq},"id":${text(row.id)},"created_at":${text(row.created_at)},"env":${known(row.env)},` +
-    `"merchant_id":${known(row.merchant_id)},"api_key_id":${known(row.api_key_id)},"api_key":${known(row.api_key)},` +
-    `"method":${known(row.method)},"route":${known(row.route)},"path":${text(row.path)},"status":${row.status},` +
-    `"duration_ms":${row.duration_ms},${LENGTHS_TAIL}`
-  );
-}
-
-/** The most bytes a string can take in UTF-8 (3 per UTF-16 unit: a pair is 4 bytes for 2). */
-const maxBytes = (value: string | null): number => (value === null ? 0 : value.length * 3);
-
-/** `value` right-aligned in LENGTH_WIDTH ASCII bytes at `at`. */
-function putLength(buffer: Buffer, at: number, value: number): void {
-  const digits = String(value);
-  buffer.fill(0x20, at, at + LENGTH_WIDTH - digits.length);
-  buffer.write(digits, at + LENGTH_WIDTH - digits.length, 'latin1');
-}
-
-/**
- * Encodes rows as records into `scratch` (grown when too small), each piece straight into it (no
- * joined string to flatten, no second pass to measure); returns the buffer and each record's end.
- */
-function pack(rows: readonly StoredRequestLogRow[], scratch: Buffer): { buffer: Buffer; ends: number[] } {
-  const headers = rows.map(header);
-  let bound = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    bound += maxBytes(headers[i]!) + maxBytes(row.request_body) + maxBytes(row.response_body) + 1;
-  }
-  const buffer = scratch.length >= bound ? scratch : Buffer.allocUnsafe(Math.max(bound, scratch.length * 2));
-  const ends: number[] = [];
-  let at = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const { request_body: request, response_body: response } = rows[i]!;
-    at += buffer.write(headers[i]!, at);
-    const lengths = at - LENGTHS_TAIL.length;
-    const q = request === null ? -1 : buffer.write(request, at);
-    at += Math.max(q, 0);
-    const r = response === null ? -1 : buffer.write(response, at);
-    at += Math.max(r, 0);
-    buffer[at++] = NEWLINE;
-    putLength(buffer, lengths + 4, q);
-    putLength(buffer, lengths + 4 + LENGTH_WIDTH + 5, r);
-    ends.push(at);
-  }
-  return { buffer, ends };
-}
-
-/** A string (or null) as JSON. */
-const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
-
-/**
- * `text` of a field whose few values repeat request after request (env, merchant, key, method,
- * route): each is escaped once and remembered (a bounded memo, emptied when full). In ASCII, with
- * `\uXXXX` escapes: a masked key's `…` would otherwise make every header a two-byte string, which
- * `write` must flatten and transcode (measured ~1 µs a record).
- */
-const quoted = new Map<string, string>();
-const NON_ASCII = /[\u007f-\uffff]/g;
-function known(value: string | null): string {
-  if (value === null) return 'null';
-  let json = quoted.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value).replace(
-      NON_ASCII,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-    if (quoted.size >= 1024) quoted.clear();
-    quoted.set(value, json);
-  }
-  return json;
-}
-
-type Header = Omit<StoredRequestLogRow, 'request_body' | 'response_body'> & { q: number; r: number };
-
-/** The record starting at `offset` of `bytes`: its row and length, or null (torn or damaged). */
-function decode(bytes: Buffer, offset: number): { row: StoredRequestLogRow; length: number } | null {
-  const headerEnd = bytes.indexOf(NEWLINE, offset);
-  if (headerEnd === -1) return null;
-  let header: Header;
-  try {
-    header = JSON.parse(bytes.toString('utf8', offset, headerEnd)) as Header;
-  } catch {
-    return null;
-  }
-  const { q, r, ...meta } = header;
-  if (!Number.isSafeInteger(q) || !Number.isSafeInteger(r)) return null;
-  const start = headerEnd + 1;
-  const end = start + Math.max(q, 0) + Math.max(r, 0);
-  if (end >= bytes.length || bytes[end] !== NEWLINE) return null;
-  const split = start + Math.max(q, 0);
-  return {
-    row: {
-      ...meta,
-      request_body: q < 0 ? null : bytes.toString('utf8', start, split),
-      response_body: r < 0 ? null : bytes.toString('utf8', split, end),
-    },
-    length: end + 1 - offset,
-  };
 }
 
 /**
@@ -340,9 +166,11 @@ export class RequestLog {
     for (let i = from; i >= this.head && rows.length < filter.limit; i--) {
       const entry = this.index[i]!;
       if (filter.merchantId !== undefined && entry.merchant_id !== filter.merchantId) continue;
+      if (filter.unauthenticated !== undefined && filter.unauthenticated !== (entry.merchant_id === null))
+        continue;
       if (filter.env !== undefined && entry.env !== filter.env) continue;
       if (filter.status && (entry.status < filter.status.min || entry.status > filter.status.max)) continue;
-      rows.push(strip(this.read(entry)));
+      rows.push(withoutSeq(this.read(entry)));
     }
     return rows;
   }
@@ -350,7 +178,7 @@ export class RequestLog {
   get(id: string): RequestLogRow | undefined {
     this.flush();
     const at = this.position(id);
-    return at === -1 ? undefined : strip(this.read(this.index[at]!));
+    return at === -1 ? undefined : withoutSeq(this.read(this.index[at]!));
   }
 
   count(): number {
@@ -393,7 +221,7 @@ export class RequestLog {
   /** Writes what is queued and closes the files. */
   close(): void {
     this.flush();
-    for (const segment of this.segments) closeSync(segment.fd);
+    for (const segment of this.segments) closeSegment(segment);
     this.segments.length = 0;
   }
 
@@ -457,7 +285,7 @@ export class RequestLog {
         segment.live += take;
         segment.total += take;
         try {
-          writeAll(segment.fd, buffer.subarray(0, previous), start);
+          writeAll(segment, buffer.subarray(0, previous), start);
           this.failing = false;
           for (const entry of batch) entry.row = null;
         } catch (error) {
@@ -482,10 +310,7 @@ export class RequestLog {
     if (last && last.live === 0) {
       this.dropSegment(last);
     }
-    const dir = this.dir!;
-    const name = `${String(this.nextSegment++).padStart(8, '0')}.log`;
-    mkdirSync(dir, { recursive: true });
-    const segment: Segment = { name, fd: openSync(join(dir, name), 'w+'), size: 0, live: 0, total: 0 };
+    const segment = createSegment(this.dir!, this.nextSegment++);
     this.segments.push(segment);
     return segment;
   }
@@ -522,15 +347,10 @@ export class RequestLog {
       if (entry.segment === segment) segment.live -= 1;
       entry.segment = null;
     }
-    segment.size = start;
     // It takes nothing more: the next record starts a new file (used again at once when the disk
     // has room again, or when the file itself was the problem).
     segment.total = Number.POSITIVE_INFINITY;
-    try {
-      ftruncateSync(segment.fd, start);
-    } catch {
-      // Nothing more is written to it; a restart cuts a torn record off anyway.
-    }
+    cutBack(segment, start);
     if (segment.live === 0) {
       this.dropSegment(segment);
     }
@@ -543,8 +363,7 @@ export class RequestLog {
   }
 
   private removeFile(segment: Segment): void {
-    closeSync(segment.fd);
-    rmSync(join(this.dir!, segment.name), { force: true });
+    removeSegment(this.dir!, segment);
   }
 
   /** Where an id is in the index (-1: not kept). Ids carry their seq: a binary search. */
@@ -568,11 +387,9 @@ export class RequestLog {
 
   private read(entry: Entry): StoredRequestLogRow {
     if (entry.row) return entry.row;
-    const bytes = Buffer.allocUnsafe(entry.length);
-    readSync(entry.segment!.fd, bytes, 0, entry.length, entry.offset);
-    const record = decode(bytes, 0);
-    if (!record) throw new Error(`request log: damaged record ${entry.id} in ${entry.segment!.name}`);
-    return record.row;
+    const row = readRecord(entry.segment!, entry.offset, entry.length);
+    if (!row) throw new Error(`request log: damaged record ${entry.id} in ${entry.segment!.name}`);
+    return row;
   }
 
   private schedule(): void {
@@ -597,44 +414,25 @@ export class RequestLog {
 
   /** Reads the segments of an earlier run: the index, the next seq; a torn last record cut off. */
   private load(dir: string): void {
-    mkdirSync(dir, { recursive: true });
-    const names = readdirSync(dir)
-      .filter((name) => SEGMENT_FILE.test(name))
-      .sort();
-    for (const name of names) {
-      const path = join(dir, name);
-      const bytes = readFileSync(path);
-      const segment: Segment = { name, fd: openSync(path, 'r+'), size: 0, live: 0, total: 0 };
-      this.segments.push(segment);
-      this.nextSegment = Number(SEGMENT_FILE.exec(name)![1]) + 1;
-      let offset = 0;
-      while (offset < bytes.length) {
-        const record = decode(bytes, offset);
-        // A record cut short by a kill (or damaged): it and anything after it in this file go.
-        if (!record) break;
-        const { row, length } = record;
-        segment.total += 1;
-        if (Number.isSafeInteger(row.seq) && row.seq > this.top) {
-          this.index.push({
-            seq: row.seq,
-            id: row.id,
-            merchant_id: row.merchant_id,
-            env: row.env,
-            status: row.status,
-            segment,
-            offset,
-            length,
-            row: null,
-            gone: false,
-          });
-          this.top = row.seq;
-          segment.live += 1;
-        }
-        offset += length;
-      }
-      if (offset < bytes.length) ftruncateSync(segment.fd, offset);
-      segment.size = offset;
-    }
+    const { segments, next } = openSegments(dir, (segment, row, offset, length) => {
+      if (!Number.isSafeInteger(row.seq) || row.seq <= this.top) return false;
+      this.index.push({
+        seq: row.seq,
+        id: row.id,
+        merchant_id: row.merchant_id,
+        env: row.env,
+        status: row.status,
+        segment,
+        offset,
+        length,
+        row: null,
+        gone: false,
+      });
+      this.top = row.seq;
+      return true;
+    });
+    this.segments.push(...segments);
+    this.nextSegment = next;
     while (this.count() > this.keep) this.dropOldest();
     for (const segment of [...this.segments]) {
       if (segment.live === 0 && segment !== this.segments.at(-1)) {
@@ -642,29 +440,4 @@ export class RequestLog {
       }
     }
   }
-}
-
-/** Writes all of `buffer` at `offset` (a short write continues where it stopped). */
-function writeAll(fd: number, buffer: Buffer, offset: number): void {
-  let done = 0;
-  while (done < buffer.length) done += writeSync(fd, buffer, done, buffer.length - done, offset + done);
-}
-
-const strip = ({ seq: _seq, ...row }: StoredRequestLogRow): RequestLogRow => row;
-
-/**
- * Takes the rows out of the workspace database's `request_log` table (an imported bundle's log,
- * or the log of a version that kept it there) for the request log to take over.
- */
-export function takeWorkspaceRequestLog(db: {
-  prepare(sql: string): { all(): unknown[]; run(): unknown };
-}): StoredRequestLogRow[] {
-  const rows = db
-    .prepare(
-      `SELECT seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route, path, status,
-         duration_ms, request_body, response_body FROM request_log ORDER BY seq`,
-    )
-    .all() as StoredRequestLogRow[];
-  if (rows.length > 0) db.prepare('DELETE FROM request_log').run();
-  return rows;
 }

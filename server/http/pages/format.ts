@@ -1,0 +1,33 @@
+/**
+ * Amounts as the hosted pages show them, shared by the server's HTML and the pages' script (one
+ * function, so the first paint and every live update read the same). Pure: no DOM, no Node.
+ */
+
+/** Minor units per unit: every currency the sandbox handles has 6 decimals (spec: amounts in 10^-6). */
+const SCALE = 1_000_000;
+
+/**
+ * Human units from integer minor units, exactly (no float arithmetic): `4000000` → `4.00`, at
+ * least two decimals and at most six, thousands grouped.
+ */
+export function formatUnits(amount: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(amount));
+  const whole = Math.floor(abs / SCALE);
+  const fraction = String(abs % SCALE)
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
+  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${grouped}.${fraction.padEnd(2, '0')}`;
+}
+
+/** `4000000, 'USDC'` → `4.00 USDC`. */
+export const formatMinor = (amount: number, currency: string): string => `${formatUnits(amount)} ${currency}`;
+
+/** "4.00" → 4000000; null when the text is not a positive amount with at most 6 decimals. */
+export function parseUnits(text: string): number | null {
+  const match = /^\s*(\d{1,9})(?:[.,](\d{1,6}))?\s*$/.exec(text);
+  if (!match) return null;
+  const value = Number(match[1]) * SCALE + Number((match[2] ?? '').padEnd(6, '0'));
+  return value > 0 ? value : null;
+}
