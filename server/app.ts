@@ -3,13 +3,14 @@ import { relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
+import { docsPageRoutes } from './http/pages/docs.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
@@ -153,6 +154,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // then servers, tags and webhooks around them (server/http/openapi.ts).
   app.addHook('onRoute', documentRoutes());
   await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
+  /** The document as served to `request`: its servers are the addresses it reached (also /docs/json). */
+  const served = (request: FastifyRequest) =>
+    servedDocument(
+      app.swagger(),
+      openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
+    );
 
   const limiter = options.limiter ?? new KeyLimiter();
   await app.register(
@@ -228,12 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       await control.register(transferControlRoutes, { transfer: options.transfer });
-      control.get('/openapi.json', { schema: { hide: true } }, async (request) =>
-        servedDocument(
-          app.swagger(),
-          openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
-        ),
-      );
+      control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },
   );
@@ -245,6 +247,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     env,
   });
   await app.register(kycPageRoutes, { identity: ctx.identity, env });
+  await app.register(docsPageRoutes, { document: served });
 
   const dashboardDir = options.dashboardDir;
   if (dashboardDir && existsSync(dashboardDir)) {

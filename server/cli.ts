@@ -227,9 +227,10 @@ export async function main(argv: string[]): Promise<void> {
   // The demo drives the sandbox from inside: over the listeners, not the public addresses (which
   // may only mean something on the container's host).
   if (options.demo)
-    await buildDemo(
+    await (await import('./cli/demo.js')).buildDemo(
+      sandbox,
       options.publicUrl === undefined ? urls : listenerUrls(sandbox, options.host),
-      options.controlToken,
+      { fresh: options.fresh, controlToken: options.controlToken },
     );
 }
 
@@ -242,34 +243,6 @@ function listenerUrls(sandbox: Sandbox, host: string): { test: string; productio
     return `http://${name}:${address && typeof address === 'object' ? address.port : 0}`;
   };
   return { test: local('test'), production: local('production') };
-}
-
-/** serve --demo: runs the built-in demo scenario against this sandbox, over its own addresses. */
-async function buildDemo(urls: { test: string; production: string }, controlToken?: string): Promise<void> {
-  const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
-    import('./scenarios/library.js'),
-    import('./scenarios/parse.js'),
-    import('./scenarios/run.js'),
-  ]);
-  const parsed = parseScenario(libraryText('demo'));
-  if (!parsed.ok) {
-    process.stderr.write(`svc-sandbox: the demo scenario is invalid: ${parsed.errors[0]?.message}\n`);
-    return;
-  }
-  try {
-    const run = await runScenario({ urls, controlToken }, parsed.scenario);
-    const failed = run.steps.filter((s) => !s.ok);
-    if (run.ok)
-      process.stdout.write(
-        `svc-sandbox demo ready: ${run.steps.length} steps (svc-sandbox trigger --list for more)\n`,
-      );
-    else
-      process.stderr.write(
-        `svc-sandbox: the demo did not complete: ${failed.map((s) => `step ${s.index} ${s.label}: ${s.error}`).join('; ')}\n`,
-      );
-  } catch (error) {
-    process.stderr.write(`svc-sandbox: the demo did not complete: ${(error as Error).message}\n`);
-  }
 }
 
 const invokedDirectly =

@@ -99,6 +99,17 @@ export class SandboxClock implements Clock {
     this.state = this.store.load() ?? { offsetMs: 0, frozenAt: null };
   }
 
+  /**
+   * Runs on from real time plus `offsetMs` (negative: in the past), unfrozen. For an empty
+   * workspace only: what is already scheduled keeps its own times (serve --demo builds its month
+   * of history from a start 30 days back).
+   */
+  restart(offsetMs: number): void {
+    if (!Number.isSafeInteger(offsetMs)) throw new RangeError('restart takes an integer offset');
+    this.state = { offsetMs, frozenAt: null };
+    this.store.save(this.state);
+  }
+
   /** Back to real time, unfrozen (used by a workspace reset). */
   reset(): void {
     this.state = { offsetMs: 0, frozenAt: null };

@@ -41,8 +41,11 @@ Options (each also read from the environment variable after it; a flag wins over
                     self-signed receiver's certificate)                  SVC_SANDBOX_WEBHOOK_CA
   --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
                     branded merchants, checkouts in every state, invoices, a reseller, cards,
-                    webhook deliveries with failures and retries); prints a line when done
+                    webhook deliveries with failures and retries); prints a line when done.
+                    Built once per database file: a later --demo reuses it
                                                                 SVC_SANDBOX_DEMO
+  --fresh           with --demo: reset the workspace and build the demo anew
+                                                                SVC_SANDBOX_DEMO_FRESH
   -h, --help        show this help
 
 A boolean variable is true for 1, true, yes or on, false for 0, false, no, off or empty.
@@ -61,6 +64,8 @@ export interface ServeOptions {
   controlToken: string | undefined;
   webhookCa: string | undefined;
   demo: boolean;
+  /** with demo: reset and build it anew rather than reuse the one in the file */
+  fresh: boolean;
 }
 
 function port(name: string, value: string | undefined, fallback: number): number {
@@ -105,6 +110,7 @@ export const SERVE_ENV = {
   'control-token': 'SVC_SANDBOX_CONTROL_TOKEN',
   'webhook-ca': 'SVC_SANDBOX_WEBHOOK_CA',
   demo: 'SVC_SANDBOX_DEMO',
+  fresh: 'SVC_SANDBOX_DEMO_FRESH',
 } as const satisfies Partial<Record<keyof typeof OPTIONS, string>>;
 
 type ServeFlag = keyof typeof SERVE_ENV;
@@ -134,11 +140,11 @@ export function parseServeArgs(
     );
   }
   // A flag wins; an empty variable counts as unset (compose files often declare `VAR:` blank).
-  const text = (flag: Exclude<ServeFlag, 'allow-remote-control' | 'demo'>): string | undefined => {
+  const text = (flag: Exclude<ServeFlag, 'allow-remote-control' | 'demo' | 'fresh'>): string | undefined => {
     const value = values[flag] ?? env[SERVE_ENV[flag]];
     return value === '' ? undefined : value;
   };
-  const flag = (name: 'allow-remote-control' | 'demo'): boolean => {
+  const flag = (name: 'allow-remote-control' | 'demo' | 'fresh'): boolean => {
     const value = env[SERVE_ENV[name]];
     return values[name] ?? (value === undefined ? false : envBoolean(SERVE_ENV[name], value));
   };
@@ -158,7 +164,9 @@ export function parseServeArgs(
     controlToken: text('control-token'),
     webhookCa: text('webhook-ca'),
     demo: flag('demo'),
+    fresh: flag('fresh'),
   };
+  if (options.fresh && !options.demo) throw new UsageError('--fresh rebuilds the demo: use it with --demo');
   if (options.port !== 0 && options.port === options.prodPort)
     throw new UsageError('--port and --prod-port must differ');
   if (options.publicProdUrl !== undefined && options.publicUrl === undefined)
@@ -190,5 +198,6 @@ const OPTIONS = {
   'control-token': { type: 'string' },
   'webhook-ca': { type: 'string' },
   demo: { type: 'boolean' },
+  fresh: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/sandbox.js';
 
 // `svc-sandbox serve --demo` (the built CLI): ready, then the demo workspace built over HTTP.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,7 +59,7 @@ describe('svc-sandbox serve --demo', () => {
     expect(merchants.map((m) => m.name).sort()).toEqual(['Lumen Studio', 'Marketly', 'Northwind Coffee']);
     const id = (name: string) => merchants.find((m) => m.name === name)!.id;
 
-    const northwind = await get<{ id: string; status: string }[]>(
+    const northwind = await get<{ id: string; status: string; created_at: string }[]>(
       `${base}/sandbox/merchants/${id('Northwind Coffee')}/checkouts?env=test&limit=100`,
     );
     const states = new Set(northwind.map((c) => c.status));
@@ -88,7 +89,7 @@ describe('svc-sandbox serve --demo', () => {
       'delivered at once',
     ).toBe(true);
 
-    const holders = await get<{ id: string }[]>(
+    const holders = await get<{ id: string; name: string; username: string }[]>(
       `${base}/sandbox/merchants/${id('Northwind Coffee')}/cardholders?env=test&limit=100`,
     );
     expect(holders.length).toBe(3);
@@ -100,20 +101,123 @@ describe('svc-sandbox serve --demo', () => {
     expect(cardIds.length).toBe(2);
     const transactions = (
       await Promise.all(
-        cardIds.map((c) => get<{ status: string }[]>(`${base}/sandbox/cards/${c}/transactions`)),
+        cardIds.map((c) =>
+          get<{ status: string; created_at: string }[]>(`${base}/sandbox/cards/${c}/transactions`),
+        ),
       )
     ).flat();
     expect(transactions.length).toBeGreaterThanOrEqual(7);
     for (const status of ['completed', 'declined', 'reversed'])
       expect(transactions.map((t) => t.status)).toContain(status);
 
-    const income = await get<{ currency: string; pending: number }[]>(
+    // Activity over days, at different hours: not all in one minute.
+    const days = new Set([...northwind, ...transactions].map((row) => row.created_at.slice(0, 10)));
+    expect(days.size, [...days].join(' ')).toBeGreaterThanOrEqual(3);
+
+    // Names read as a business: states are badges, never part of a name.
+    const named = JSON.stringify([
+      merchants,
+      northwind,
+      holders,
+      ...(await Promise.all(
+        merchants.map((m) => get<unknown[]>(`${base}/sandbox/merchants/${m.id}/invoices?env=test&limit=100`)),
+      )),
+    ]);
+    expect(named).not.toMatch(/\((?:[^)]*\b(?:kyc|pending|draft|approved|rejected)\b[^)]*)\)/i);
+    expect(named).not.toMatch(/"username":"[^"]*\b(?:kyc|pending|draft|approved|rejected)\b/i);
+    expect(named).toContain('Lea Fischer');
+
+    const income = await get<{ currency: string; earned: number; pending: number }[]>(
       `${base}/sandbox/merchants/${id('Marketly')}/reseller-income?env=test`,
     );
-    expect(income.find((i) => i.currency === 'USDC')?.pending).toBeGreaterThan(0);
+    const usdc = income.find((i) => i.currency === 'USDC');
+    // Fees from weeks ago are released; the latest sale's is still held.
+    expect(usdc?.earned).toBeGreaterThan(0);
+    expect(usdc?.pending).toBeGreaterThan(0);
     const payouts = await get<{ status: string }[]>(
       `${base}/sandbox/merchants/${id('Lumen Studio')}/payouts?env=test`,
     );
     expect(payouts.map((p) => p.status).sort()).toEqual(['completed', 'failed']);
+  });
+});
+
+/** `serve --demo` on `db` until its demo line; stopped (SIGTERM, waited for) before it resolves. */
+async function demoRun(
+  db: string,
+  extra: string[] = [],
+): Promise<{ out: string; merchants: string[]; now: number }> {
+  child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--prod-port', '0', '--db', db, '--demo', ...extra],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const running = child;
+  let out = '';
+  let err = '';
+  running.stderr!.setEncoding('utf8').on('data', (c: string) => {
+    err += c;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no demo line: ${out} ${err}`)), 80_000);
+    running.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      if (/svc-sandbox demo ready: .*\n/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    running.once('exit', (code) => reject(new Error(`exited ${code}: ${out} ${err}`)));
+  });
+  expect(err).toBe('');
+  const base = /svc-sandbox ready test=(\S+)/.exec(out)![1]!;
+  const merchants = (await get<{ id: string }[]>(`${base}/sandbox/merchants`)).map((m) => m.id).sort();
+  const now = Date.parse((await get<{ now: string }>(`${base}/sandbox/clock`)).now);
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.kill('SIGTERM');
+  await exited;
+  return { out, merchants, now };
+}
+
+describe('svc-sandbox serve --demo on a database file', () => {
+  it('builds the demo once: a second run reuses it, --fresh rebuilds it', { timeout: 240_000 }, async () => {
+    const db = join(tempDir(), 'demo.db');
+    const DAY = 24 * 3600_000;
+
+    const first = await demoRun(db);
+    expect(first.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
+    expect(first.merchants).toHaveLength(3);
+    // The month of history ends about now: the clock is not days ahead of real time.
+    expect(Math.abs(first.now - Date.now())).toBeLessThan(2 * DAY);
+
+    const second = await demoRun(db);
+    expect(second.out).toMatch(/svc-sandbox demo ready: the demo built .* \(--demo --fresh rebuilds it\)/);
+    expect(second.merchants).toEqual(first.merchants);
+    // Not moved again: only real time has passed since.
+    expect(second.now - first.now).toBeLessThan(60_000);
+
+    const fresh = await demoRun(db, ['--fresh']);
+    expect(fresh.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
+    expect(fresh.merchants).toHaveLength(3);
+    expect(fresh.merchants.filter((id) => first.merchants.includes(id))).toEqual([]);
+    expect(Math.abs(fresh.now - Date.now())).toBeLessThan(2 * DAY);
+  });
+
+  it('refuses --fresh without --demo', async () => {
+    const result = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const run = spawn(process.execPath, [CLI, 'serve', '--fresh'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      run.stderr!.setEncoding('utf8').on('data', (c: string) => {
+        err += c;
+      });
+      run.once('close', (code) => resolve({ code, err }));
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.err).toContain('--fresh rebuilds the demo: use it with --demo');
   });
 });

@@ -28,6 +28,7 @@ const DEFAULTS: ServeOptions = {
   controlToken: undefined,
   webhookCa: undefined,
   demo: false,
+  fresh: false,
 };
 
 describe('serve: environment variables', () => {
