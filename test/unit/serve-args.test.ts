@@ -50,6 +50,7 @@ describe('serve: environment variables', () => {
       SVC_SANDBOX_CONTROL_TOKEN: 's3cret',
       SVC_SANDBOX_WEBHOOK_CA: '/certs/ca.pem',
       SVC_SANDBOX_DEMO: '1',
+      SVC_SANDBOX_DEMO_FRESH: 'yes',
     });
     expect(options).toEqual({
       port: 5010,
@@ -64,6 +65,7 @@ describe('serve: environment variables', () => {
       controlToken: 's3cret',
       webhookCa: '/certs/ca.pem',
       demo: true,
+      fresh: true,
     });
   });
 
