@@ -147,9 +147,12 @@ describe('AddressSource and its worker', () => {
   });
 
   it('the built sandbox starts its own worker and stops it when it closes', () => {
-    // A child process: the built server as the CLI runs it (tsc's output), not through vitest.
+    // A child process: the built server as the CLI runs it (the sandbox bundle; tsc's own output
+    // leaves the hosted pages' client to the bundler), not through vitest.
     const script = `
-      const { createSandbox } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/server/sandbox.js')).href)});
+      const { createRequire } = await import('node:module');
+      const bundle = ${JSON.stringify(join(process.cwd(), 'dist/server/sandbox.bundle.cjs'))};
+      const { createSandbox } = createRequire(bundle)(bundle);
       const sandbox = await createSandbox({ ports: { test: 0, production: 0 } });
       const worker = sandbox.ctx.addressSource.worker;
       const before = worker.running;
