@@ -1,3 +1,5 @@
+import type { CheckoutStatus } from '../../contract/checkouts.js';
+
 /**
  * Amounts as the hosted pages show them, shared by the server's HTML and the pages' script (one
  * function, so the first paint and every live update read the same). Pure: no DOM, no Node.
@@ -31,3 +33,20 @@ export function parseUnits(text: string): number | null {
   const value = Number(match[1]) * SCALE + Number((match[2] ?? '').padEnd(6, '0'));
   return value > 0 ? value : null;
 }
+
+/** A pill's tone on the hosted pages (a CSS class). */
+export type Tone = '' | 'ok' | 'warn' | 'muted' | 'bad';
+
+/**
+ * A settled checkout's status in words and its tone, shared by the server's first paint and the
+ * page script's live updates (an active checkout's words depend on the clock and what arrived).
+ */
+export const STATUS_LABELS: Partial<Record<CheckoutStatus, [string, Tone]>> = {
+  paid: ['Paid', 'ok'],
+  completed: ['Paid', 'ok'],
+  partially_refunded: ['Partially refunded', 'ok'],
+  refunded: ['Refunded', 'muted'],
+  expired: ['Expired', 'muted'],
+  partial: ['Expired, part paid', 'warn'],
+  cancelled: ['Cancelled', 'bad'],
+};

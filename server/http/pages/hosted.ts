@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { SandboxClock } from '../../clock.js';
-import type { Checkout, CheckoutInspection } from '../../contract/checkouts.js';
+import type { Checkout, CheckoutInspection, CheckoutStatus } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
 import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
@@ -11,7 +11,7 @@ import { lazy } from '../../lazy-require.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
 import HOSTED_SCRIPT from './client/hosted.ts?page-script';
-import { formatMinor } from './format.js';
+import { formatMinor, STATUS_LABELS } from './format.js';
 import { chainName, escapeHtml, pageDocument, scriptJson } from './html.js';
 import { type FiatPageData, HostedCheckoutState, type HostedPageData } from './state.js';
 
@@ -34,25 +34,15 @@ const qr = (address: string): Promise<string> =>
 const utc = (iso: string): string =>
   `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
 
-/** A checkout's status in words and its tone (the page script keeps the same table live). */
-const STATUS_LABELS: Record<string, [string, string]> = {
-  active: ['Awaiting payment', ''],
-  paid: ['Paid', 'ok'],
-  completed: ['Paid', 'ok'],
-  partially_refunded: ['Partially refunded', 'ok'],
-  refunded: ['Refunded', 'muted'],
-  expired: ['Expired', 'muted'],
-  partial: ['Expired, part paid', 'warn'],
-  cancelled: ['Cancelled', 'bad'],
-};
-
 function statusPill(status: string, received: number, open: boolean): string {
   const [label, tone] =
     status === 'active' && !open
       ? ['Expired', 'muted']
       : status === 'active' && received > 0
         ? ['Partially paid', 'warn']
-        : (STATUS_LABELS[status] ?? [status, 'muted']);
+        : status === 'active'
+          ? ['Awaiting payment', '']
+          : (STATUS_LABELS[status as CheckoutStatus] ?? [status, 'muted']);
   return `<span class="pill ${tone}" data-testid="status" data-status="${escapeHtml(status)}">${escapeHtml(label)}</span>`;
 }
 

@@ -5,12 +5,11 @@
  * is frozen. It loads nothing from anywhere else (the app works offline).
  */
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
-import { formatUnits, parseUnits } from '../format.js';
+import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
 import { all, byTestId, copyText, findTestId, readData } from './dom.js';
 
 type Phase = 'open' | 'expired' | 'paid' | 'cancelled' | 'gone';
-type Tone = '' | 'ok' | 'warn' | 'muted' | 'bad';
 
 const S: HostedPageData & { gone?: boolean } = readData<HostedPageData>('checkout-state');
 
@@ -45,23 +44,13 @@ const received = (): number =>
   S.status === 'active' ? S.received_amount : (S.paid_amount ?? S.received_amount);
 const left = (): number | null => (S.amount === null ? null : Math.max(0, S.amount - S.received_amount));
 
-/** A status in words and its tone (the server's first paint uses the same table). */
-const LABELS: Partial<Record<CheckoutStatus, [string, Tone]>> = {
-  paid: ['Paid', 'ok'],
-  completed: ['Paid', 'ok'],
-  partially_refunded: ['Partially refunded', 'ok'],
-  refunded: ['Refunded', 'muted'],
-  expired: ['Expired', 'muted'],
-  partial: ['Expired, part paid', 'warn'],
-  cancelled: ['Cancelled', 'bad'],
-};
 function label(p: Phase): [string, Tone] {
   if (p === 'gone') return ['Unavailable', 'muted'];
   if (S.status === 'active') {
     if (p === 'expired') return ['Expired', 'muted'];
     return S.received_amount > 0 ? ['Partially paid', 'warn'] : ['Awaiting payment', ''];
   }
-  return LABELS[S.status] ?? [S.status, 'muted'];
+  return STATUS_LABELS[S.status] ?? [S.status, 'muted'];
 }
 
 const ICONS: Record<'ok' | 'muted' | 'bad', string> = {
