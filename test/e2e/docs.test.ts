@@ -85,12 +85,12 @@ describe('/docs in a browser', () => {
     await context.close();
   });
 
-  it('is linked from the dashboard', { timeout: 60_000 }, async () => {
+  it('is linked from the dashboard (the Developers page)', { timeout: 60_000 }, async () => {
     const { base } = await serve();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${base}/`);
-    const link = page.getByRole('link', { name: 'Read the API' });
+    await page.goto(`${base}/#/developers`);
+    const link = page.getByTestId('api-reference');
     await link.waitFor({ timeout: 30_000 });
     const [docs] = await Promise.all([context.waitForEvent('page'), link.click()]);
     await docs.locator('.opblock').first().waitFor({ timeout: 30_000 });
