@@ -1,0 +1,89 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Timestamp } from './common.js';
+import { ClockState } from './workspace.js';
+
+/**
+ * Workspaces: isolated worlds in one sandbox, each with its own data, keys, clock, webhook queue
+ * and checkpoints. Control calls name one with `X-SVC-Workspace: <id or name>` (or `?workspace=`
+ * where a header cannot be sent: the event stream, an inbox URL); without it, the default one.
+ * `/v1` finds the workspace from the API key.
+ */
+export const WORKSPACE_HEADER = 'x-svc-workspace';
+/** The default workspace's id: it always exists and cannot be deleted. */
+export const DEFAULT_WORKSPACE_ID = 'default';
+
+/** `default`, or `ws_` and 16 base62 characters. */
+export const WorkspaceId = Type.String({ pattern: '^(default|ws_[0-9A-Za-z]{16})$', maxLength: 19 });
+/** Unique (case-insensitive) across the sandbox, so it can name the workspace in the header. */
+export const WorkspaceName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f]+$' });
+/** Letters, digits, space, dot, dash and underscore. */
+export const CheckpointName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$' });
+
+export const Workspace = Type.Object({
+  id: WorkspaceId,
+  name: WorkspaceName,
+  /** real time of creation */
+  created_at: Timestamp,
+  default: Type.Boolean(),
+  /** kept in memory only: gone when the sandbox stops (always so in a `:memory:` sandbox) */
+  ephemeral: Type.Boolean(),
+  /** the seed its ids, keys and addresses follow, if any */
+  seed: Nullable(Type.String()),
+  /** its own clock */
+  clock: ClockState,
+  /** what it was forked from */
+  from: Nullable(
+    Type.Object({ workspace_id: Type.String(), checkpoint: Nullable(Type.String()) }),
+  ),
+  /** how many checkpoints it holds */
+  checkpoints: Type.Integer({ minimum: 0 }),
+});
+export type Workspace = Static<typeof Workspace>;
+
+export const CreateWorkspaceBody = Type.Object(
+  {
+    name: Type.Optional(WorkspaceName),
+    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clock: Type.Optional(
+      Type.Object(
+        { start: Type.Optional(Timestamp), frozen: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
+    /** fork: a copy of that workspace now, or of one of its checkpoints */
+    from: Type.Optional(
+      Type.Object(
+        { workspace_id: Type.String({ minLength: 1, maxLength: 64 }), checkpoint: Type.Optional(CheckpointName) },
+        { additionalProperties: false },
+      ),
+    ),
+    ephemeral: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateWorkspaceBody = Static<typeof CreateWorkspaceBody>;
+
+export const WorkspaceParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const Checkpoint = Type.Object({
+  name: CheckpointName,
+  /** the workspace's sandbox time at the moment saved */
+  at: Timestamp,
+  /** real time of saving */
+  created_at: Timestamp,
+  size_bytes: Type.Integer({ minimum: 0 }),
+});
+export type Checkpoint = Static<typeof Checkpoint>;
+
+export const CreateCheckpointBody = Type.Object({ name: CheckpointName }, { additionalProperties: false });
+export const CheckpointParams = Type.Object({ name: CheckpointName });
+
+export const RestoreResult = Type.Object({ restored: CheckpointName, workspace: Workspace });
+
+/** What a clock advance ran: the events recorded, delivery attempts made, jobs run. */
+export const Fired = Type.Object({
+  events: Type.Array(Type.Object({ type: Type.String(), id: Type.String() })),
+  deliveries: Type.Integer({ minimum: 0 }),
+  jobs: Type.Integer({ minimum: 0 }),
+});
+export type Fired = Static<typeof Fired>;
