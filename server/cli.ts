@@ -27,9 +27,14 @@ Commands:
                             run scenario files, each in a fresh sandbox (or --url); exit 0 when
                             every step held, 1 when one failed, 2 when a file is invalid
   trigger <name> | --list   run a built-in scenario (one event sequence each) against the sandbox
+  workspaces create|list|delete
+                            isolated worlds in one sandbox: own data, keys, clock, webhooks
+  checkpoint save|restore|list|delete <name>
+                            save a moment of a workspace and bring it back
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
-http://127.0.0.1:4010); export and import work on a database file instead with --db.
+http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
+else the default workspace); export and import work on a database file instead with --db.
 Run \`svc-sandbox <command> --help\` for a command's options.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
@@ -75,7 +80,18 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/trigger.js');
     return { run: m.trigger, usage: m.TRIGGER_USAGE };
   },
+  workspaces: async () => {
+    const m = await import('./cli/workspaces.js');
+    return { run: m.workspaces, usage: m.WORKSPACES_USAGE };
+  },
+  checkpoint: async () => {
+    const m = await import('./cli/checkpoint.js');
+    return { run: m.checkpoint, usage: m.CHECKPOINT_USAGE };
+  },
 };
+// The other number reads as naturally.
+COMMANDS.workspace = COMMANDS.workspaces!;
+COMMANDS.checkpoints = COMMANDS.checkpoint!;
 
 /** Flags that take a value as the next argument: what follows them is not the command. */
 const VALUE_FLAGS = new Set([
@@ -96,6 +112,10 @@ const VALUE_FLAGS = new Set([
   '--env',
   '--out',
   '--junit',
+  '--workspace',
+  '--name',
+  '--from',
+  '--start',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

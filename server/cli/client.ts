@@ -1,8 +1,65 @@
-import { CliFailure, controlHeaders } from './common.js';
+import type { Workspace } from '../contract/workspaces.js';
+import { WORKSPACE_HEADER } from '../contract/workspaces.js';
+import { baseUrl, CliFailure, controlHeaders, type Parsed, workspaceOption } from './common.js';
 
-/** The control API of a running sandbox, over fetch. Every failure becomes a CliFailure. */
+/** A list as the control API answers it: a bare array, or `{items}` / `{data}` around one. */
+export function listOf<T>(answer: unknown): T[] {
+  if (Array.isArray(answer)) return answer as T[];
+  const wrapped = answer as { items?: unknown; data?: unknown } | null;
+  if (Array.isArray(wrapped?.items)) return wrapped.items as T[];
+  if (Array.isArray(wrapped?.data)) return wrapped.data as T[];
+  throw new CliFailure('the sandbox answered a list in a shape this svc-sandbox does not know');
+}
+
+/** The client a command's --url and --workspace (or their variables) name. */
+export function clientFor(values: Parsed['values']): SandboxClient {
+  return new SandboxClient(baseUrl(values), workspaceOption(values));
+}
+
+/**
+ * The control API of a running sandbox, over fetch. Every failure becomes a CliFailure.
+ * With a workspace (an id or a name), every call carries X-SVC-Workspace and acts in it.
+ */
 export class SandboxClient {
-  constructor(readonly baseUrl: string) {}
+  private scope: Promise<Record<string, string>> | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly workspace?: string | undefined,
+  ) {}
+
+  /** The same sandbox, scoped to another workspace (undefined: the default one). */
+  in(workspace: string | undefined): SandboxClient {
+    return new SandboxClient(this.baseUrl, workspace);
+  }
+
+  /** Every workspace of the sandbox (sandbox-wide: no workspace header). */
+  async workspaces(): Promise<Workspace[]> {
+    return listOf<Workspace>(await this.in(undefined).get('/sandbox/workspaces'));
+  }
+
+  /** The workspace an id or a name (case-insensitive, as the server matches it) stands for. */
+  async findWorkspace(idOrName: string): Promise<Workspace> {
+    const all = await this.workspaces();
+    const lower = idOrName.toLowerCase();
+    const found = all.find((w) => w.id === idOrName) ?? all.find((w) => w.name.toLowerCase() === lower);
+    if (!found)
+      throw new CliFailure(
+        `no workspace ${JSON.stringify(idOrName)} at ${this.baseUrl} (svc-sandbox workspaces list shows them)`,
+      );
+    return found;
+  }
+
+  /** The X-SVC-Workspace header, if any. */
+  workspaceHeaders(): Promise<Record<string, string>> {
+    const workspace = this.workspace;
+    if (workspace === undefined) return Promise.resolve({});
+    // A header carries printable ASCII safely; a name beyond it is looked up to its id first.
+    this.scope ??= /^[\x20-\x7e]+$/.test(workspace)
+      ? Promise.resolve({ [WORKSPACE_HEADER]: workspace })
+      : this.findWorkspace(workspace).then((w) => ({ [WORKSPACE_HEADER]: w.id }));
+    return this.scope;
+  }
 
   notRunning(): CliFailure {
     return new CliFailure(`no sandbox answering at ${this.baseUrl} (start one with: svc-sandbox serve)`);
@@ -14,12 +71,14 @@ export class SandboxClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<T> {
+    const scope = await this.workspaceHeaders();
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: {
           ...controlHeaders(),
+          ...scope,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },
@@ -38,7 +97,11 @@ export class SandboxClient {
         const parsed = JSON.parse(text) as { error?: unknown };
         if (typeof parsed.error === 'string') message = parsed.error;
       } catch {}
-      throw new CliFailure(`${method} ${path} failed: ${response.status} ${message}`.trim());
+      const hint =
+        response.status === 404 && this.workspace !== undefined && /workspace/i.test(message)
+          ? ' (svc-sandbox workspaces list shows them)'
+          : '';
+      throw new CliFailure(`${method} ${path} failed: ${response.status} ${message}`.trim() + hint);
     }
     if (response.status === 204 || text === '') return undefined as T;
     try {
@@ -71,10 +134,11 @@ export class SandboxClient {
     signal: AbortSignal,
     onOpen?: () => void,
   ): Promise<void> {
+    const scope = await this.workspaceHeaders();
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
-        headers: { accept: 'text/event-stream', ...controlHeaders() },
+        headers: { accept: 'text/event-stream', ...controlHeaders(), ...scope },
         signal,
       });
     } catch {

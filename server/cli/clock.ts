@@ -1,18 +1,21 @@
-import { SandboxClient } from './client.js';
-import { baseUrl, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import type { Fired } from '../contract/workspaces.js';
+import { clientFor, type SandboxClient } from './client.js';
+import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const CLOCK_USAGE = `Usage: svc-sandbox clock [advance <duration> | freeze | resume] [options]
 
   clock                     print the sandbox time: now, offset from real time, frozen or not
   clock advance <duration>  move the clock forward, running every job that falls due (90s, 15m, 1h,
-                            2d, or plain seconds)
+                            2d, or plain seconds); prints what fired: events, webhook delivery
+                            attempts, jobs
   clock freeze              stop the clock
   clock resume              let it run again (from where it stands)
 
 Options:
 ${COMMON_HELP}
-Example:
+Examples:
   svc-sandbox clock advance 1h
+  svc-sandbox clock advance 2d --workspace ci-run-7
 `;
 
 interface ClockState {
@@ -20,7 +23,12 @@ interface ClockState {
   offset_ms: number;
   frozen: boolean;
   ran?: number;
+  /** what an advance ran (a sandbox with workspaces says) */
+  fired?: Fired;
 }
+
+/** The most events an advance lists one per line; the rest are counted. */
+const SHOWN_EVENTS = 20;
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -59,7 +67,7 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
   let state: ClockState;
   let client: SandboxClient;
   if (action === undefined) {
-    client = new SandboxClient(baseUrl(values));
+    client = clientFor(values);
     state = await client.get<ClockState>('/sandbox/clock');
   } else if (action === 'advance') {
     const duration = positionals[2];
@@ -67,11 +75,11 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
     noExtra(positionals, 3);
     const seconds = parseDuration(duration);
     if (seconds > 10 * 365 * 86400) throw new UsageError('clock advance: at most 10 years at once');
-    client = new SandboxClient(baseUrl(values));
+    client = clientFor(values);
     state = await client.post<ClockState>('/sandbox/clock/advance', { seconds });
   } else if (action === 'freeze' || action === 'resume') {
     noExtra(positionals, 2);
-    client = new SandboxClient(baseUrl(values));
+    client = clientFor(values);
     state = await client.post<ClockState>(`/sandbox/clock/${action}`);
   } else {
     throw new UsageError(`unknown subcommand: clock ${action}`);
@@ -80,7 +88,23 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
     json(state);
     return 0;
   }
-  const ran = state.ran === undefined ? '' : `  ran=${state.ran} job(s)`;
-  out(`now=${state.now}  offset=${formatOffset(state.offset_ms)}  frozen=${state.frozen}${ran}`);
+  const ran = state.ran === undefined || state.fired ? '' : `  ran=${state.ran} job(s)`;
+  const where = client.workspace === undefined ? '' : `  workspace=${client.workspace}`;
+  out(`now=${state.now}  offset=${formatOffset(state.offset_ms)}  frozen=${state.frozen}${ran}${where}`);
+  if (state.fired) for (const line of firedLines(state.fired)) out(line);
   return 0;
+}
+
+/** What an advance fired, for people: a summary line, then the events (type and id), in order. */
+export function firedLines(fired: Fired): string[] {
+  const { events, deliveries, jobs } = fired;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const lines = [
+    `fired: ${plural(events.length, 'event', 'events')}, ${plural(deliveries, 'webhook delivery attempt', 'webhook delivery attempts')}, ${plural(jobs, 'job', 'jobs')}`,
+  ];
+  const width = Math.max(0, ...events.slice(0, SHOWN_EVENTS).map((e) => e.type.length));
+  for (const event of events.slice(0, SHOWN_EVENTS)) lines.push(`  ${event.type.padEnd(width)}  ${event.id}`);
+  if (events.length > SHOWN_EVENTS)
+    lines.push(`  … and ${events.length - SHOWN_EVENTS} more (--json lists them all)`);
+  return lines;
 }

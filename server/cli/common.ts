@@ -23,15 +23,22 @@ export function controlHeaders(): Record<string, string> {
   return token === undefined ? {} : { 'x-svc-control-token': token };
 }
 
+/** The variable that names the workspace client commands act in, when --workspace is not given. */
+export const WORKSPACE_ENV = 'SVC_SANDBOX_WORKSPACE';
+
 /** Flags every client command takes. */
 export const COMMON_OPTIONS = {
   url: { type: 'string' },
+  workspace: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export const COMMON_HELP = `  --url <url>       the running sandbox (default $SVC_SANDBOX_URL or ${DEFAULT_URL});
                     $SVC_SANDBOX_CONTROL_TOKEN is sent when it requires a control token
+  --workspace <id|name>
+                    the workspace to act in (default $SVC_SANDBOX_WORKSPACE, else the
+                    default workspace); svc-sandbox workspaces list shows them
   --json            machine-readable output (JSON; one object per line for streams)
   -h, --help        show this help
 `;
@@ -69,6 +76,24 @@ export function baseUrl(values: Parsed['values']): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--url must be an http(s) URL, got ${raw}`);
   return raw.replace(/\/+$/, '');
+}
+
+/**
+ * The workspace named by --workspace or $SVC_SANDBOX_WORKSPACE (an id or a name), or undefined
+ * for the default one.
+ */
+export function workspaceOption(values: Parsed['values']): string | undefined {
+  const flag = values.workspace as string | undefined;
+  const raw = flag ?? process.env[WORKSPACE_ENV];
+  if (raw === undefined || (flag === undefined && raw.trim() === '')) return undefined;
+  const value = raw.trim();
+  // The server's own rule for names (contract/workspaces.ts): 1-64 characters, no control characters.
+  const control = [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (value === '' || value.length > 64 || control)
+    throw new UsageError(
+      `${flag === undefined ? WORKSPACE_ENV : '--workspace'} must be a workspace id or name (1-64 characters), got ${JSON.stringify(raw)}`,
+    );
+  return value;
 }
 
 export function envOption(value: string | boolean | undefined): 'test' | 'production' | undefined {

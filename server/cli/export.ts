@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { baseUrl, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor } from './client.js';
+import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
 
 export const EXPORT_USAGE = `Usage: svc-sandbox export --out <bundle> [--merchant <id>] [--db <file> | --url <url>]
@@ -34,6 +35,8 @@ export async function exportCommand(argv: string[]): Promise<number | 'help'> {
   const merchantId = values.merchant as string | undefined;
   const dbPath = values.db as string | undefined;
   if (dbPath !== undefined && values.url !== undefined) throw new UsageError('give --db or --url, not both');
+  if (dbPath !== undefined && values.workspace !== undefined)
+    throw new UsageError('--workspace names a workspace of a running sandbox: give --url, not --db');
 
   let bytes: Buffer;
   let source: string;
@@ -43,9 +46,16 @@ export async function exportCommand(argv: string[]): Promise<number | 'help'> {
     );
     source = dbPath;
   } else {
-    const url = baseUrl(values);
+    const client = clientFor(values);
+    const url = client.baseUrl;
     const query = merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : '';
-    bytes = await transferRequest(url, 'GET', `/sandbox/export${query}`);
+    bytes = await transferRequest(
+      url,
+      'GET',
+      `/sandbox/export${query}`,
+      undefined,
+      await client.workspaceHeaders(),
+    );
     source = url;
   }
   writeFileSync(outPath, bytes);

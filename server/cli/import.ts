@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ImportResult } from '../contract/transfer.js';
-import { baseUrl, CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor } from './client.js';
+import { CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
 
 export const IMPORT_USAGE = `Usage: svc-sandbox import <bundle> [--db <file> | --url <url>]
@@ -28,6 +29,8 @@ export async function importCommand(argv: string[]): Promise<number | 'help'> {
   noExtra(positionals, 2);
   const dbPath = values.db as string | undefined;
   if (dbPath !== undefined && values.url !== undefined) throw new UsageError('give --db or --url, not both');
+  if (dbPath !== undefined && values.workspace !== undefined)
+    throw new UsageError('--workspace names a workspace of a running sandbox: give --url, not --db');
   if (!existsSync(bundlePath)) throw new CliFailure(`no bundle file at ${bundlePath}`);
   const bytes = readFileSync(bundlePath);
 
@@ -39,8 +42,15 @@ export async function importCommand(argv: string[]): Promise<number | 'help'> {
     );
     target = dbPath;
   } else {
-    const url = baseUrl(values);
-    const answer = await transferRequest(url, 'POST', '/sandbox/import', bytes);
+    const client = clientFor(values);
+    const url = client.baseUrl;
+    const answer = await transferRequest(
+      url,
+      'POST',
+      '/sandbox/import',
+      bytes,
+      await client.workspaceHeaders(),
+    );
     result = JSON.parse(answer.toString('utf8')) as ImportResult;
     target = url;
   }

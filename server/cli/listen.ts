@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
-import { SandboxClient } from './client.js';
+import { clientFor } from './client.js';
 import {
-  baseUrl,
   CliFailure,
   COMMON_HELP,
   clockTime,
@@ -86,7 +85,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   const env = envOption(values.env) ?? 'test';
   const only = values.merchant as string | undefined;
   const asJson = values.json === true;
-  const client = new SandboxClient(baseUrl(values));
+  const client = clientFor(values);
 
   await client.get('/sandbox/health');
   if (only !== undefined) await client.get(`/sandbox/merchants/${encodeURIComponent(only)}`);

@@ -1,5 +1,5 @@
-import { SandboxClient, type SseMessage } from './client.js';
-import { baseUrl, COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor, type SseMessage } from './client.js';
+import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const LOGS_USAGE = `Usage: svc-sandbox logs tail [options]
 
@@ -67,7 +67,7 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
   const env = envOption(values.env);
   const merchant = values.merchant as string | undefined;
   const asJson = values.json === true;
-  const client = new SandboxClient(baseUrl(values));
+  const client = clientFor(values);
 
   const query = new URLSearchParams();
   if (env) query.set('env', env);

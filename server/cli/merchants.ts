@@ -1,5 +1,5 @@
-import { SandboxClient } from './client.js';
-import { baseUrl, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor } from './client.js';
+import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const MERCHANTS_USAGE = `Usage: svc-sandbox merchants <create <name> | list> [options]
 
@@ -27,7 +27,7 @@ export async function merchants(argv: string[]): Promise<number | 'help'> {
     const name = positionals[2];
     if (name === undefined || name.trim() === '') throw new UsageError('merchants create needs a name');
     noExtra(positionals, 3);
-    const client = new SandboxClient(baseUrl(values));
+    const client = clientFor(values);
     const created = await client.post<{ merchant: Merchant; api_key: { key: string; role: string } }>(
       '/sandbox/merchants',
       { name },
@@ -41,7 +41,7 @@ export async function merchants(argv: string[]): Promise<number | 'help'> {
   }
   if (action === 'list') {
     noExtra(positionals, 2);
-    const client = new SandboxClient(baseUrl(values));
+    const client = clientFor(values);
     const list = await client.get<Merchant[]>('/sandbox/merchants');
     if (values.json) json(list);
     else if (list.length === 0) out('no merchants (create one with: svc-sandbox merchants create <name>)');

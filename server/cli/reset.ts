@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { SandboxClient } from './client.js';
-import { baseUrl, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor } from './client.js';
+import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const RESET_USAGE = `Usage: svc-sandbox reset [--yes] [options]
 
@@ -19,7 +19,7 @@ export async function reset(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, { yes: { type: 'boolean', short: 'y' } });
   if (values.help) return 'help';
   noExtra(positionals, 1);
-  const client = new SandboxClient(baseUrl(values));
+  const client = clientFor(values);
   if (!values.yes) {
     if (!process.stdin.isTTY || !process.stdout.isTTY)
       throw new UsageError('reset erases everything: pass --yes to confirm (no terminal to ask on)');

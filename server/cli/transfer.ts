@@ -86,12 +86,18 @@ export async function transferRequest(
   method: 'GET' | 'POST',
   path: string,
   body?: Buffer,
+  /** the workspace's X-SVC-Workspace header, when one is named */
+  scope: Record<string, string> = {},
 ): Promise<Buffer> {
   let response: Response;
   try {
     response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...controlHeaders(), ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
+      headers: {
+        ...controlHeaders(),
+        ...scope,
+        ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+      },
       ...(body ? { body: new Uint8Array(body) } : {}),
       signal: AbortSignal.timeout(300_000),
     });

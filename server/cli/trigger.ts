@@ -1,7 +1,7 @@
 import type { LibraryList } from '../contract/scenario-library.js';
 import type { ScenarioRun } from '../contract/scenarios.js';
-import { SandboxClient } from './client.js';
-import { baseUrl, COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
+import { clientFor } from './client.js';
+import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const TRIGGER_USAGE = `Usage: svc-sandbox trigger <name> [--env test|production] [--url <url>]
        svc-sandbox trigger --list
@@ -51,7 +51,7 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
   if (!libraryEntry(name))
     throw new UsageError(`no built-in scenario named ${name} (svc-sandbox trigger --list shows them)`);
   const env = envOption(values.env);
-  const client = new SandboxClient(baseUrl(values));
+  const client = clientFor(values);
   const run = await client.post<ScenarioRun>(
     `/sandbox/scenarios/library/${encodeURIComponent(name)}/run`,
     env === undefined ? {} : { env },
