@@ -246,12 +246,23 @@ export async function main(argv: string[]): Promise<void> {
   );
   // The demo drives the sandbox from inside: over the listeners, not the public addresses (which
   // may only mean something on the container's host).
-  if (options.demo)
-    await (await import('./cli/demo.js')).buildDemo(
-      sandbox,
+  if (options.demo) {
+    const demo = await (await import('./cli/demo.js')).buildDemo(
       options.publicUrl === undefined ? urls : listenerUrls(sandbox, options.host),
-      { fresh: options.fresh, controlToken: options.controlToken },
+      { fresh: options.fresh, controlToken: options.controlToken, seed: options.seed },
     );
+    if (demo)
+      process.stdout.write(
+        `svc-sandbox demo dashboard=${demoDashboard(urls.dashboard, demo.workspace.id)}\n`,
+      );
+  }
+}
+
+/** The dashboard opened on a workspace (`?workspace=`, as a link cannot send a header). */
+function demoDashboard(dashboard: string, workspace: string): string {
+  const url = new URL(dashboard);
+  url.searchParams.set('workspace', workspace);
+  return url.href;
 }
 
 /** The listeners' own addresses (loopback for an all-interfaces listener). */

@@ -1,63 +1,71 @@
-import type { Sandbox, Urls } from '../sandbox.js';
+import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
+import type { Urls } from '../sandbox.js';
+import { listOf, SandboxClient } from './client.js';
 
 /**
- * `serve --demo`: the built-in demo scenario, built once per database file. A kv entry remembers
- * the demo's merchants; a later `--demo` on the same file finds them and builds nothing (no second
- * set of merchants, no clock moved again). `--fresh` resets the workspace and builds it anew.
+ * `serve --demo`: the built-in demo scenario, built once in a workspace of its own named "Demo".
+ * Once the build has finished it saves the checkpoint "demo": a later `--demo` finds the workspace
+ * with that checkpoint and builds nothing (no second set of merchants, no clock moved again), and
+ * after a pitch `checkpoint restore demo --workspace Demo` brings the untouched demo back. A Demo
+ * workspace without the checkpoint is a build that did not finish: it is replaced. `--fresh`
+ * deletes the workspace and builds it anew. The other workspaces are never touched.
  */
-const MARKER = 'demo';
-/** The demo's history: it starts this far back on the sandbox clock and ends about now. */
+export const DEMO_WORKSPACE = 'Demo';
+export const DEMO_CHECKPOINT = 'demo';
+/** The demo's history: its clock starts this far back and the history ends about now. */
 const SPAN_MS = 30 * 24 * 3600_000;
-
-interface DemoMarker {
-  merchants: string[];
-  built_at: string;
-}
 
 type DemoUrls = Pick<Urls, 'test' | 'production'>;
 
 export interface DemoOptions {
-  /** reset the workspace and build the demo anew rather than reuse the one in the file */
+  /** delete the Demo workspace and build the demo anew rather than reuse it */
   fresh: boolean;
   /** sent as X-SVC-Control-Token when the sandbox requires one */
   controlToken?: string | undefined;
+  /** the sandbox's seed: the Demo workspace's ids, keys and addresses follow it too */
+  seed?: string | undefined;
+  /** where progress and the outcome are written (stdout, stderr) */
+  print?: (line: string) => void;
+  printError?: (line: string) => void;
 }
 
-async function merchantIds(urls: DemoUrls, headers: Record<string, string>): Promise<string[]> {
-  const response = await fetch(`${urls.test}/sandbox/merchants?limit=1000`, { headers });
-  if (!response.ok) throw new Error(`GET /sandbox/merchants: ${response.status}`);
-  return ((await response.json()) as { id: string }[]).map((m) => m.id);
+export interface DemoResult {
+  workspace: Workspace;
+  /** false when an earlier build was reused */
+  built: boolean;
 }
 
-export async function buildDemo(
-  sandbox: Sandbox,
-  urls: DemoUrls,
-  { fresh, controlToken }: DemoOptions,
-): Promise<void> {
-  const { kv } = sandbox.ctx.repos;
-  const headers: Record<string, string> =
-    controlToken === undefined ? {} : { 'x-svc-control-token': controlToken };
+/**
+ * Builds (or finds) the demo over the sandbox's own addresses, like any client. Resolves with the
+ * Demo workspace, or undefined when the build failed (said on stderr; the sandbox keeps serving).
+ */
+export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<DemoResult | undefined> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // The client reads the control token from the environment; the sandbox's own is passed here.
+  const sandbox = new DemoClient(urls.test, options.controlToken);
+  let demo: Workspace | undefined;
   try {
-    const marker = kv.get<DemoMarker>(MARKER);
-    if (marker && !fresh) {
-      const present = new Set(await merchantIds(urls, headers));
-      if (marker.merchants.length > 0 && marker.merchants.every((id) => present.has(id))) {
-        process.stdout.write(
-          `svc-sandbox demo ready: the demo built ${marker.built_at} (--demo --fresh rebuilds it)\n`,
+    const existing = (await sandbox.workspaces()).find(
+      (w) => w.name.toLowerCase() === DEMO_WORKSPACE.toLowerCase(),
+    );
+    if (existing && !options.fresh) {
+      const checkpoints = listOf<Checkpoint>(await sandbox.in(existing.id).get('/sandbox/checkpoints'));
+      const saved = checkpoints.find((c) => c.name === DEMO_CHECKPOINT);
+      if (saved) {
+        print(
+          `svc-sandbox demo ready in workspace ${existing.name} (${existing.id}): the demo built ${saved.created_at} (--demo --fresh rebuilds it)`,
         );
-        return;
+        return { workspace: existing, built: false };
       }
     }
-    if (fresh) {
-      const reset = await fetch(`${urls.test}/sandbox/reset`, { method: 'POST', headers });
-      if (!reset.ok) throw new Error(`POST /sandbox/reset: ${reset.status}`);
-    }
-    const before = await merchantIds(urls, headers);
-    // An empty workspace gets a month of history; one with data of its own keeps its clock.
-    if (before.length === 0) {
-      sandbox.ctx.clock.restart(-SPAN_MS);
-      sandbox.ctx.scheduler.wake();
-    }
+    if (existing) await sandbox.delete(`/sandbox/workspaces/${existing.id}`);
+    demo = await sandbox.post<Workspace>('/sandbox/workspaces', {
+      name: DEMO_WORKSPACE,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      // Wall-clock time is right here: the demo's history should end about when it is shown.
+      clock: { start: new Date(Date.now() - SPAN_MS).toISOString() },
+    } satisfies CreateWorkspaceBody);
     const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
       import('../scenarios/library.js'),
       import('../scenarios/parse.js'),
@@ -65,18 +73,51 @@ export async function buildDemo(
     ]);
     const parsed = parseScenario(libraryText('demo'));
     if (!parsed.ok) throw new Error(`the demo scenario is invalid: ${parsed.errors[0]?.message}`);
-    const run = await runScenario({ urls, controlToken }, parsed.scenario);
+    const run = await runScenario(
+      { urls, controlToken: options.controlToken, workspace: demo.id },
+      parsed.scenario,
+    );
     if (!run.ok) {
       const failed = run.steps.filter((s) => !s.ok);
       throw new Error(failed.map((s) => `step ${s.index} ${s.label}: ${s.error}`).join('; '));
     }
-    const existing = new Set(before);
-    const merchants = (await merchantIds(urls, headers)).filter((id) => !existing.has(id));
-    kv.set(MARKER, { merchants, built_at: sandbox.ctx.clock.nowIso() } satisfies DemoMarker);
-    process.stdout.write(
-      `svc-sandbox demo ready: ${run.steps.length} steps (svc-sandbox trigger --list for more)\n`,
+    await sandbox.in(demo.id).post('/sandbox/checkpoints', { name: DEMO_CHECKPOINT });
+    const built = await sandbox.findWorkspace(demo.id);
+    print(
+      `svc-sandbox demo ready in workspace ${built.name} (${built.id}): ${run.steps.length} steps (svc-sandbox trigger --list for more)`,
     );
+    return { workspace: built, built: true };
   } catch (error) {
-    process.stderr.write(`svc-sandbox: the demo did not complete: ${(error as Error).message}\n`);
+    printError(
+      `svc-sandbox: the demo did not complete: ${(error as Error).message}${demo ? ` (workspace ${demo.id} holds what was built; the next --demo replaces it)` : ''}`,
+    );
+    return undefined;
+  }
+}
+
+/** The CLI's client with the sandbox's own control token (serve knows it; the env may not hold it). */
+class DemoClient extends SandboxClient {
+  constructor(
+    baseUrl: string,
+    private readonly token: string | undefined,
+    workspace?: string,
+  ) {
+    super(baseUrl, workspace);
+  }
+
+  override in(workspace: string | undefined): DemoClient {
+    return new DemoClient(this.baseUrl, this.token, workspace);
+  }
+
+  override request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    return super.request<T>(method, path, body, {
+      ...(this.token === undefined ? {} : { 'x-svc-control-token': this.token }),
+      ...headers,
+    });
   }
 }

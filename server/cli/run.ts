@@ -1,30 +1,57 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
 import type { Scenario } from '../scenarios/format.js';
 import { type FileReport, junitXml } from '../scenarios/junit.js';
 import { formatErrors, parseScenario } from '../scenarios/parse.js';
 import { type RunOptions, runScenario, type ScenarioRun } from '../scenarios/run.js';
 import { stepLabel } from '../scenarios/steps.js';
 import { SandboxClient } from './client.js';
-import { CliFailure, controlToken, envOption, json, out, parse, UsageError } from './common.js';
+import {
+  baseUrl,
+  CliFailure,
+  controlToken,
+  envOption,
+  json,
+  out,
+  parse,
+  UsageError,
+  workspaceOption,
+} from './common.js';
 
-export const RUN_USAGE = `Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL]
+export const RUN_USAGE = `Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL [--keep | --workspace ID]]
 
 Runs scenario files (YAML or JSON, see docs/scenarios.md) and prints each step with a tick or the
-failure. Each file runs in a fresh in-memory sandbox of its own (its seed and clock, so ids and
-timestamps repeat), or, with --url, against that running sandbox.
+failure. Each file runs in a fresh world of its own with the file's seed and clock, so ids and
+timestamps repeat: an in-memory sandbox started for it or, with --url, a fresh ephemeral workspace
+of that running sandbox (no new process), deleted afterwards.
 
 Options:
   --junit <file>    also write a JUnit XML report: one test suite per file, one test case per step
   --env <env>       environment of the steps that name none: test or production (default: the file's)
-  --url <url>       run against this running sandbox instead of fresh ones (its own ids and clock)
-  --json            print each file's result as one JSON object per line
+  --url <url>       run in this running sandbox, each file in a new ephemeral workspace
+  --keep            with --url: keep each file's workspace afterwards (to look at it; the
+                    sandbox forgets it when it stops)
+  --workspace <id|name>
+                    with --url: run every file in this existing workspace instead (its own
+                    ids and clock; $SVC_SANDBOX_WORKSPACE does not apply here)
+  --json            print each file's result as one JSON object per line (with its workspace)
   -h, --help        show this help
 
 Exit codes: 0 every step held, 1 a step failed (or no sandbox answers at --url), 2 a file is
 invalid (each problem printed as FILE:LINE: FIELD: MESSAGE; nothing is run) or a bad command line.
 
-Example (CI): npx svc-sandbox run scenarios/*.yaml --junit report.xml
+Examples (CI):
+  npx svc-sandbox run scenarios/*.yaml --junit report.xml
+  npx svc-sandbox run scenarios/*.yaml --url http://127.0.0.1:4010
 `;
+
+/** Where --url runs go: the sandbox, and the one workspace --workspace named, if any. */
+interface Target {
+  client: SandboxClient;
+  urls: { test: string; production: string };
+  controlToken: string | undefined;
+  keep: boolean;
+}
 
 interface Loaded {
   file: string;
@@ -64,24 +91,28 @@ function printRun(run: ScenarioRun, scenario: Scenario): void {
 }
 
 export async function run(argv: string[]): Promise<number | 'help'> {
-  const { values, positionals } = parse(argv, { junit: { type: 'string' }, env: { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    junit: { type: 'string' },
+    env: { type: 'string' },
+    keep: { type: 'boolean' },
+  });
   if (values.help) return 'help';
   const files = positionals.slice(1);
   if (files.length === 0) throw new UsageError('run needs at least one scenario file');
   const env = envOption(values.env);
   const junit = values.junit as string | undefined;
   const asJson = values.json === true;
-  let target: { urls: { test: string; production: string }; controlToken?: string | undefined } | undefined;
+  if (values.url === undefined && (values.keep || values.workspace !== undefined))
+    throw new UsageError(`--${values.keep ? 'keep' : 'workspace'} goes with --url (a running sandbox)`);
+  if (values.keep && values.workspace !== undefined)
+    throw new UsageError('give --keep or --workspace, not both (a named workspace is always kept)');
+  let target: Target | undefined;
   if (values.url !== undefined) {
-    const url = values.url as string;
-    try {
-      new URL(url);
-    } catch {
-      throw new UsageError(`--url must be an http(s) URL, got ${url}`);
-    }
-    const client = new SandboxClient(url.replace(/\/+$/, ''));
+    // Only the flag: a run against a sandbox makes its own workspaces unless told otherwise.
+    const workspace = values.workspace === undefined ? undefined : workspaceOption(values);
+    const client = new SandboxClient(baseUrl(values), workspace);
     const health = await client.get<{ urls: { test: string; production: string } }>('/sandbox/health');
-    target = { urls: health.urls, controlToken: controlToken() };
+    target = { client, urls: health.urls, controlToken: controlToken(), keep: values.keep === true };
   }
 
   const loaded = files.map(load);
@@ -118,12 +149,19 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     };
     const startedAt = new Date().toISOString();
     let result: ScenarioRun;
+    let workspace: string | undefined;
     try {
-      result = target ? await runScenario(target, scenario, options) : await runFresh!(scenario, options);
+      if (target) {
+        const ran = await runInWorkspace(target, scenario, options, (line) => {
+          if (!asJson) out(line);
+        });
+        result = ran.run;
+        workspace = ran.workspace;
+      } else result = await runFresh!(scenario, options);
     } catch (error) {
       throw new CliFailure(`${file}: ${(error as Error).message}`);
     }
-    if (asJson) json({ file, ...result });
+    if (asJson) json({ file, ...(workspace === undefined ? {} : { workspace }), ...result });
     else printRun(result, scenario);
     allOk &&= result.ok;
     reports.push({ file, scenario, run: result, started_at: startedAt });
@@ -141,5 +179,49 @@ function write(file: string, reports: FileReport[]): void {
     writeFileSync(file, junitXml(reports));
   } catch (error) {
     throw new CliFailure(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * One file against a running sandbox: in the workspace --workspace named, else in a new ephemeral
+ * workspace with the file's seed and clock, deleted afterwards (kept with --keep). Says which.
+ */
+async function runInWorkspace(
+  target: Target,
+  scenario: Scenario,
+  options: RunOptions,
+  say: (line: string) => void,
+): Promise<{ run: ScenarioRun; workspace: string }> {
+  const { client, urls, controlToken } = target;
+  if (client.workspace !== undefined) {
+    const named = await client.findWorkspace(client.workspace);
+    say(`  in workspace ${named.id} (${named.name})`);
+    return {
+      run: await runScenario({ urls, controlToken, workspace: named.id }, scenario, options),
+      workspace: named.id,
+    };
+  }
+  const created = await client.post<Workspace>('/sandbox/workspaces', {
+    ephemeral: true,
+    seed: scenario.seed,
+    clock: { start: scenario.clock.start, frozen: scenario.clock.frozen },
+  } satisfies CreateWorkspaceBody);
+  say(
+    target.keep
+      ? `  in workspace ${created.id} (kept: --workspace ${created.id})`
+      : `  in workspace ${created.id} (ephemeral, deleted afterwards)`,
+  );
+  try {
+    return {
+      run: await runScenario({ urls, controlToken, workspace: created.id }, scenario, options),
+      workspace: created.id,
+    };
+  } finally {
+    if (!target.keep)
+      await client.delete(`/sandbox/workspaces/${created.id}`).catch((error: unknown) => {
+        process.stderr.write(
+          `svc-sandbox: could not delete workspace ${created.id}: ${(error as Error).message}\n`,
+        );
+      });
   }
 }

@@ -39,12 +39,14 @@ Options (each also read from the environment variable after it; a flag wins over
                     PEM certificates to trust for HTTPS webhook receivers, besides the
                     system's and NODE_EXTRA_CA_CERTS (a local CA such as mkcert's, or a
                     self-signed receiver's certificate)                  SVC_SANDBOX_WEBHOOK_CA
-  --demo            once ready, build a sales-demo workspace (the built-in demo scenario:
-                    branded merchants, checkouts in every state, invoices, a reseller, cards,
-                    webhook deliveries with failures and retries); prints a line when done.
-                    Built once per database file: a later --demo reuses it
+  --demo            once ready, build the sales demo in its own workspace named Demo (the
+                    built-in demo scenario: branded merchants, checkouts in every state,
+                    invoices, a reseller, cards, webhook deliveries with failures and retries)
+                    and print the dashboard address that opens on it. Built once per database
+                    file: a later --demo reuses it; its checkpoint "demo" brings it back after
+                    a pitch (svc-sandbox checkpoint restore demo --workspace Demo)
                                                                 SVC_SANDBOX_DEMO
-  --fresh           with --demo: reset the workspace and build the demo anew
+  --fresh           with --demo: delete the Demo workspace and build the demo anew
                                                                 SVC_SANDBOX_DEMO_FRESH
   -h, --help        show this help
 

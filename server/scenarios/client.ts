@@ -4,12 +4,18 @@
  * sandbox's internals, so what passes here passes for an integration calling the same addresses.
  */
 import type { Env } from '../contract/common.js';
+import { WORKSPACE_HEADER } from '../contract/workspaces.js';
 
 export interface ScenarioTarget {
   /** base URLs of the sandbox's two listeners; the control API is reached on the test one */
   urls: { test: string; production: string };
   /** the sandbox's control token, when it requires one (--control-token) */
   controlToken?: string | undefined;
+  /**
+   * The workspace to run in (its id or name): every control call carries it. The /v1 calls need
+   * nothing more: the keys the run makes there belong to that workspace.
+   */
+  workspace?: string | undefined;
 }
 
 /** A step that did not hold: the message says what was expected and what was found. */
@@ -52,6 +58,7 @@ export class ScenarioClient {
     readonly urls: ScenarioTarget['urls'],
     private readonly defaults: { env: Env; merchant: string | undefined },
     private readonly controlToken?: string,
+    private readonly workspace?: string,
   ) {}
 
   envOf(stepEnv?: Env): Env {
@@ -108,10 +115,11 @@ export class ScenarioClient {
     return { status: response.status, body };
   }
 
-  /** A call to the control API (on the test listener). */
+  /** A call to the control API (on the test listener), in the run's workspace. */
   control(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> =
       this.controlToken === undefined ? {} : { 'x-svc-control-token': this.controlToken };
+    if (this.workspace !== undefined) headers[WORKSPACE_HEADER] = this.workspace;
     return this.request(method, `${this.urls.test}${path}`, { body, headers });
   }
 

@@ -35,6 +35,7 @@ export async function runScenario(
       merchant: scenario.steps.find((s) => s.kind === 'merchant')?.merchant,
     },
     target.controlToken,
+    target.workspace,
   );
   const runner = new StepRunner(client, options.waitMs ?? 3000);
   const steps: ScenarioStepResult[] = [];

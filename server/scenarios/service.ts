@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../contract/common.js';
 import type { ScenarioProgress, ScenarioRun } from '../contract/scenarios.js';
+import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
 import { AppError, ConflictError } from '../errors.js';
 import { type Scenario, type ScenarioJsonSchemaDocument, scenarioJsonSchema } from './format.js';
 import { parseScenario, type ScenarioError } from './parse.js';
@@ -25,12 +26,18 @@ export interface ScenarioServiceDeps {
 
 type ProgressListener = (progress: ScenarioProgress) => void;
 
+export interface ScenarioRunOptions {
+  env?: Env;
+  /** the workspace to run in (the id of the request's): every control call of the run names it */
+  workspace?: string | undefined;
+}
+
 /**
  * Runs scenarios against this very sandbox, over its own HTTP addresses (as an integration
  * would), and tells listeners (the event stream) about each finished step.
  */
 export class ScenarioService {
-  private readonly listeners = new Set<ProgressListener>();
+  private readonly listeners = new Map<ProgressListener, string | undefined>();
 
   constructor(private readonly deps: ScenarioServiceDeps) {}
 
@@ -38,33 +45,39 @@ export class ScenarioService {
     return scenarioJsonSchema();
   }
 
-  /** Every finished step of every run; returns the unsubscribe function. */
-  on(listener: ProgressListener): () => void {
-    this.listeners.add(listener);
+  /**
+   * Every finished step of every run in `workspace` (undefined: the default one); returns the
+   * unsubscribe function. A stream of one workspace hears nothing of another's runs.
+   */
+  on(listener: ProgressListener, workspace?: string): () => void {
+    this.listeners.set(listener, workspace ?? DEFAULT_WORKSPACE_ID);
     return () => this.listeners.delete(listener);
   }
 
   /** Parses and runs scenario text; throws ScenarioInvalidError for an invalid file. */
-  runText(text: string, options: { env?: Env } = {}): Promise<ScenarioRun> {
+  runText(text: string, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
     const parsed = parseScenario(text);
     if (!parsed.ok) throw new ScenarioInvalidError(parsed.errors);
     return this.run(parsed.scenario, options);
   }
 
-  async run(scenario: Scenario, options: { env?: Env } = {}): Promise<ScenarioRun> {
+  async run(scenario: Scenario, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
     // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
     // seeded generator would shift every id the scenario itself then makes.
     const runId = randomUUID();
     const urls = this.deps.urls();
     if (/:0$/.test(urls.test))
       throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
-    return runScenario({ urls, controlToken: this.deps.controlToken }, scenario, {
+    const { workspace } = options;
+    const heardIn = workspace ?? DEFAULT_WORKSPACE_ID;
+    return runScenario({ urls, controlToken: this.deps.controlToken, workspace }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
       onStep: (step) => {
         // The runner stops after a failed action, so the last step is known as it finishes.
         const done = step.index === scenario.steps.length || (!step.ok && step.kind !== 'expect');
         const progress: ScenarioProgress = { run_id: runId, name: scenario.name, step, done };
-        for (const listener of this.listeners) {
+        for (const [listener, heard] of this.listeners) {
+          if (heard !== heardIn) continue;
           try {
             listener(progress);
           } catch {
