@@ -19,8 +19,9 @@ beforeAll(() => {
     execFileSync('npm', ['run', 'build:server', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }, 180_000);
 
-async function get<T>(url: string): Promise<T> {
-  const res = await fetch(url);
+/** A control GET, in the Demo workspace unless another is named (null: the default one). */
+async function get<T>(url: string, workspace: string | null = 'Demo'): Promise<T> {
+  const res = await fetch(url, { headers: workspace === null ? {} : { 'x-svc-workspace': workspace } });
   expect(res.status, url).toBe(200);
   return (await res.json()) as T;
 }
@@ -44,7 +45,11 @@ describe('svc-sandbox serve --demo', () => {
       const timer = setTimeout(() => reject(new Error(`no demo line: ${out} ${err}`)), 80_000);
       child!.stdout!.setEncoding('utf8').on('data', (c: string) => {
         out += c;
-        if (/svc-sandbox demo ready: \d+ steps/.test(out)) {
+        if (
+          /svc-sandbox demo ready in workspace Demo \(ws_\w+\): \d+ steps[\s\S]*demo dashboard=\S+\n/.test(
+            out,
+          )
+        ) {
           clearTimeout(timer);
           resolve();
         }
@@ -54,6 +59,15 @@ describe('svc-sandbox serve --demo', () => {
     expect(err).toBe('');
     const base = /svc-sandbox ready test=(\S+)/.exec(out)![1]!;
     expect(out.indexOf('svc-sandbox ready')).toBeLessThan(out.indexOf('svc-sandbox demo ready'));
+    // The demo has a workspace of its own: the default one stays empty, and the printed dashboard
+    // address opens on the demo.
+    const demoId = /demo ready in workspace Demo \((ws_\w+)\)/.exec(out)![1]!;
+    expect(out).toMatch(new RegExp(`svc-sandbox demo dashboard=http://\\S+/\\?workspace=${demoId}\\n`));
+    expect(await get<unknown[]>(`${base}/sandbox/merchants`, null)).toEqual([]);
+    const saved = await get<{ name: string }[] | { items: { name: string }[] }>(
+      `${base}/sandbox/checkpoints`,
+    );
+    expect((Array.isArray(saved) ? saved : saved.items).map((c) => c.name)).toEqual(['demo']);
 
     const merchants = await get<{ id: string; name: string }[]>(`${base}/sandbox/merchants`);
     expect(merchants.map((m) => m.name).sort()).toEqual(['Lumen Studio', 'Marketly', 'Northwind Coffee']);
@@ -145,7 +159,7 @@ describe('svc-sandbox serve --demo', () => {
 async function demoRun(
   db: string,
   extra: string[] = [],
-): Promise<{ out: string; merchants: string[]; now: number }> {
+): Promise<{ out: string; merchants: string[]; now: number; workspace: string }> {
   child = spawn(
     process.execPath,
     [CLI, 'serve', '--port', '0', '--prod-port', '0', '--db', db, '--demo', ...extra],
@@ -164,7 +178,7 @@ async function demoRun(
     const timer = setTimeout(() => reject(new Error(`no demo line: ${out} ${err}`)), 80_000);
     running.stdout!.setEncoding('utf8').on('data', (c: string) => {
       out += c;
-      if (/svc-sandbox demo ready: .*\n/.test(out)) {
+      if (/svc-sandbox demo dashboard=.*\n/.test(out)) {
         clearTimeout(timer);
         resolve();
       }
@@ -175,10 +189,13 @@ async function demoRun(
   const base = /svc-sandbox ready test=(\S+)/.exec(out)![1]!;
   const merchants = (await get<{ id: string }[]>(`${base}/sandbox/merchants`)).map((m) => m.id).sort();
   const now = Date.parse((await get<{ now: string }>(`${base}/sandbox/clock`)).now);
+  const workspace = /demo ready in workspace Demo \((ws_\w+)\)/.exec(out)![1]!;
+  // Nothing of the demo in the default workspace, however often it runs.
+  expect(await get<unknown[]>(`${base}/sandbox/merchants`, null)).toEqual([]);
   const exited = new Promise((resolve) => running.once('exit', resolve));
   running.kill('SIGTERM');
   await exited;
-  return { out, merchants, now };
+  return { out, merchants, now, workspace };
 }
 
 describe('svc-sandbox serve --demo on a database file', () => {
@@ -187,19 +204,23 @@ describe('svc-sandbox serve --demo on a database file', () => {
     const DAY = 24 * 3600_000;
 
     const first = await demoRun(db);
-    expect(first.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
+    expect(first.out).toMatch(/svc-sandbox demo ready in workspace Demo \(ws_\w+\): \d+ steps/);
     expect(first.merchants).toHaveLength(3);
     // The month of history ends about now: the clock is not days ahead of real time.
     expect(Math.abs(first.now - Date.now())).toBeLessThan(2 * DAY);
 
     const second = await demoRun(db);
-    expect(second.out).toMatch(/svc-sandbox demo ready: the demo built .* \(--demo --fresh rebuilds it\)/);
+    expect(second.out).toMatch(
+      /svc-sandbox demo ready in workspace Demo \(ws_\w+\): the demo built .* \(--demo --fresh rebuilds it\)/,
+    );
+    expect(second.workspace).toBe(first.workspace);
     expect(second.merchants).toEqual(first.merchants);
     // Not moved again: only real time has passed since.
     expect(second.now - first.now).toBeLessThan(60_000);
 
     const fresh = await demoRun(db, ['--fresh']);
-    expect(fresh.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
+    expect(fresh.out).toMatch(/svc-sandbox demo ready in workspace Demo \(ws_\w+\): \d+ steps/);
+    expect(fresh.workspace).not.toBe(first.workspace);
     expect(fresh.merchants).toHaveLength(3);
     expect(fresh.merchants.filter((id) => first.merchants.includes(id))).toEqual([]);
     expect(Math.abs(fresh.now - Date.now())).toBeLessThan(2 * DAY);
