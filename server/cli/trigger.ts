@@ -60,7 +60,9 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
     json(run);
     return run.ok ? 0 : 1;
   }
-  out(`${run.name} → ${client.baseUrl}`);
+  out(
+    `${run.name} → ${client.baseUrl}${client.workspace === undefined ? '' : ` (workspace ${client.workspace})`}`,
+  );
   for (const step of run.steps) {
     out(`  ${step.ok ? '✓' : '✗'} ${step.index} ${step.label}${step.ok ? '' : ` (line ${step.line})`}`);
     if (!step.ok && step.error) for (const line of step.error.split('\n')) out(`      ${line}`);
