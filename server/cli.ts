@@ -253,12 +253,12 @@ export async function main(argv: string[]): Promise<void> {
     );
     if (demo)
       process.stdout.write(
-        `svc-sandbox demo dashboard=${demoDashboard(urls.dashboard, demo.workspace.id)}\n`,
+        `svc-sandbox demo dashboard=${demoDashboard(urls.dashboard, demo.workspace.name)}\n`,
       );
   }
 }
 
-/** The dashboard opened on a workspace (`?workspace=`, as a link cannot send a header). */
+/** The dashboard opened on a workspace by name (`?workspace=`): the link outlives a --fresh rebuild. */
 function demoDashboard(dashboard: string, workspace: string): string {
   const url = new URL(dashboard);
   url.searchParams.set('workspace', workspace);
