@@ -24,8 +24,9 @@ Commands:
   import <bundle> [--db <file>]
                             replace the workspace with a bundle's
   run FILE... [--junit <file>]
-                            run scenario files, each in a fresh sandbox (or --url); exit 0 when
-                            every step held, 1 when one failed, 2 when a file is invalid
+                            run scenario files, each in a fresh sandbox (with --url: a fresh
+                            workspace of that one); exit 0 when every step held, 1 when one
+                            failed, 2 when a file is invalid
   trigger <name> | --list   run a built-in scenario (one event sequence each) against the sandbox
   workspaces create|list|delete
                             isolated worlds in one sandbox: own data, keys, clock, webhooks
