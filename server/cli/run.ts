@@ -211,17 +211,30 @@ async function runInWorkspace(
       ? `  in workspace ${created.id} (kept: --workspace ${created.id})`
       : `  in workspace ${created.id} (ephemeral, deleted afterwards)`,
   );
+  const remove = () =>
+    client.delete(`/sandbox/workspaces/${created.id}`).catch((error: unknown) => {
+      process.stderr.write(
+        `svc-sandbox: could not delete workspace ${created.id}: ${(error as Error).message}\n`,
+      );
+    });
+  // Interrupted mid-run (Ctrl-C, a CI job cancelled): the workspace goes too, not only at the end.
+  const interrupted = (signal: NodeJS.Signals) => {
+    void remove().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  if (!target.keep) {
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+  }
   try {
     return {
       run: await runScenario({ urls, controlToken, workspace: created.id }, scenario, options),
       workspace: created.id,
     };
   } finally {
-    if (!target.keep)
-      await client.delete(`/sandbox/workspaces/${created.id}`).catch((error: unknown) => {
-        process.stderr.write(
-          `svc-sandbox: could not delete workspace ${created.id}: ${(error as Error).message}\n`,
-        );
-      });
+    if (!target.keep) {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      await remove();
+    }
   }
 }
