@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Checkpoint, Workspace } from '../../server/contract/workspaces.js';
-import { CLI, ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
+import { CLI, ensureBuilt, ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir, testSandbox } from '../helpers/sandbox.js';
 
 // Workspaces through the built CLI (real child processes) against a sandbox in this process:
@@ -355,6 +355,37 @@ describe('svc-sandbox run --url', () => {
     const usage = await runCli(['run', join(dir, 'hour.yaml'), '--keep'], { timeoutMs: EXIT_TIMEOUT_MS });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--keep goes with --url');
+  });
+});
+
+describe('svc-sandbox run --url, interrupted', () => {
+  it('deletes the workspace of the file it was running and exits 130 on SIGINT', {
+    timeout: 60_000,
+  }, async () => {
+    const s = await start();
+    const dir = tempDir();
+    // A wrong expectation keeps looking for a few seconds: time to interrupt the run mid-file.
+    writeFileSync(join(dir, 'slow.yaml'), clockFile('slow', '1h', '2030-01-01T00:00:00.000Z'));
+    const child = spawnCli(['run', join(dir, 'slow.yaml'), '--url', s.url]);
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const id = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no workspace line: ${out}`)), 20_000);
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const found = /in workspace (ws_[0-9A-Za-z]{16})/.exec(out)?.[1];
+        if (found) {
+          clearTimeout(timer);
+          resolve(found);
+        }
+      });
+    });
+    expect(listOf<Workspace>(await s.control('GET', '/sandbox/workspaces')).map((w) => w.id)).toContain(id);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(listOf<Workspace>(await s.control('GET', '/sandbox/workspaces')).map((w) => w.id)).toEqual([
+      'default',
+    ]);
   });
 });
 
