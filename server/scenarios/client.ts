@@ -4,7 +4,7 @@
  * sandbox's internals, so what passes here passes for an integration calling the same addresses.
  */
 import type { Env } from '../contract/common.js';
-import { WORKSPACE_HEADER } from '../contract/workspaces.js';
+import { DEFAULT_WORKSPACE_ID, WORKSPACE_HEADER } from '../contract/workspaces.js';
 
 export interface ScenarioTarget {
   /** base URLs of the sandbox's two listeners; the control API is reached on the test one */
@@ -60,6 +60,18 @@ export class ScenarioClient {
     private readonly controlToken?: string,
     private readonly workspace?: string,
   ) {}
+
+  /**
+   * The addresses a scenario file writes with `${sandbox.url}` and `${sandbox.urls.*}`: in a
+   * workspace other than the default, under its `/w/<id>` prefix, so a URL built from them (the
+   * built-in inbox as a webhook endpoint, a page) reaches that workspace without a header.
+   */
+  refUrls(): ScenarioTarget['urls'] {
+    const workspace = this.workspace;
+    if (workspace === undefined || workspace === DEFAULT_WORKSPACE_ID) return { ...this.urls };
+    const prefix = `/w/${encodeURIComponent(workspace)}`;
+    return { test: `${this.urls.test}${prefix}`, production: `${this.urls.production}${prefix}` };
+  }
 
   envOf(stepEnv?: Env): Env {
     return stepEnv ?? this.defaults.env;

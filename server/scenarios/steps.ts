@@ -37,7 +37,7 @@ export class StepRunner {
     private readonly waitMs: number,
   ) {
     this.results = new Map<string, unknown>([
-      ['sandbox', { url: client.urls.test, urls: { ...client.urls } }],
+      ['sandbox', { url: client.refUrls().test, urls: client.refUrls() }],
     ]);
   }
 

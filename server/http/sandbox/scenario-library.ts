@@ -11,7 +11,6 @@ import { NotFoundError } from '../../errors.js';
 import { LIBRARY, libraryEntry, libraryText } from '../../scenarios/library.js';
 import { parseScenario } from '../../scenarios/parse.js';
 import type { ScenarioService } from '../../scenarios/service.js';
-import { requestWorkspace } from './scenarios.js';
 
 export interface ScenarioLibraryRoutesDeps {
   /** runs against this sandbox and reports each step on the event stream (`event: scenario`) */
@@ -88,7 +87,7 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
         throw new Error(`library scenario ${entry.name} is invalid: ${parsed.errors[0]?.message}`);
       return runner.run(parsed.scenario, {
         ...(request.body.env === undefined ? {} : { env: request.body.env }),
-        workspace: requestWorkspace(request),
+        workspace: request.workspace.id,
       });
     },
   );

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { ErrorBody } from '../../contract/common.js';
 import { ScenarioJsonSchema, ScenarioRun, ScenarioRunBody } from '../../contract/scenarios.js';
-import { WORKSPACE_HEADER } from '../../contract/workspaces.js';
 import type { ScenarioService } from '../../scenarios/service.js';
 
 /**
@@ -14,17 +12,6 @@ export interface ScenarioControlRoutesDeps {
 }
 
 const tags = ['sandbox: scenarios'];
-
-/**
- * The workspace a control request acts in, as it named it (header, else `?workspace=`); the edge
- * has already answered 404 for an unknown one. A run started by the request runs in it.
- */
-export function requestWorkspace(request: FastifyRequest): string | undefined {
-  const header = request.headers[WORKSPACE_HEADER];
-  if (typeof header === 'string' && header !== '') return header;
-  const query = (request.query as Record<string, unknown> | undefined)?.workspace;
-  return typeof query === 'string' && query !== '' ? query : undefined;
-}
 
 export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRoutesDeps> = async (
   app,
@@ -61,7 +48,7 @@ export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRou
       const { scenario, env } = request.body;
       return scenarios.runText(scenario, {
         ...(env === undefined ? {} : { env }),
-        workspace: requestWorkspace(request),
+        workspace: request.workspace.id,
       });
     },
   );

@@ -109,8 +109,9 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       let recordings = 0;
       let off = () => {};
       follow();
-      const offScenarios = scenarios.on((progress) =>
-        send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
+      const offScenarios = scenarios.on(
+        (progress) => send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
+        request.workspace.id,
       );
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
