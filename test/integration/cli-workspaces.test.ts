@@ -84,7 +84,7 @@ describe('svc-sandbox workspaces', () => {
 
     const two = await s.cli(['workspaces', 'create', '--name', 'Two']);
     expect(two.code, two.stderr).toBe(0);
-    const twoId = /^workspace {2}(ws_[0-9A-Za-z]{16}) {2}Two$/m.exec(two.stdout)?.[1];
+    const twoId = /^workspace {2}(ws_[0-9A-Za-z]{16}) {2}Two(?: {2}\(ephemeral\))?$/m.exec(two.stdout)?.[1];
     expect(twoId, two.stdout).toBeDefined();
     expect(two.stdout).toContain(`use it:    --workspace ${twoId}`);
 
@@ -395,11 +395,46 @@ describe('POST /sandbox/scenarios/run in a workspace', () => {
   }, async () => {
     const s = await start();
     const w = await s.create('--name', 'api runs', '--frozen', '--start', '2026-01-01T00:00:00Z');
-    const run = await s.control<{ ok: boolean }>('POST', '/sandbox/scenarios/run', w.id, {
+    const inWorkspace = scenarioMessages(`${s.url}/sandbox/events?workspace=${w.id}`);
+    const inDefault = scenarioMessages(`${s.url}/sandbox/events`);
+    await Promise.all([inWorkspace.open, inDefault.open]);
+    const run = await s.control<{ ok: boolean }>('POST', '/sandbox/scenarios/run', 'api runs', {
       scenario: clockFile('api', '1h', '2026-01-01T01:00:00.000Z'),
     });
     expect(run.ok).toBe(true);
     expect(await merchantNames(s, w.id)).toEqual(['api shop']);
     expect(await merchantNames(s)).toEqual([]);
+    // Progress went to the workspace's stream (named by id; the run by name), not the default's.
+    await expect.poll(() => inWorkspace.messages.length, { timeout: 5_000 }).toBe(3);
+    expect(inWorkspace.messages.at(-1)).toMatchObject({ name: 'api', done: true });
+    expect(inDefault.messages).toEqual([]);
+    inWorkspace.close();
+    inDefault.close();
   });
 });
+
+/** The `event: scenario` messages of an event stream, as they come. */
+function scenarioMessages(url: string) {
+  const controller = new AbortController();
+  const messages: unknown[] = [];
+  const open = fetch(url, { signal: controller.signal }).then((res) => {
+    expect(res.status).toBe(200);
+    void (async () => {
+      let buffer = '';
+      try {
+        for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (!block.includes('event: scenario\n')) continue;
+            messages.push(JSON.parse(/^data: (.*)$/m.exec(block)![1]!));
+          }
+        }
+      } catch {
+        // aborted at the end of the test
+      }
+    })();
+  });
+  return { open, messages, close: () => controller.abort() };
+}
