@@ -145,15 +145,26 @@ describe('svc-sandbox run', () => {
     );
   }, 90_000);
 
-  it('--url runs against a running sandbox, whose data the scenario then shares', async () => {
+  it('--url runs in a fresh workspace of a running sandbox, leaving its default workspace alone', async () => {
     const sandbox = await testSandbox();
     const urls = await sandbox.listen();
     const dir = files({ 'paid.yaml': PASSING });
     const result = await cli(['run', 'paid.yaml', '--url', urls.test], dir);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const merchants = (await (await fetch(`${urls.test}/sandbox/merchants`)).json()) as { name: string }[];
-    expect(merchants.map((m) => m.name)).toEqual(['shop']);
+    expect(result.stdout).toMatch(/^ {2}in workspace ws_\w{16} \(ephemeral, deleted afterwards\)$/m);
+    const names = async (workspace?: string) =>
+      (
+        (await (
+          await fetch(`${urls.test}/sandbox/merchants`, {
+            headers: workspace === undefined ? {} : { 'x-svc-workspace': workspace },
+          })
+        ).json()) as { name: string }[]
+      ).map((m) => m.name);
+    expect(await names()).toEqual([]);
+    const kept = await cli(['run', 'paid.yaml', '--url', urls.test, '--keep'], dir);
+    const id = /in workspace (ws_\w{16}) \(kept/.exec(kept.stdout)![1]!;
+    expect(await names(id)).toEqual(['shop']);
 
     // --json: one object per file, the run as the control API gives it.
     const asJson = await cli(['run', 'paid.yaml', '--url', urls.test, '--json'], dir);
@@ -162,11 +173,17 @@ describe('svc-sandbox run', () => {
     expect(lines).toHaveLength(1);
     const run = JSON.parse(lines[0]!) as {
       file: string;
+      workspace: string;
       ok: boolean;
       name: string;
       steps: { ok: boolean }[];
     };
-    expect(run).toMatchObject({ file: 'paid.yaml', ok: true, name: 'checkout paid and settled' });
+    expect(run).toMatchObject({
+      file: 'paid.yaml',
+      workspace: expect.stringMatching(/^ws_/),
+      ok: true,
+      name: 'checkout paid and settled',
+    });
     expect(run.steps.map((s) => s.ok)).toEqual([true, true, true, true, true, true]);
 
     const nobody = await cli(['run', 'paid.yaml', '--url', 'http://127.0.0.1:9'], dir);
@@ -184,7 +201,9 @@ describe('svc-sandbox run', () => {
     expect(env.stderr).toContain('--env must be test or production');
     const help = await cli(['run', '--help'], dir);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL]');
+    expect(help.stdout).toContain(
+      'Usage: svc-sandbox run FILE... [--junit report.xml] [--url URL [--keep | --workspace ID]]',
+    );
     const main = await cli(['--help'], dir);
     expect(main.stdout).toMatch(/^ {2}run FILE\.\.\. \[--junit <file>\]$/m);
   }, 90_000);
