@@ -422,7 +422,9 @@ function scenarioMessages(url: string) {
     void (async () => {
       let buffer = '';
       try {
-        for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
+        for await (const chunk of res.body!.pipeThrough(
+          new TextDecoderStream(),
+        ) as unknown as AsyncIterable<string>) {
           buffer += chunk;
           for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
             const block = buffer.slice(0, end);
