@@ -180,11 +180,19 @@ describe('--workspace on client commands', () => {
     expect(await merchantNames(s)).toEqual(['Stays']);
   });
 
-  it('an unknown workspace is exit 1 with the server’s 404 and a hint', async () => {
+  it('an unknown workspace is exit 1 with the server’s 404 and a hint; names beyond ASCII work', async () => {
     const s = await start();
     const res = await s.cli(['merchants', 'list', '--workspace', 'nope']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/404 .*\(svc-sandbox workspaces list shows them\)/);
+    // A name a header cannot carry is looked up to its id first.
+    const cafe = await s.create('--name', 'Café ☕');
+    const made = await s.cli(['merchants', 'create', 'Espresso', '--workspace', 'CAFÉ ☕']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(await merchantNames(s, cafe.id)).toEqual(['Espresso']);
+    const unknown = await s.cli(['merchants', 'list', '--workspace', 'Thé']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no workspace "Thé"');
   });
 
   it('clock advance says what fired: the events by type and id, deliveries, jobs', {
@@ -216,6 +224,77 @@ describe('--workspace on client commands', () => {
     expect(human.stdout).toMatch(/^now=2026-01-01T01:30:00\.000Z .* frozen=true/m);
     expect(human.stdout).toMatch(/^fired: 1 event, \d+ webhook delivery attempts?, [1-9]\d* jobs?$/m);
     expect(human.stdout).toMatch(/^ {2}checkout\.expired {2}\S+$/m);
+  });
+});
+
+/** The stdout of a long-running command until `pattern` shows (or rejects after `ms`). */
+function until(child: ReturnType<typeof spawnCli>, pattern: RegExp, ms = 15_000): Promise<string> {
+  let text = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${pattern}: ${text} ${err}`)), ms);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      if (pattern.test(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    });
+  });
+}
+
+describe('the streaming commands with --workspace', () => {
+  it('logs tail shows only that workspace; listen serves only its merchants', {
+    timeout: 60_000,
+  }, async () => {
+    const s = await start();
+    const w = await s.create('--name', 'tail');
+    const key = async (workspace?: string) =>
+      (
+        await s.control<{ api_key: { key: string } }>('POST', '/sandbox/merchants', workspace, {
+          name: workspace === undefined ? 'Elsewhere' : 'Here',
+        })
+      ).api_key.key;
+    const [here, elsewhere] = [await key(w.id), await key()];
+    const checkout = async (apiKey: string, title: string) => {
+      const res = await fetch(`${s.url}/v1/checkouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title,
+          amount: 5000000,
+          currency: 'USDC',
+          expires_at: new Date(Date.now() + 7200_000).toISOString(),
+        }),
+      });
+      expect(res.status).toBeLessThan(300);
+      return ((await res.json()) as { id: string }).id;
+    };
+
+    const tail = spawnCli(['logs', 'tail', '--url', s.url, '--workspace', 'tail']);
+    const opened = new Promise<void>((resolve) => tail.stderr!.once('data', () => resolve()));
+    await opened;
+    const other = await checkout(elsewhere, 'Not here');
+    const mine = await checkout(here, 'Here');
+    const seen = await until(tail, new RegExp(`checkout\\.created ${mine}`));
+    expect(seen).not.toContain(other);
+    tail.kill('SIGINT');
+
+    const listen = spawnCli([
+      'listen',
+      '--forward-to',
+      'http://127.0.0.1:9/hooks',
+      '--url',
+      s.url,
+      '--workspace',
+      w.id,
+    ]);
+    const ready = await until(listen, /Ready! Your webhook signing secret is \S+ \(merchant Here /);
+    expect(ready).not.toContain('Elsewhere');
+    listen.kill('SIGINT');
   });
 });
 
