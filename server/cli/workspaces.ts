@@ -136,10 +136,13 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
     const isCurrent = (w: Workspace) =>
       current === undefined ? w.default : w.id === client.workspace || w.name.toLowerCase() === current;
     const nameWidth = Math.max(4, ...list.map((w) => w.name.length));
-    out(`  ${'ID'.padEnd(19)}  ${'NAME'.padEnd(nameWidth)}  ${'CLOCK'.padEnd(46)}  CHECKPOINTS  KIND`);
+    const clockWidth = Math.max(5, ...list.map((w) => clockText(w).length));
+    out(
+      `  ${'ID'.padEnd(19)}  ${'NAME'.padEnd(nameWidth)}  ${'CLOCK'.padEnd(clockWidth)}  CHECKPOINTS  KIND`,
+    );
     for (const w of list)
       out(
-        `${isCurrent(w) ? '*' : ' '} ${w.id.padEnd(19)}  ${w.name.padEnd(nameWidth)}  ${clockText(w).padEnd(46)}  ${String(w.checkpoints).padEnd(11)}  ${kindText(w)}`.trimEnd(),
+        `${isCurrent(w) ? '*' : ' '} ${w.id.padEnd(19)}  ${w.name.padEnd(nameWidth)}  ${clockText(w).padEnd(clockWidth)}  ${String(w.checkpoints).padEnd(11)}  ${kindText(w)}`.trimEnd(),
       );
     return 0;
   }

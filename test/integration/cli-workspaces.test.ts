@@ -328,11 +328,16 @@ describe('svc-sandbox checkpoint', () => {
     expect(await merchantNames(s, w.id)).toEqual(['First']);
     expect((await clockOf(s, w.id)).now).toBe('2026-01-01T00:00:00.000Z');
 
+    // Without a checkpoint, a fork is of the workspace as it is now.
+    await inQa('merchants', 'create', 'Later');
+    const now = await s.create('--from', 'qa', '--name', 'present');
+    expect(now.from).toEqual({ workspace_id: w.id, checkpoint: null });
+    expect(await merchantNames(s, now.id)).toEqual(['First', 'Later']);
     const fork = await s.create('--from', 'qa:paid', '--name', 'branch');
     expect(fork.from).toEqual({ workspace_id: w.id, checkpoint: 'paid' });
     expect(await merchantNames(s, fork.id)).toEqual(['First']);
     await s.cli(['merchants', 'create', 'Only in branch', '--workspace', 'branch']);
-    expect(await merchantNames(s, w.id)).toEqual(['First']);
+    expect(await merchantNames(s, w.id)).toEqual(['First', 'Later']);
 
     const deleted = await inQa('checkpoint', 'delete', 'paid');
     expect(deleted.stdout.trim()).toBe('deleted checkpoint paid of workspace qa');
