@@ -1,7 +1,9 @@
-import type { CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { type CreateWorkspaceBody, WORKSPACE_HEADER, type Workspace } from '../contract/workspaces.js';
 import { clientFor, type SandboxClient } from './client.js';
 import { formatOffset } from './clock.js';
-import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
+import { transferRequest } from './transfer.js';
 
 export const WORKSPACES_USAGE = `Usage: svc-sandbox workspaces <create | list | delete <id>> [options]
 
@@ -17,6 +19,7 @@ $SVC_SANDBOX_WORKSPACE); without it, in the default workspace.
     --ephemeral             kept in memory only: gone when the sandbox stops
     --start <time>          where its clock starts (ISO 8601, e.g. 2026-01-01T00:00:00Z)
     --frozen                its clock stands still until advanced
+    --import <bundle>       fill it with a bundle (svc-sandbox export): its data and clock
   workspaces list           one line per workspace: id, name, clock, checkpoints
   workspaces delete <id>    delete a workspace (an id or a name) and everything in it
 
@@ -26,6 +29,7 @@ Examples:
   WS=$(svc-sandbox workspaces create --ephemeral --frozen --json | jq -r .id)
   svc-sandbox merchants create Acme --workspace "$WS"
   svc-sandbox workspaces create --name "before refund" --from qa:checkout-paid
+  svc-sandbox workspaces create --name bug-1234 --import bug-1234.svcbundle
 `;
 
 const OPTIONS = {
@@ -35,6 +39,7 @@ const OPTIONS = {
   ephemeral: { type: 'boolean' },
   start: { type: 'string' },
   frozen: { type: 'boolean' },
+  import: { type: 'string' },
 } as const;
 
 /** `ID` or `ID:CHECKPOINT`; a checkpoint name holds no colon, so the last one splits them. */
@@ -79,6 +84,11 @@ export function createBody(values: Record<string, string | boolean | undefined>)
   return body;
 }
 
+function readBundle(path: string): Buffer {
+  if (!existsSync(path)) throw new CliFailure(`no bundle file at ${path}`);
+  return readFileSync(path);
+}
+
 /** The id of a workspace named by an id or a name: ids as given, names looked up. */
 async function idOf(client: SandboxClient, idOrName: string): Promise<string> {
   if (/^(default|ws_[0-9A-Za-z]{16})$/.test(idOrName)) return idOrName;
@@ -97,7 +107,7 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) return 'help';
   const action = positionals[1];
-  const createOnly = ['name', 'seed', 'from', 'ephemeral', 'start', 'frozen'].filter(
+  const createOnly = ['name', 'seed', 'from', 'ephemeral', 'start', 'frozen', 'import'].filter(
     (flag) => values[flag] !== undefined,
   );
   if (action !== 'create' && createOnly.length > 0)
@@ -109,8 +119,24 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
   if (action === 'create') {
     noExtra(positionals, 2);
     const body = createBody(values);
+    const bundlePath = values.import as string | undefined;
+    if (bundlePath !== undefined && body.from)
+      throw new UsageError('give --from or --import, not both (each fills the new workspace)');
+    const bundle = bundlePath === undefined ? undefined : readBundle(bundlePath);
     if (body.from) body.from.workspace_id = await idOf(sandbox, body.from.workspace_id);
-    const created = await sandbox.post<Workspace>('/sandbox/workspaces', body);
+    let created = await sandbox.post<Workspace>('/sandbox/workspaces', body);
+    if (bundle) {
+      try {
+        await transferRequest(sandbox.baseUrl, 'POST', '/sandbox/import', bundle, {
+          [WORKSPACE_HEADER]: created.id,
+        });
+      } catch (error) {
+        // A bundle that did not go in leaves no half-made workspace behind.
+        await sandbox.delete(`/sandbox/workspaces/${created.id}`).catch(() => {});
+        throw error;
+      }
+      created = await sandbox.get<Workspace>(`/sandbox/workspaces/${created.id}`);
+    }
     if (values.json) {
       json(created);
       return 0;

@@ -178,6 +178,18 @@ describe('--workspace on client commands', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(await merchantNames(s, a.id)).toEqual(['Acme']);
     expect(await merchantNames(s)).toEqual(['Stays']);
+
+    // A new workspace filled from the bundle in one command; a bad bundle leaves none behind.
+    const copy = await s.create('--name', 'from bundle', '--import', bundle);
+    expect(await merchantNames(s, copy.id)).toEqual(['Acme']);
+    expect(copy.clock.offset_ms).toBeGreaterThanOrEqual(3 * 3600_000 - 1000);
+    const junk = join(tempDir(), 'junk.svcbundle');
+    writeFileSync(junk, 'not a bundle');
+    const refused = await s.cli(['workspaces', 'create', '--name', 'junk', '--import', junk]);
+    expect(refused.code).toBe(1);
+    expect(listOf<Workspace>(await s.control('GET', '/sandbox/workspaces')).map((w) => w.name)).not.toContain(
+      'junk',
+    );
   });
 
   it('an unknown workspace is exit 1 with the server’s 404 and a hint; names beyond ASCII work', async () => {
