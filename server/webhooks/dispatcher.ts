@@ -1,11 +1,20 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
-import type { DeliveryAttempt } from '../contract/webhooks.js';
+import type { ChaosEffect, DeliveryAttempt } from '../contract/webhooks.js';
 import type { JobRow } from '../db/jobs.js';
 import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
+import {
+  type ChaosPlan,
+  decide,
+  effectsOf,
+  ReorderWindows,
+  SettingsCache,
+  type Turn,
+  wrongSignature,
+} from './chaos.js';
 import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
 import { sign } from './signing.js';
 import type { SendResult, WebhookTransport } from './transport.js';
@@ -76,6 +85,9 @@ export class WebhookDispatcher {
   private finished: Finished[] = [];
   /** fan-out leases (by event id) whose sends are not all recorded yet */
   private readonly fanoutLeases = new Map<string, FanoutLease>();
+  /** delivery chaos: sends held to be released shuffled, and the endpoints' parsed settings */
+  private readonly windows = new ReorderWindows();
+  private readonly chaosSettings = new SettingsCache();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
@@ -108,10 +120,12 @@ export class WebhookDispatcher {
       this.leaseEnd(),
       deliveries.map((d) => d.delivery.id),
     );
+    const plans = deliveries.map(({ endpoint }) => this.chaosPlan(endpoint));
     this.deps.afterCommit(() => {
       this.fanoutLeases.set(eventId, { remaining: deliveries.length, failed: false });
-      for (const { delivery, endpoint } of deliveries)
-        void this.launch(delivery, resource, endpoint, eventId);
+      deliveries.forEach(({ delivery, endpoint }, i) => {
+        void this.launch(delivery, resource, endpoint, eventId, plans[i]);
+      });
     });
   }
 
@@ -144,8 +158,10 @@ export class WebhookDispatcher {
     if (read?.status !== 'pending') return;
     const delivery = outgoing(read);
     this.lease(delivery.id);
+    const plan = this.chaosPlan(this.deps.repo.findEndpoint(delivery.endpoint_id));
     this.deps.afterCommit(() => {
-      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resourceOf(delivery));
+      if (!this.inFlight.has(delivery.id))
+        void this.launch(delivery, resourceOf(delivery), undefined, undefined, plan);
     });
   }
 
@@ -156,9 +172,12 @@ export class WebhookDispatcher {
     const read = this.deps.repo.findDelivery(delivery.id);
     const fresh = read ? outgoing(read) : delivery;
     return new Promise((resolve, reject) => {
-      this.deps.transaction(() => this.lease(fresh.id));
+      const plan = this.deps.transaction(() => {
+        this.lease(fresh.id);
+        return this.chaosPlan(this.deps.repo.findEndpoint(fresh.endpoint_id));
+      });
       this.deps.afterCommit(
-        () => resolve(this.launch(fresh, resourceOf(fresh))),
+        () => resolve(this.launch(fresh, resourceOf(fresh), undefined, undefined, plan)),
         () => reject(new Error('the retry was rolled back')),
       );
     });
@@ -166,7 +185,11 @@ export class WebhookDispatcher {
 
   /** Resolves when every send started so far has finished (used by clock advances and tests). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0) {
+      // Whoever waits for the sends (a clock advance, a settle) does not wait for a window to fill.
+      this.windows.releaseAll();
+      await Promise.allSettled([...this.inFlight.values()]);
+    }
   }
 
   onAttempt(listener: (event: AttemptEvent) => void): () => void {
@@ -183,6 +206,19 @@ export class WebhookDispatcher {
     this.deps.scheduler.schedule(JOB_DELIVER, id, this.leaseEnd());
   }
 
+  /**
+   * The chaos decisions for the next attempt to an endpoint with chaos on (undefined: off), drawn
+   * from its sequence, whose new state is written in the caller's transaction.
+   */
+  private chaosPlan(endpoint: EndpointRow | undefined): ChaosPlan | undefined {
+    if (!endpoint || endpoint.chaos === null || endpoint.chaos_state === null) return undefined;
+    const { plan, state } = decide(this.chaosSettings.get(endpoint.chaos), endpoint.chaos_state);
+    this.deps.repo.updateChaosState(endpoint.id, state);
+    // The row may be read again in this transaction (the next event of a batch): it moves on too.
+    endpoint.chaos_state = state;
+    return plan;
+  }
+
   /** When a lease taken now runs out: the send has timed out long before. */
   private leaseEnd(): number {
     return this.deps.clock.now() + this.deps.timeoutMs() + 60_000;
@@ -191,18 +227,34 @@ export class WebhookDispatcher {
   /**
    * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
+   * A send that chaos holds in a reorder window is out of that order on purpose: it waits for its
+   * turn in the window instead.
    */
   private launch(
     delivery: OutgoingDelivery,
     resource: string,
     endpoint?: EndpointRow,
     lease?: string,
+    plan?: ChaosPlan,
   ): Promise<OutgoingDelivery> {
+    if (plan && plan.window !== null && !plan.drop) {
+      const window = plan.window;
+      const held = this.windows.hold(delivery.endpoint_id, window, plan.holdKey).then(async (turn) => {
+        try {
+          return await this.send(delivery, undefined, lease, plan, turn);
+        } finally {
+          turn.done();
+        }
+      });
+      const promise = held.finally(() => this.inFlight.delete(delivery.id));
+      this.inFlight.set(delivery.id, promise);
+      return promise;
+    }
     const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
     // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
     // wait (the endpoint may have changed meanwhile): then it is read again.
-    const send = () => this.send(delivery, before ? undefined : endpoint, lease);
+    const send = () => this.send(delivery, before ? undefined : endpoint, lease, plan);
     const promise = (before ? before.then(send, send) : send()).finally(() => {
       this.inFlight.delete(delivery.id);
       if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
@@ -216,19 +268,42 @@ export class WebhookDispatcher {
     delivery: OutgoingDelivery,
     known?: EndpointRow,
     lease?: string,
+    plan?: ChaosPlan,
+    turn?: Turn,
   ): Promise<OutgoingDelivery> {
     const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
-    const signature = endpoint ? sign(endpoint.secret, delivery.body) : '';
+    // Chaos applies to sends to an endpoint that is still there.
+    const chaos = endpoint ? plan : undefined;
+    const signature = !endpoint
+      ? ''
+      : chaos?.badSignature
+        ? wrongSignature(endpoint.secret, delivery.body)
+        : sign(endpoint.secret, delivery.body);
     const at = this.deps.clock.nowIso();
+    if (chaos?.delayMs && !chaos.drop) await new Promise((wait) => setTimeout(wait, chaos.delayMs!));
     const started = performance.now();
-    const result: SendResult = endpoint
-      ? await this.deps.transport.post(
-          delivery.url,
-          envelopeHeaders(delivery.event, delivery.id, signature),
-          delivery.body,
+    const headers = envelopeHeaders(delivery.event, delivery.id, signature);
+    let second: SendResult | undefined;
+    let result: SendResult;
+    let duration = 0;
+    if (!endpoint) result = { status: null, body: null, error: 'endpoint deleted' };
+    else if (chaos?.drop) {
+      // Never sent: to the records, a request whose answer never came.
+      result = { status: null, body: null, error: `timeout: no answer within ${this.deps.timeoutMs()} ms` };
+    } else {
+      result = await this.deps.transport.post(delivery.url, headers, delivery.body);
+      duration = Math.round(performance.now() - started);
+      // The same request again, as an at-least-once sender whose answer was lost would send it.
+      if (chaos?.duplicate) second = await this.deps.transport.post(delivery.url, headers, delivery.body);
+    }
+    const effects = chaos
+      ? effectsOf(
+          chaos,
+          turn,
+          second && { response_status: second.status, error: second.error },
         )
-      : { status: null, body: null, error: 'endpoint deleted' };
+      : [];
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt: StoredAttempt = {
       delivery_id: delivery.id,
@@ -237,8 +312,9 @@ export class WebhookDispatcher {
       signature,
       response_status: result.status,
       response_body: result.body,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: duration,
       error: result.error,
+      chaos: effects.length > 0 ? JSON.stringify(effects) : null,
     };
     return new Promise((done) => {
       this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
@@ -367,5 +443,6 @@ function asSent({ delivery, attempt }: Finished): DeliveryAttempt {
     response_body: attempt.response_body,
     duration_ms: attempt.duration_ms,
     error: attempt.error,
+    chaos: attempt.chaos === null ? [] : (JSON.parse(attempt.chaos) as ChaosEffect[]),
   };
 }
