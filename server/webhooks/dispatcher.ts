@@ -298,11 +298,7 @@ export class WebhookDispatcher {
       if (chaos?.duplicate) second = await this.deps.transport.post(delivery.url, headers, delivery.body);
     }
     const effects = chaos
-      ? effectsOf(
-          chaos,
-          turn,
-          second && { response_status: second.status, error: second.error },
-        )
+      ? effectsOf(chaos, turn, second && { response_status: second.status, error: second.error })
       : [];
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt: StoredAttempt = {
