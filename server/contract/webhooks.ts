@@ -19,8 +19,8 @@ export const ChaosSettingsInput = Type.Object(
     delay: Type.Optional(
       Type.Object(
         {
-          min_ms: Type.Integer({ minimum: 0, maximum: 60_000 }),
-          max_ms: Type.Integer({ minimum: 0, maximum: 60_000 }),
+          min_ms: Type.Integer({ minimum: 0, maximum: 10_000 }),
+          max_ms: Type.Integer({ minimum: 0, maximum: 10_000 }),
         },
         { additionalProperties: false },
       ),

@@ -38,7 +38,7 @@ async function addEndpoint(sandbox: Sandbox, actor: Actor, url: string): Promise
   return res.json() as Endpoint;
 }
 
-const patch = (sandbox: Sandbox, id: string, payload: unknown) =>
+const patch = (sandbox: Sandbox, id: string, payload: Record<string, unknown>) =>
   sandbox.apps.test.inject({ method: 'PATCH', url: `/sandbox/webhook-endpoints/${id}`, payload });
 
 async function setChaos(sandbox: Sandbox, id: string, chaos: unknown): Promise<Endpoint> {
