@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChaosEffect, ChaosSettings, ChaosSettingsInput } from '../contract/webhooks.js';
+import type { EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { ValidationError } from '../errors.js';
 import { sign } from './signing.js';
 
@@ -189,11 +190,27 @@ export class ReorderWindows {
   }
 }
 
-/** The stored settings of an endpoint, parsed once per distinct text (a handful). */
-export class SettingsCache {
+/** Draws the decisions for the attempts to endpoints with chaos on, and keeps their sequences. */
+export class ChaosDecider {
+  /** stored settings, parsed once per distinct text (a handful) */
   private readonly parsed = new Map<string, ChaosSettings>();
 
-  get(text: string): ChaosSettings {
+  constructor(private readonly repo: Pick<WebhooksRepo, 'updateChaosState'>) {}
+
+  /**
+   * The decisions for the next attempt to `endpoint` (undefined: chaos is off), drawn from its
+   * sequence, whose new state is written in the caller's transaction.
+   */
+  plan(endpoint: EndpointRow | undefined): ChaosPlan | undefined {
+    if (!endpoint || endpoint.chaos === null || endpoint.chaos_state === null) return undefined;
+    const { plan, state } = decide(this.settings(endpoint.chaos), endpoint.chaos_state);
+    this.repo.updateChaosState(endpoint.id, state);
+    // The row may be used again in this transaction: it moves on too.
+    endpoint.chaos_state = state;
+    return plan;
+  }
+
+  private settings(text: string): ChaosSettings {
     let settings = this.parsed.get(text);
     if (!settings) {
       settings = JSON.parse(text) as ChaosSettings;

@@ -7,11 +7,10 @@ import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js
 import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
 import {
+  ChaosDecider,
   type ChaosPlan,
-  decide,
   effectsOf,
   ReorderWindows,
-  SettingsCache,
   type Turn,
   wrongSignature,
 } from './chaos.js';
@@ -85,12 +84,13 @@ export class WebhookDispatcher {
   private finished: Finished[] = [];
   /** fan-out leases (by event id) whose sends are not all recorded yet */
   private readonly fanoutLeases = new Map<string, FanoutLease>();
-  /** delivery chaos: sends held to be released shuffled, and the endpoints' parsed settings */
+  /** delivery chaos: its decisions, and the sends held to be released shuffled */
+  private readonly chaos: ChaosDecider;
   private readonly windows = new ReorderWindows();
-  private readonly chaosSettings = new SettingsCache();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
+    this.chaos = new ChaosDecider(deps.repo);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
     deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
@@ -120,11 +120,14 @@ export class WebhookDispatcher {
       this.leaseEnd(),
       deliveries.map((d) => d.delivery.id),
     );
-    const plans = deliveries.map(({ endpoint }) => this.chaosPlan(endpoint));
+    // Chaos decisions are drawn here, in the event's transaction (none without chaos).
+    const plans = deliveries.some((d) => d.endpoint.chaos !== null)
+      ? deliveries.map(({ endpoint }) => this.chaos.plan(endpoint))
+      : undefined;
     this.deps.afterCommit(() => {
       this.fanoutLeases.set(eventId, { remaining: deliveries.length, failed: false });
       deliveries.forEach(({ delivery, endpoint }, i) => {
-        void this.launch(delivery, resource, endpoint, eventId, plans[i]);
+        void this.launch(delivery, resource, endpoint, eventId, plans?.[i]);
       });
     });
   }
@@ -158,7 +161,7 @@ export class WebhookDispatcher {
     if (read?.status !== 'pending') return;
     const delivery = outgoing(read);
     this.lease(delivery.id);
-    const plan = this.chaosPlan(this.deps.repo.findEndpoint(delivery.endpoint_id));
+    const plan = this.chaos.plan(this.deps.repo.findEndpoint(delivery.endpoint_id));
     this.deps.afterCommit(() => {
       if (!this.inFlight.has(delivery.id))
         void this.launch(delivery, resourceOf(delivery), undefined, undefined, plan);
@@ -174,7 +177,7 @@ export class WebhookDispatcher {
     return new Promise((resolve, reject) => {
       const plan = this.deps.transaction(() => {
         this.lease(fresh.id);
-        return this.chaosPlan(this.deps.repo.findEndpoint(fresh.endpoint_id));
+        return this.chaos.plan(this.deps.repo.findEndpoint(fresh.endpoint_id));
       });
       this.deps.afterCommit(
         () => resolve(this.launch(fresh, resourceOf(fresh), undefined, undefined, plan)),
@@ -204,19 +207,6 @@ export class WebhookDispatcher {
 
   private lease(id: string): void {
     this.deps.scheduler.schedule(JOB_DELIVER, id, this.leaseEnd());
-  }
-
-  /**
-   * The chaos decisions for the next attempt to an endpoint with chaos on (undefined: off), drawn
-   * from its sequence, whose new state is written in the caller's transaction.
-   */
-  private chaosPlan(endpoint: EndpointRow | undefined): ChaosPlan | undefined {
-    if (!endpoint || endpoint.chaos === null || endpoint.chaos_state === null) return undefined;
-    const { plan, state } = decide(this.chaosSettings.get(endpoint.chaos), endpoint.chaos_state);
-    this.deps.repo.updateChaosState(endpoint.id, state);
-    // The row may be read again in this transaction (the next event of a batch): it moves on too.
-    endpoint.chaos_state = state;
-    return plan;
   }
 
   /** When a lease taken now runs out: the send has timed out long before. */

@@ -3,7 +3,14 @@ import type { ChaosEffect } from '../../server/contract/webhooks.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { verify } from '../../server/webhooks/signing.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { type Actor, createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
+import {
+  type Actor,
+  createMerchant,
+  inFuture,
+  ManualTime,
+  tempDir,
+  testSandbox,
+} from '../helpers/sandbox.js';
 
 interface Endpoint {
   id: string;
@@ -288,5 +295,25 @@ describe('webhook chaos: determinism', () => {
     const other = { ...settings, seed: undefined };
     await setChaos(b.sandbox, b.endpoint.id, other);
     expect(await run(b.sandbox, b.actor, 10)).not.toEqual(first);
+  });
+
+  it('the sequence is stored: a restart on the same file goes on where it stopped', async () => {
+    const receiver = await startReceiver();
+    const whole = await testSandbox();
+    const wholeActor = await createMerchant(whole);
+    const wholeEndpoint = await addEndpoint(whole, wholeActor, receiver.url);
+    await setChaos(whole, wholeEndpoint.id, settings);
+    const expected = await run(whole, wholeActor, 12);
+
+    const dbPath = `${tempDir()}/sandbox.db`;
+    const first = await testSandbox({ dbPath });
+    const actor = await createMerchant(first);
+    const endpoint = await addEndpoint(first, actor, receiver.url);
+    await setChaos(first, endpoint.id, settings);
+    const before = await run(first, actor, 6);
+    await first.close();
+    const second = await testSandbox({ dbPath });
+    const after = await run(second, actor, 6);
+    expect([...before, ...after]).toEqual(expected);
   });
 });
