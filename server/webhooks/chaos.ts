@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { ChaosEffect, ChaosSettings, ChaosSettingsInput } from '../contract/webhooks.js';
 import type { EndpointRow, WebhooksRepo } from '../db/webhooks.js';
 import { ValidationError } from '../errors.js';
 import { sign } from './signing.js';
+import type { SendResult } from './transport.js';
 
 /**
  * Delivery chaos: the seeded random sequence of an endpoint, the decisions drawn from it for each
@@ -190,12 +192,47 @@ export class ReorderWindows {
   }
 }
 
-/** Draws the decisions for the attempts to endpoints with chaos on, and keeps their sequences. */
-export class ChaosDecider {
+/**
+ * The dispatcher's chaos: draws the decisions for the attempts to endpoints with chaos on (and
+ * keeps their sequences), holds sends in reorder windows and delays them.
+ */
+export class DeliveryChaos {
   /** stored settings, parsed once per distinct text (a handful) */
   private readonly parsed = new Map<string, ChaosSettings>();
+  private readonly windows = new ReorderWindows();
+  /** delays under way: cut short when the workspace goes */
+  private readonly delays = new Set<() => void>();
 
   constructor(private readonly repo: Pick<WebhooksRepo, 'updateChaosState'>) {}
+
+  /** Waits until the send's turn in its endpoint's reorder window. */
+  hold(endpointId: string, window: number, key: number): Promise<Turn> {
+    return this.windows.hold(endpointId, window, key);
+  }
+
+  /** The wait a delay decided (real time, as the network it stands for). */
+  delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.delays.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.delays.add(end);
+    });
+  }
+
+  /** Releases every held send now (someone waits for the sends: a clock advance, a settle). */
+  release(): void {
+    this.windows.releaseAll();
+  }
+
+  /** The workspace goes: nothing stays held or waiting. */
+  stop(): void {
+    this.windows.releaseAll();
+    for (const end of [...this.delays]) end();
+  }
 
   /**
    * The decisions for the next attempt to `endpoint` (undefined: chaos is off), drawn from its
@@ -219,4 +256,25 @@ export class ChaosDecider {
     }
     return settings;
   }
+}
+
+/**
+ * The request sent as chaos decided: not at all (a drop, recorded as the timeout it stands for),
+ * once, or twice (a duplicate: the same request again once the first is answered). `durationMs`
+ * is the first exchange's.
+ */
+export async function sendAsPlanned(
+  plan: ChaosPlan | undefined,
+  post: () => Promise<SendResult>,
+  timeoutMs: number,
+): Promise<{ result: SendResult; durationMs: number; second?: SendResult }> {
+  if (plan?.drop)
+    return {
+      result: { status: null, body: null, error: `timeout: no answer within ${timeoutMs} ms` },
+      durationMs: 0,
+    };
+  const started = performance.now();
+  const result = await post();
+  const durationMs = Math.round(performance.now() - started);
+  return plan?.duplicate ? { result, durationMs, second: await post() } : { result, durationMs };
 }

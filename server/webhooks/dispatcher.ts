@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
 import type { ChaosEffect, DeliveryAttempt } from '../contract/webhooks.js';
 import type { JobRow } from '../db/jobs.js';
@@ -7,16 +6,16 @@ import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js
 import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
 import {
-  ChaosDecider,
   type ChaosPlan,
+  DeliveryChaos,
   effectsOf,
-  ReorderWindows,
+  sendAsPlanned,
   type Turn,
   wrongSignature,
 } from './chaos.js';
 import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
 import { sign } from './signing.js';
-import type { SendResult, WebhookTransport } from './transport.js';
+import type { WebhookTransport } from './transport.js';
 
 export const JOB_DELIVER = 'webhook.deliver';
 /** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
@@ -57,7 +56,7 @@ export interface DispatcherDeps {
   /** runs work once the current transaction has committed (never if it rolls back) */
   afterCommit: (run: () => void, dropped?: () => void) => void;
   /** sends the requests (HTTP, TLS, deadlines) */
-  transport: Pick<WebhookTransport, 'post' | 'close'>;
+  transport: Pick<WebhookTransport, 'post' | 'close' | 'destroy'>;
   /** the send timeout (a setting), which the leases outlast */
   timeoutMs: () => number;
   log: { error(obj: object, msg: string): void };
@@ -85,12 +84,13 @@ export class WebhookDispatcher {
   /** fan-out leases (by event id) whose sends are not all recorded yet */
   private readonly fanoutLeases = new Map<string, FanoutLease>();
   /** delivery chaos: its decisions, and the sends held to be released shuffled */
-  private readonly chaos: ChaosDecider;
-  private readonly windows = new ReorderWindows();
+  private readonly chaos: DeliveryChaos;
+  /** Set when the workspace goes away (deleted, restored, reset): nothing more is recorded. */
+  private abandoned = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
-    this.chaos = new ChaosDecider(deps.repo);
+    this.chaos = new DeliveryChaos(deps.repo);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
     deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
@@ -190,7 +190,7 @@ export class WebhookDispatcher {
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) {
       // Whoever waits for the sends (a clock advance, a settle) does not wait for a window to fill.
-      this.windows.releaseAll();
+      this.chaos.release();
       await Promise.allSettled([...this.inFlight.values()]);
     }
   }
@@ -203,6 +203,20 @@ export class WebhookDispatcher {
   async close(): Promise<void> {
     await this.idle();
     await this.deps.transport.close();
+  }
+
+  /**
+   * For a workspace whose database is about to go (deleted, restored to a checkpoint, reset): the
+   * sends in flight are cut off and their results never recorded. What the database says about
+   * them stands: a send is under a lease until its result is written, so in a checkpoint that
+   * caught one mid-send it is pending, and due again when the checkpoint is restored.
+   */
+  async abandon(): Promise<void> {
+    this.abandoned = true;
+    this.finished = [];
+    this.chaos.stop();
+    await this.deps.transport.destroy();
+    await Promise.allSettled([...this.inFlight.values()]);
   }
 
   private lease(id: string): void {
@@ -228,10 +242,9 @@ export class WebhookDispatcher {
     plan?: ChaosPlan,
   ): Promise<OutgoingDelivery> {
     if (plan && plan.window !== null && !plan.drop) {
-      const window = plan.window;
-      const held = this.windows.hold(delivery.endpoint_id, window, plan.holdKey).then(async (turn) => {
+      const held = this.chaos.hold(delivery.endpoint_id, plan.window, plan.holdKey).then(async (turn) => {
         try {
-          return await this.send(delivery, undefined, lease, plan, turn);
+          return this.abandoned ? delivery : await this.send(delivery, undefined, lease, plan, turn);
         } finally {
           turn.done();
         }
@@ -271,22 +284,16 @@ export class WebhookDispatcher {
         ? wrongSignature(endpoint.secret, delivery.body)
         : sign(endpoint.secret, delivery.body);
     const at = this.deps.clock.nowIso();
-    if (chaos?.delayMs && !chaos.drop) await new Promise((wait) => setTimeout(wait, chaos.delayMs!));
-    const started = performance.now();
+    if (chaos?.delayMs && !chaos.drop) await this.chaos.delay(chaos.delayMs);
+    if (this.abandoned) return delivery;
     const headers = envelopeHeaders(delivery.event, delivery.id, signature);
-    let second: SendResult | undefined;
-    let result: SendResult;
-    let duration = 0;
-    if (!endpoint) result = { status: null, body: null, error: 'endpoint deleted' };
-    else if (chaos?.drop) {
-      // Never sent: to the records, a request whose answer never came.
-      result = { status: null, body: null, error: `timeout: no answer within ${this.deps.timeoutMs()} ms` };
-    } else {
-      result = await this.deps.transport.post(delivery.url, headers, delivery.body);
-      duration = Math.round(performance.now() - started);
-      // The same request again, as an at-least-once sender whose answer was lost would send it.
-      if (chaos?.duplicate) second = await this.deps.transport.post(delivery.url, headers, delivery.body);
-    }
+    const { result, durationMs, second } = endpoint
+      ? await sendAsPlanned(
+          chaos,
+          () => this.deps.transport.post(delivery.url, headers, delivery.body),
+          this.deps.timeoutMs(),
+        )
+      : { result: { status: null, body: null, error: 'endpoint deleted' }, durationMs: 0, second: undefined };
     const effects = chaos
       ? effectsOf(chaos, turn, second && { response_status: second.status, error: second.error })
       : [];
@@ -298,10 +305,11 @@ export class WebhookDispatcher {
       signature,
       response_status: result.status,
       response_body: result.body,
-      duration_ms: duration,
+      duration_ms: durationMs,
       error: result.error,
       chaos: effects.length > 0 ? JSON.stringify(effects) : null,
     };
+    if (this.abandoned) return delivery;
     return new Promise((done) => {
       this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
       if (this.finished.length === 1) setImmediate(() => this.flush());
@@ -319,6 +327,10 @@ export class WebhookDispatcher {
   private flush(): void {
     const batch = this.finished;
     this.finished = [];
+    if (this.abandoned) {
+      for (const item of batch) item.done(item.delivery);
+      return;
+    }
     // One instant for the batch: its rows are written, and committed, together.
     const now = this.deps.clock.now();
     const nowIso = new Date(now).toISOString();
