@@ -30,7 +30,14 @@ export const ChaosSettingsInput = Type.Object(
     /** the signature is wrong (a valid-looking HMAC of another key): the receiver must reject it */
     bad_signature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Delivery chaos, per attempt: duplicate (same request twice), reorder_window (held, released shuffled), delay (ms range), drop (never sent: a timeout, retried), bad_signature (0..1 each). The whole settings; the seed, when given, restarts the sequence.',
+    examples: [
+      { seed: 'qa-1', duplicate: 0.3, reorder_window: 5, delay: { min_ms: 100, max_ms: 500 }, drop: 0.1 },
+    ],
+  },
 );
 export type ChaosSettingsInput = Static<typeof ChaosSettingsInput>;
 
