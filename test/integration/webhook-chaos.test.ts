@@ -316,4 +316,71 @@ describe('webhook chaos: determinism', () => {
     const after = await run(second, actor, 6);
     expect([...before, ...after]).toEqual(expected);
   });
+
+  it('chaos is per workspace: the same seed decides the same in two workspaces, and stays in its own', async () => {
+    const sandbox = await testSandbox();
+    const receiver = await startReceiver();
+    const inWs = async (
+      ws: string,
+      method: 'GET' | 'POST' | 'PATCH',
+      url: string,
+      body?: object,
+      key?: string,
+    ) => {
+      const headers: Record<string, string> = { 'x-svc-workspace': ws };
+      if (key) headers.authorization = `Bearer ${key}`;
+      const res = await sandbox.apps.test.inject({
+        method,
+        url,
+        headers,
+        ...(body ? { payload: body } : {}),
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json() as Record<string, unknown>;
+    };
+    const world = async (name: string, chaos: object | null) => {
+      const ws = (await inWs('default', 'POST', '/sandbox/workspaces', { name })) as { id: string };
+      const made = (await inWs(ws.id, 'POST', '/sandbox/merchants', { name: `${name} shop` })) as {
+        merchant: { id: string };
+        api_key: { key: string };
+      };
+      const endpoint = await inWs(ws.id, 'POST', `/sandbox/merchants/${made.merchant.id}/webhook-endpoints`, {
+        url: receiver.url,
+        events: ['checkout.created'],
+      });
+      if (chaos) await inWs(ws.id, 'PATCH', `/sandbox/webhook-endpoints/${endpoint.id}`, { chaos });
+      return { ws: ws.id, key: made.api_key.key, endpoint: endpoint.id as string };
+    };
+    const a = await world('chaos a', settings);
+    const b = await world('chaos b', settings);
+    const c = await world('calm c', null);
+    const decisions = async (w: { ws: string; key: string }) => {
+      for (let i = 0; i < 8; i++) {
+        const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+        await inWs(
+          w.ws,
+          'POST',
+          '/v1/checkouts',
+          { title: 'Order', amount: 1_000_000, expires_at: expiresAt },
+          w.key,
+        );
+      }
+      await inWs(w.ws, 'POST', '/sandbox/clock/advance', { seconds: 0 });
+      const list = (await inWs(w.ws, 'GET', '/sandbox/deliveries')) as unknown as { attempts: Attempt[] }[];
+      return list.reverse().map((d) => d.attempts[0]!.chaos);
+    };
+    const fromA = await decisions(a);
+    expect(await decisions(b)).toEqual(fromA);
+    expect(fromA.flat().length).toBeGreaterThan(0);
+    expect((await decisions(c)).flat()).toEqual([]);
+    expect((await inWs(c.ws, 'GET', `/sandbox/webhook-endpoints/${c.endpoint}`)).chaos).toBeNull();
+    // an endpoint of another workspace is not found here
+    const res = await sandbox.apps.test.inject({
+      method: 'PATCH',
+      url: `/sandbox/webhook-endpoints/${a.endpoint}`,
+      headers: { 'x-svc-workspace': c.ws },
+      payload: { chaos: { drop: 1 } },
+    });
+    expect(res.statusCode).toBe(404);
+  });
 });
