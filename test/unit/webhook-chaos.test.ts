@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChaosSettings } from '../../server/contract/webhooks.js';
 import { ValidationError } from '../../server/errors.js';
+import { withChaosSeed } from '../../server/recording/translate.js';
 import {
   applySettings,
   decide,
@@ -160,5 +161,40 @@ describe('reorder windows', () => {
     const held = windows.hold('b', 10, 0.5);
     windows.releaseAll();
     expect(await held).toMatchObject({ position: 1, of: 1 });
+  });
+});
+
+describe('recording chaos settings', () => {
+  const ex = (
+    body: unknown,
+    response: unknown,
+    method = 'PATCH',
+    route = '/sandbox/webhook-endpoints/:id',
+  ) => ({
+    method,
+    route,
+    body,
+    response,
+  });
+
+  it('adds the seed the answer shows when the call gave none', () => {
+    expect(withChaosSeed(ex({ chaos: { drop: 1 } }, { chaos: { seed: 'Xy12', drop: 1 } })).body).toEqual({
+      chaos: { seed: 'Xy12', drop: 1 },
+    });
+  });
+
+  it('leaves a given seed, chaos turned off, other fields and other routes as they are', () => {
+    for (const given of [
+      ex({ chaos: { seed: 'mine', drop: 1 } }, { chaos: { seed: 'mine', drop: 1 } }),
+      ex({ chaos: null }, { chaos: null }),
+      ex({ url: 'http://127.0.0.1:9/x' }, { chaos: { seed: 's' } }),
+      ex(
+        { chaos: { drop: 1 } },
+        { chaos: { seed: 's' } },
+        'POST',
+        '/sandbox/merchants/:id/webhook-endpoints',
+      ),
+    ])
+      expect(withChaosSeed(given)).toBe(given);
   });
 });
