@@ -225,16 +225,7 @@ export function createContext(options: ContextOptions) {
     settings,
   });
   const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
-  const network = new CardNetwork({
-    repo: repos.cards,
-    cards,
-    ledger,
-    events,
-    unit,
-    clock,
-    ids,
-    scheduler,
-  });
+  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids, scheduler });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
