@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { freshSandboxOptions } from '../../server/cli/fresh.js';
 import type { CheckoutInspection, CheckoutPayment, PaymentResult } from '../../server/contract/checkouts.js';
 import type { DepositBurst } from '../../server/contract/funds.js';
 import type { Sandbox, Urls } from '../../server/sandbox.js';
+import { parseScenario } from '../../server/scenarios/parse.js';
+import { runScenario } from '../../server/scenarios/run.js';
 import { type Checkout, createCheckout, events, expectError, ok, pay } from '../helpers/api.js';
 import { type Actor, createMerchant, ManualTime, testSandbox } from '../helpers/sandbox.js';
 import { useSharedSandbox } from '../helpers/suite.js';
@@ -525,5 +528,129 @@ describe('the new simulations behind a control token', () => {
       expect(res.status, path).toBe(401);
     }
     expect((await send('/sandbox/deposits/bursts', burst, 'chaos-token')).status).toBe(200);
+  });
+});
+
+describe('each simulation records and replays', () => {
+  it('a recording of all five replays green in a fresh sandbox, with the same outcomes', {
+    timeout: 60_000,
+  }, async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    const send = async <T = Json>(method: string, path: string, body?: unknown, key?: string) => {
+      const res = await fetch(`${urls.test}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    };
+    await send('POST', '/sandbox/recording/start', { name: 'world chaos' });
+    await send('POST', '/sandbox/clock/freeze');
+    const shop = await send<{ merchant: { id: string }; api_key: { key: string } }>(
+      'POST',
+      '/sandbox/merchants',
+      {
+        name: 'Chaos Shop',
+        kyb_status: 'approved',
+      },
+    );
+    const key = shop.api_key.key;
+    const now = Date.parse((await send<{ now: string }>('GET', '/sandbox/clock')).now);
+    const expires = new Date(now + HOUR * 1000).toISOString();
+    const create = (body: Json) =>
+      send<{ id: string }>('POST', '/v1/checkouts', { title: 'Order', expires_at: expires, ...body }, key);
+    const late = await create({ amount: 25_000_000 });
+    const race = await create({ amount: 30_000_000, chains: ['polygon'] });
+    const wrong = await create({ amount: 25_000_000, chains: ['ethereum'] });
+    await send('POST', `/sandbox/checkouts/${race.id}/payments`, { amount: 10_000_000 });
+    await send('POST', `/sandbox/checkouts/${wrong.id}/payments`, {
+      chain: 'bsc',
+      token: 'USDT',
+      unsupported_chain: true,
+    });
+    await send('POST', '/sandbox/clock/advance', { seconds: 2 * HOUR });
+    await send('POST', `/sandbox/checkouts/${late.id}/payments`, { late: true });
+    await send('POST', `/sandbox/checkouts/${race.id}/payments`, { amount: 20_000_000, late: true });
+    await send('POST', `/sandbox/merchants/${shop.merchant.id}/credit`, {
+      currency: 'USDC',
+      amount: 100_000_000,
+    });
+    const holder = await send<{ id: string }>('POST', '/v1/cardholders', { name: 'Jane Doe' }, key);
+    await send('POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'approved' });
+    await send(
+      'POST',
+      `/v1/cardholders/${holder.id}/cards/apply`,
+      {
+        catalogue: CATALOGUE,
+        account_purpose: 'travel',
+        occupation: 'engineer',
+        annual_salary: '50000_100000',
+        expected_monthly_volume: '1000_5000',
+      },
+      key,
+    );
+    await send('POST', `/v1/cardholders/${holder.id}/fund`, { amount: 50_000_000, currency: 'USDC' }, key);
+    const card = await send<{ id: string }>(
+      'POST',
+      `/v1/cardholders/${holder.id}/cards`,
+      { catalogue: CATALOGUE, type: 'virtual' },
+      key,
+    );
+    const auth = await send<{ id: string }>('POST', `/sandbox/cards/${card.id}/authorizations`, {
+      amount: 20_000_000,
+      settle_after_seconds: 86_400,
+    });
+    await send('POST', '/sandbox/clock/advance', { seconds: 12 * HOUR });
+    await send('POST', `/sandbox/card-transactions/${auth.id}/reverse`);
+    await send('POST', '/sandbox/deposits/bursts', {
+      merchant_id: shop.merchant.id,
+      chain: 'tron',
+      currency: 'USDT',
+      amount: 1_000_000,
+      count: 7,
+    });
+    const stopped = await send<{ scenario: string }>('POST', '/sandbox/recording/stop');
+    for (const text of [
+      'late: true',
+      'unsupported_chain: true',
+      'settle_after_seconds: 86400',
+      'control: POST /sandbox/deposits/bursts',
+      'count: 7',
+      'advance: 2h',
+    ])
+      expect(stopped.scenario).toContain(text);
+
+    const parsed = parseScenario(stopped.scenario);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const replay = await testSandbox(freshSandboxOptions(parsed.scenario));
+    const run = await runScenario({ urls: await replay.listen() }, parsed.scenario);
+    expect(run.steps.filter((s) => !s.ok).map((s) => `${s.index} ${s.label}: ${s.error}`)).toEqual([]);
+    // The same outcomes, read from the replaying sandbox's own database.
+    const outcomes = (db: Sandbox['db']) =>
+      db
+        .prepare<[], { outcome: string; amount: number }>(
+          'SELECT outcome, amount FROM checkout_payments ORDER BY rowid',
+        )
+        .all();
+    expect(outcomes(replay.db)).toEqual(outcomes(sandbox.db));
+    expect(outcomes(replay.db).map((p) => p.outcome)).toEqual([
+      'received',
+      'unsupported_chain',
+      'late',
+      'late',
+    ]);
+    const statuses = (db: Sandbox['db']) =>
+      db.prepare<[], { status: string }>('SELECT status FROM checkouts ORDER BY created_at, rowid').all();
+    expect(statuses(replay.db)).toEqual(statuses(sandbox.db));
+    const types = (db: Sandbox['db']) =>
+      db.prepare<[], { type: string }>('SELECT type FROM events ORDER BY rowid').all();
+    expect(types(replay.db)).toEqual(types(sandbox.db));
+    expect(types(replay.db).filter((t) => t.type === 'deposit.received')).toHaveLength(7);
   });
 });
