@@ -13,7 +13,7 @@ export function CheckoutPayments({ payments, currency }: { payments: CheckoutPay
   return (
     <Card
       title="Payments"
-      subtitle="Transfers detected for this checkout, oldest first."
+      subtitle="Transfers to this checkout, oldest first; late ones and ones on a chain it does not offer are not credited."
       testId="checkout-payments"
     >
       {payments.length === 0 ? (
