@@ -48,10 +48,9 @@ describe('outside-world chaos on the checkout page', () => {
     await el('[data-testid="checkout-status"][data-status="expired"]').waitFor();
     await byTestId('checkout-pay-amount').fill('7');
     await byTestId('checkout-pay-late').click();
-    await expect.poll(() => byTestId('payment-uncounted').allTextContents()).toEqual([
-      'unsupported chain',
-      'late',
-    ]);
+    await expect
+      .poll(() => byTestId('payment-uncounted').allTextContents())
+      .toEqual(['unsupported chain', 'late']);
     await el('[data-testid="checkout-status"][data-status="expired"]').waitFor();
 
     const view = await call<{ received_amount: number; payments: { outcome: string; amount: number }[] }>(
@@ -64,5 +63,35 @@ describe('outside-world chaos on the checkout page', () => {
       ['unsupported_chain', 5_000_000],
       ['late', 7_000_000],
     ]);
+  });
+
+  it('sends a burst of transfers to a static address from the money page', async () => {
+    const shop = await call<Created>(h.sandbox, 'POST', '/sandbox/merchants', { name: 'Burst Shop' });
+    await h.page.goto(`${h.dashboardUrl}#/money`);
+    await byTestId('scope-merchant').selectOption(shop.merchant.id);
+    const tron = el('[data-testid="static-address"][data-chain="tron"]');
+    await tron.waitFor();
+    await tron.getByTestId('address-send').click();
+    await tron.getByTestId('address-send-currency').selectOption('USDT');
+    await tron.getByTestId('address-send-amount').fill('2');
+    await tron.getByTestId('address-send-count').fill('0');
+    expect(await tron.getByTestId('address-send-submit').isDisabled()).toBe(true);
+    await tron.getByTestId('address-send-count').fill('12');
+    await tron.getByTestId('address-send-submit').click();
+    await el(
+      '[data-testid="balance"][data-currency="USDT"] [data-testid="balance-available"][data-amount="24000000"]',
+    ).waitFor();
+    const deposits = await call<{ txid: string }[]>(
+      h.sandbox,
+      'GET',
+      `/sandbox/merchants/${shop.merchant.id}/deposits`,
+    );
+    expect(new Set(deposits.map((d) => d.txid)).size).toBe(12);
+    const received = await call<{ type: string }[]>(
+      h.sandbox,
+      'GET',
+      `/sandbox/merchants/${shop.merchant.id}/events?type=deposit.received`,
+    );
+    expect(received).toHaveLength(12);
   });
 });
