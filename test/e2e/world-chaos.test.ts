@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { call, setupDashboard } from './harness.js';
 
-// The checkout page plays a transfer after the checkout closed, and marks transfers the checkout
-// did not count (late, or on a chain it does not offer), in real Chromium.
+// The dashboard plays the outside world's chaos: a transfer after a checkout closed (and marks the
+// transfers a checkout did not count), a burst of deposits, an authorization with an expected
+// settlement that a reversal pre-empts; in real Chromium.
 
 const h = setupDashboard();
 const byTestId = (id: string) => h.page.getByTestId(id);
@@ -14,7 +15,7 @@ interface Created {
   api_key: { key: string };
 }
 
-describe('outside-world chaos on the checkout page', () => {
+describe('outside-world chaos on the dashboard', () => {
   it('sends a late transfer to an expired checkout and marks it, and an unsupported-chain one', async () => {
     const shop = await call<Created>(h.sandbox, 'POST', '/sandbox/merchants', { name: 'Late Shop' });
     const checkout = await call<{ id: string }>(
@@ -93,5 +94,80 @@ describe('outside-world chaos on the checkout page', () => {
       `/sandbox/merchants/${shop.merchant.id}/events?type=deposit.received`,
     );
     expect(received).toHaveLength(12);
+  });
+
+  it('authorizes with a settlement expected by itself; a reversal first means it never comes', async () => {
+    const shop = await call<Created>(h.sandbox, 'POST', '/sandbox/merchants', { name: 'Hotel Shop' });
+    const key = shop.api_key.key;
+    await call(h.sandbox, 'POST', `/sandbox/merchants/${shop.merchant.id}/credit`, {
+      currency: 'USDC',
+      amount: 100_000_000,
+    });
+    const holder = await call<{ id: string }>(
+      h.sandbox,
+      'POST',
+      '/v1/cardholders',
+      { name: 'Jane Doe' },
+      key,
+    );
+    await call(h.sandbox, 'POST', `/sandbox/cardholders/${holder.id}/kyc`, { result: 'approved' });
+    const catalogue = '6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e21';
+    await call(
+      h.sandbox,
+      'POST',
+      `/v1/cardholders/${holder.id}/cards/apply`,
+      {
+        catalogue,
+        account_purpose: 'travel',
+        occupation: 'engineer',
+        annual_salary: '50000_100000',
+        expected_monthly_volume: '1000_5000',
+      },
+      key,
+    );
+    const funded = await h.sandbox.apps.test.inject({
+      method: 'POST',
+      url: `/v1/cardholders/${holder.id}/fund`,
+      headers: { authorization: `Bearer ${key}` },
+      payload: { amount: 50_000_000, currency: 'USDC' },
+    });
+    expect(funded.statusCode).toBe(204);
+    const card = await call<{ id: string }>(
+      h.sandbox,
+      'POST',
+      `/v1/cardholders/${holder.id}/cards`,
+      { catalogue, type: 'virtual' },
+      key,
+    );
+
+    await h.page.goto(`${h.dashboardUrl}#/cards`);
+    await byTestId('scope-merchant').selectOption(shop.merchant.id);
+    await el(`[data-testid="cardholder-item"][data-cardholder-id="${holder.id}"]`).click();
+    await el(`[data-testid="card-row"][data-card-id="${card.id}"] .card-tile-main`).click();
+    await byTestId('authorize-amount-input').fill('20');
+    await byTestId('authorize-merchant-input').fill('Grand Hotel');
+    await byTestId('authorize-settle-select').selectOption('86400');
+    await byTestId('authorize-submit').click();
+    const tx = el('[data-testid="tx-row"][data-status="requested"]');
+    await tx.waitFor();
+    await tx.getByTestId('tx-reverse').click();
+    await el('[data-testid="tx-row"][data-status="reversed"]').waitFor();
+
+    await byTestId('authorize-amount-input').fill('5');
+    await byTestId('authorize-settle-select').selectOption('3600');
+    await byTestId('authorize-submit').click();
+    await el('[data-testid="tx-row"][data-status="requested"]').waitFor();
+    await call(h.sandbox, 'POST', '/sandbox/clock/advance', { seconds: 2 * 86_400 });
+    // The second settles by itself on the clock, live on the page; the reversed one stays reversed.
+    await el('[data-testid="tx-row"][data-status="completed"]').waitFor();
+    const rows = await call<{ amount: number; status: string }[]>(
+      h.sandbox,
+      'GET',
+      `/sandbox/cards/${card.id}/transactions`,
+    );
+    expect(rows.map((r) => [r.amount, r.status])).toEqual([
+      [-5_000_000, 'completed'],
+      [-20_000_000, 'reversed'],
+    ]);
   });
 });
