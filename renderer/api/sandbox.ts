@@ -32,6 +32,8 @@ import type {
   Delivery,
   DeliveryStatus,
   Deposit,
+  DepositBurst,
+  DepositBurstBody,
   Env,
   EventListQuery,
   FundBody,
@@ -181,6 +183,9 @@ export const listPayouts = (merchantId: string, env: Env) =>
   request<Payout[]>('GET', `/sandbox/merchants/${id(merchantId)}/payouts${query({ env })}`);
 export const sendToAddress = (address: string, input: AddressDepositBody) =>
   request<Deposit>('POST', `/sandbox/static-addresses/${id(address)}/deposits`, input);
+/** Many transfers to one static address in the same block, each with its own deposit.received. */
+export const depositBurst = (input: DepositBurstBody) =>
+  request<DepositBurst>('POST', '/sandbox/deposits/bursts', input);
 export const createPayout = (input: PayoutInput) => request<Payout>('POST', '/sandbox/payouts', input);
 export const creditMerchant = (merchantId: string, input: CreditBody) =>
   request<Balance[]>('POST', `/sandbox/merchants/${id(merchantId)}/credit`, input);

@@ -48,6 +48,8 @@ export type {
   Balance,
   CreditBody,
   Deposit,
+  DepositBurst,
+  DepositBurstBody,
   LedgerTransaction,
   Payout,
   PayoutBody as PayoutInput,

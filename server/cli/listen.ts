@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WebhookEndpoint } from '../contract/webhooks.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
+import { CHAOS_HELP, describeChaos, parseChaos } from './chaos-option.js';
 import { clientFor } from './client.js';
 import {
   CliFailure,
@@ -32,6 +34,7 @@ Options:
   --events <a,b>      only these event types (default: every event)
   --merchant <id>     only this merchant (default: every merchant, including new ones)
   --env <env>         test or production (default test)
+${CHAOS_HELP}
 ${COMMON_HELP}
 Example:
   svc-sandbox listen --forward-to http://localhost:3000/webhooks --events checkout.paid
@@ -42,6 +45,7 @@ const OPTIONS = {
   events: { type: 'string' },
   merchant: { type: 'string' },
   env: { type: 'string' },
+  chaos: { type: 'string' },
 } as const;
 
 const POLL_MS = 2000;
@@ -84,6 +88,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   }
   const env = envOption(values.env) ?? 'test';
   const only = values.merchant as string | undefined;
+  const chaos = values.chaos === undefined ? undefined : parseChaos(String(values.chaos));
   const asJson = values.json === true;
   const client = clientFor(values);
 
@@ -176,6 +181,14 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
       { url: `${local}/${encodeURIComponent(merchant.id)}`, ...(events ? { events } : {}) },
     );
     endpoints.push(endpoint);
+    const chaotic =
+      chaos === undefined
+        ? undefined
+        : await client.request<Pick<WebhookEndpoint, 'chaos'>>(
+            'PATCH',
+            `/sandbox/webhook-endpoints/${endpoint.id}`,
+            { chaos },
+          );
     if (closing) return;
     if (asJson) {
       json({
@@ -191,6 +204,10 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
       out(
         `Ready! Your webhook signing secret is ${endpoint.secret} (merchant ${merchant.name} ${merchant.id}, ${env})`,
       );
+    }
+    if (chaotic?.chaos) {
+      if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic.chaos });
+      else out(`Chaos on ${merchant.name}'s endpoint: ${describeChaos(chaotic.chaos)}`);
     }
   };
 

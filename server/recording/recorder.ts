@@ -22,6 +22,7 @@ import {
   strings,
   substitute,
   substitutePath,
+  withChaosSeed,
 } from './translate.js';
 
 /** One HTTP exchange as the recording plugin saw it, after its response left. */
@@ -255,7 +256,7 @@ export class ScenarioRecorder {
     if (ok && route === 'PATCH /sandbox/settings' && !isEmptyBody(ex.body)) return { settings: ex.body };
     const refOf = (v: string) => s.refs.get(v);
     const step: Step = { control: `${ex.method} ${substitutePath(ex.url, refOf)}` };
-    this.finish(s, ex, step, this.controlOwner(s, ex));
+    this.finish(s, withChaosSeed(ex), step, this.controlOwner(s, ex));
     return step;
   }
 

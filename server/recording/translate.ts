@@ -177,3 +177,17 @@ export function clipDepth(value: unknown, maxDepth = MAX_RECORDED_DEPTH, depth =
   if (Array.isArray(value)) return value.map((v) => clipDepth(v, maxDepth, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipDepth(v, maxDepth, depth + 1)]));
 }
+
+/**
+ * Delivery chaos set without a seed got one (the answer shows it): the recorded body carries it,
+ * so a replay draws the same decisions. Other exchanges are returned as they are.
+ */
+export function withChaosSeed<T extends { method: string; route: string; body: unknown; response: unknown }>(
+  ex: T,
+): T {
+  if (ex.method !== 'PATCH' || ex.route !== '/sandbox/webhook-endpoints/:id') return ex;
+  const chaos = (ex.body as { chaos?: unknown } | null)?.chaos;
+  const seed = (ex.response as { chaos?: { seed?: unknown } | null } | undefined)?.chaos?.seed;
+  if (chaos === null || typeof chaos !== 'object' || 'seed' in chaos || typeof seed !== 'string') return ex;
+  return { ...ex, body: { ...(ex.body as object), chaos: { seed, ...chaos } } };
+}

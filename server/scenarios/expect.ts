@@ -16,6 +16,7 @@ export function expectationLabel(e: Expectation): string {
     const parts = [
       w.status,
       w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
+      w.chaos === undefined ? undefined : `chaos [${w.chaos.join(', ')}]`,
     ];
     return `webhook ${w.event}${parts.some(Boolean) ? ` ${parts.filter(Boolean).join(', ')}` : ''}`;
   }
@@ -135,7 +136,11 @@ interface ListedDelivery {
   merchant_id: string;
   status: string;
   attempt_count: number;
+  attempts: { chaos: { kind: string }[] }[];
 }
+
+/** What chaos did to a delivery's attempts, in order: one list of effect kinds. */
+const chaosOf = (d: ListedDelivery): string[] => d.attempts.flatMap((a) => a.chaos.map((e) => e.kind));
 
 async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook']): Promise<void> {
   const env = client.envOf(w.env);
@@ -162,6 +167,7 @@ async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook'])
   for (const d of deliveries) {
     if (w.status !== undefined && d.status !== w.status) continue;
     if (w.attempts !== undefined && d.attempt_count !== w.attempts) continue;
+    if (w.chaos !== undefined && mismatch(w.chaos, chaosOf(d))) continue;
     if (w.data !== undefined && mismatch(w.data, await dataOf(d))) continue;
     return;
   }
@@ -169,13 +175,17 @@ async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook'])
     w.status,
     w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
     w.data === undefined ? undefined : `data ${show(w.data)}`,
+    w.chaos === undefined ? undefined : `chaos [${w.chaos.join(', ')}]`,
   ].filter(Boolean);
   const actual =
     deliveries.length === 0
       ? `no ${w.event} deliveries in ${env}`
       : listed(
           deliveries.map(
-            (d) => `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`,
+            (d) =>
+              `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}${
+                w.chaos === undefined ? '' : `, chaos [${chaosOf(d).join(', ')}]`
+              }`,
           ),
         );
   throw new StepFailure(

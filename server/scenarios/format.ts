@@ -7,6 +7,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { EnvName, StringEnum } from '../contract/common.js';
 import { CreateMerchantBody } from '../contract/merchants.js';
 import { SettingsPatch } from '../contract/settings.js';
+import { CHAOS_EFFECT_KINDS } from '../contract/webhooks.js';
 
 const strict = { additionalProperties: false } as const;
 
@@ -151,6 +152,12 @@ export const WebhookExpectation = Type.Object(
         data: Type.Optional(describe(Json, 'expected fields of the event data (subset match)')),
         status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'])),
         attempts: Type.Optional(Type.Integer({ minimum: 0, description: 'attempts made so far' })),
+        chaos: Type.Optional(
+          Type.Array(StringEnum(CHAOS_EFFECT_KINDS), {
+            description:
+              "what delivery chaos did to its attempts, in order (each attempt's effects, one list): e.g. [dropped, duplicated]; [] for nothing",
+          }),
+        ),
         merchant: Type.Optional(describe(ResultName, 'whose deliveries (default: any)')),
         env: Env,
       },

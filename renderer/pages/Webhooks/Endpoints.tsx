@@ -11,6 +11,7 @@ import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
+import { EndpointChaos } from './Chaos';
 import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
 
 /** The events an endpoint subscribes to: all (`*`, including types added later) or a chosen set. */
@@ -211,6 +212,7 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
           </div>
         </Private>
+        <EndpointChaos endpoint={endpoint} />
         <div className="endpoint-actions">
           <span className="test-event">
             <select
