@@ -206,11 +206,6 @@ async function runInWorkspace(
     seed: scenario.seed,
     clock: { start: scenario.clock.start, frozen: scenario.clock.frozen },
   } satisfies CreateWorkspaceBody);
-  say(
-    target.keep
-      ? `  in workspace ${created.id} (kept: --workspace ${created.id})`
-      : `  in workspace ${created.id} (ephemeral, deleted afterwards)`,
-  );
   const remove = () =>
     client.delete(`/sandbox/workspaces/${created.id}`).catch((error: unknown) => {
       process.stderr.write(
@@ -225,6 +220,12 @@ async function runInWorkspace(
     process.once('SIGINT', interrupted);
     process.once('SIGTERM', interrupted);
   }
+  // Said once the handlers are in place: a signal sent on seeing this line finds them.
+  say(
+    target.keep
+      ? `  in workspace ${created.id} (kept: --workspace ${created.id})`
+      : `  in workspace ${created.id} (ephemeral, deleted afterwards)`,
+  );
   try {
     return {
       run: await runScenario({ urls, controlToken, workspace: created.id }, scenario, options),
