@@ -160,7 +160,7 @@ describe('recording', () => {
         expect: {
           get: '/sandbox/checkouts/${co1.id}',
           body: expect.objectContaining({
-            checkout: expect.objectContaining({ status: 'active', merchant_id: '${acme_coffee.id}' }),
+            checkout: expect.objectContaining({ status: 'active', amount: 10_000_000, refunded_amount: 0 }),
             env: 'test',
             received_amount: 4_000_000,
           }),
@@ -168,7 +168,12 @@ describe('recording', () => {
       },
       {
         expect: {
-          balance: { merchant: 'acme_coffee', currency: 'USDC', available: expect.any(Number), held: expect.any(Number) },
+          balance: {
+            merchant: 'acme_coffee',
+            currency: 'USDC',
+            available: expect.any(Number),
+            held: expect.any(Number),
+          },
         },
       },
       {
