@@ -46,10 +46,13 @@ function RecordCard() {
     >
       <form className="form form-inline recording-form" onSubmit={submit}>
         {active ? (
-          <p className="field grow recording-state" data-testid="recording-state">
-            <span className="pill pill-running">Recording</span> <strong>{recording.name}</strong> ·{' '}
-            <span data-testid="recording-steps">{recording.steps}</span> step
-            {recording.steps === 1 ? '' : 's'}
+          <p className="recording-state" data-testid="recording-state">
+            <span className="pill pill-running">Recording</span>
+            <strong className="recording-state-name">{recording.name}</strong>
+            <span className="muted">
+              <span data-testid="recording-steps">{recording.steps}</span> step
+              {recording.steps === 1 ? '' : 's'}
+            </span>
           </p>
         ) : (
           <Field label="Scenario name" grow>
