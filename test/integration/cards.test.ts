@@ -366,7 +366,11 @@ describe('card network simulator', () => {
       const again = await control(sandbox, 'POST', `/sandbox/card-transactions/${auth.body.id}/settle`);
       expect(again.status).toBe(400);
     }
-    const unknown = await control(sandbox, 'GET', '/sandbox/card-transactions/00000000-0000-4000-8000-000000000000');
+    const unknown = await control(
+      sandbox,
+      'GET',
+      '/sandbox/card-transactions/00000000-0000-4000-8000-000000000000',
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatch(/Card transaction/);
     expect((await control(sandbox, 'GET', '/sandbox/card-transactions/not-an-id')).status).toBe(422);

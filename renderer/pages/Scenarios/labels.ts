@@ -1,5 +1,5 @@
-import type { RecordedResource } from '../../api/scenarios';
-import { formatMoney } from '../../lib/format';
+import type { RecordedResource } from '../../../server/contract/recording.js';
+import { formatMoney } from '../../lib/format.js';
 
 /**
  * An object created while recording, named the way the pages name it:

@@ -1,6 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
-import type { FastifyRequest } from 'fastify';
 import type { FiredEvents } from '../../recording/fired.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
 
