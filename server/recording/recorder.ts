@@ -11,7 +11,13 @@ import type {
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { type FiredEvents, FiredEventsScope } from './fired.js';
+import {
+  type Exchange,
+  type FiredEvents,
+  FiredEventsScope,
+  type ResourceReader,
+  typesIn,
+} from './exchange.js';
 import {
   defaultFields,
   describeResource,
@@ -37,29 +43,7 @@ import {
   topId,
 } from './translate.js';
 
-/** One HTTP exchange as the recording plugin saw it, after its response left. */
-export interface Exchange {
-  /** the listener's environment */
-  env: Env;
-  method: string;
-  /** the URL as called, query included */
-  url: string;
-  /** the matched route pattern (`/v1/checkouts/:id`) */
-  route: string;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
-  status: number;
-  /** the parsed JSON answer (undefined when none) */
-  response: unknown;
-  /** `/v1`: the authenticated merchant (null when authentication failed) */
-  merchantId: string | null;
-  /** the types of the events handling it fired, in order (null: not collected, it began before the recording) */
-  fired?: readonly string[] | null;
-}
-
-/** Reads a resource's current state through the app of an environment (GET, as a merchant's key). */
-export type ResourceReader = (path: string, key: string | null) => Promise<{ status: number; body: unknown }>;
+export type { Exchange, ResourceReader } from './exchange.js';
 
 type Step = Record<string, unknown>;
 
@@ -299,7 +283,7 @@ export class ScenarioRecorder {
       if (typeof seconds === 'number')
         return {
           clock: { advance: duration(seconds) },
-          ...(ex.fired ? { expect: { events: [...ex.fired] } } : {}),
+          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants) } } : {}),
         };
     }
     if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
@@ -343,7 +327,7 @@ export class ScenarioRecorder {
     if (body !== undefined) step.body = body;
     const expected: Step = { status: ex.status };
     if (answered) expected.body = answered;
-    if (ex.fired) expected.events = [...ex.fired];
+    if (ex.fired) expected.events = typesIn(ex.fired, s.merchants);
     step.expect = expected;
   }
 

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
-import type { FiredEvents } from '../../recording/fired.js';
+import type { FiredEvents } from '../../recording/exchange.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
+import type { Scope } from '../../workspaces/scope.js';
 
 export interface RecordingOptions {
   recorder: Pick<ScenarioRecorder, 'capture' | 'recording' | 'track'>;
@@ -41,7 +42,9 @@ export const recording = fp<RecordingOptions>(
     app.addHook('onSend', (request, reply, payload, done) => {
       const collected = fired.get(request);
       if (collected) collected.open = false;
-      if (recorder.recording && request.routeOptions.url !== undefined) {
+      // Refused before it had a workspace (no Host, a foreign origin): no recorder to ask.
+      const inWorkspace = (request.workspace as Scope | null) !== null;
+      if (inWorkspace && recorder.recording && request.routeOptions.url !== undefined) {
         try {
           const pending = recorder.capture({
             env,
@@ -54,7 +57,7 @@ export const recording = fp<RecordingOptions>(
             status: reply.statusCode,
             response: parse(payload),
             merchantId: request.principal?.merchantId ?? null,
-            fired: collected?.types ?? null,
+            fired: collected?.events ?? null,
           });
           if (pending) {
             pending.then(
