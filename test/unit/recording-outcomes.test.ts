@@ -172,5 +172,11 @@ describe('the dashboard: recorded objects and failures', () => {
     expect(long.diff?.where).toBe('GET /sandbox/settings: body.chains');
     expect(long.diff?.expected).toBe('[]');
     expect(long.diff?.actual).toBe(JSON.stringify(JSON.parse(list), null, 2));
+    const counted = describeFailure('body.items: expected 0 items, actual 2: [1,2]');
+    expect(counted.diff).toEqual({
+      where: 'body.items',
+      expected: '0 items',
+      actual: '2 items: [\n  1,\n  2\n]',
+    });
   });
 });

@@ -58,9 +58,17 @@ export function describeFailure(message: string): Failure {
     summary = `${space > FAILURE_PREVIEW / 2 ? cut.slice(0, space) : cut}…`;
   }
   const match = /^(.*?): expected ([\s\S]*?), actual ([\s\S]*)$/.exec(message);
+  if (!match) return { summary, complete: summary === message };
+  const [, where = '', expected = '', actual = ''] = match;
+  // A list of another length: "expected 0 items, actual 5: [...]".
+  const counted = /^\d+ items?$/.test(expected) ? /^(\d+): ([\s\S]*)$/.exec(actual) : null;
   return {
     summary,
     complete: summary === message,
-    ...(match ? { diff: { where: match[1]!, expected: pretty(match[2]!), actual: pretty(match[3]!) } } : {}),
+    diff: {
+      where,
+      expected: pretty(expected),
+      actual: counted ? `${counted[1]} items: ${pretty(counted[2]!)}` : pretty(actual),
+    },
   };
 }
