@@ -9,6 +9,7 @@ import type {
 import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
 import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
 import type { ImportResult } from '../../server/contract/transfer.js';
+import { openWorkspaceStream, workspaceHeader } from './active-workspace';
 import { ApiError, request } from './client';
 import type { Env } from './types';
 
@@ -47,7 +48,7 @@ async function binary(method: 'GET' | 'POST', path: string, body?: Blob): Promis
   try {
     response = await fetch(path, {
       method,
-      headers: body ? { 'content-type': 'application/octet-stream' } : {},
+      headers: { ...workspaceHeader(), ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
       body,
     });
   } catch {
@@ -87,7 +88,10 @@ export interface ScenarioStreamHandlers {
  * connection, so the recording indicator works on every page whatever else listens.
  */
 export function subscribeToScenarioStream(handlers: ScenarioStreamHandlers): () => void {
-  const source = new EventSource('/sandbox/events');
+  return openWorkspaceStream((source) => attachScenarioStream(source, handlers));
+}
+
+function attachScenarioStream(source: EventSource, handlers: ScenarioStreamHandlers): void {
   const parse = (message: MessageEvent<string>): unknown => {
     try {
       return JSON.parse(message.data);
@@ -104,5 +108,4 @@ export function subscribeToScenarioStream(handlers: ScenarioStreamHandlers): () 
     const progress = parse(message);
     if (progress) handlers.onScenario(progress as ScenarioProgress);
   });
-  return () => source.close();
 }
