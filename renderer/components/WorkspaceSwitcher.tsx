@@ -65,8 +65,17 @@ export function WorkspaceSwitcher() {
   }, []);
 
   useLayoutEffect(() => {
-    if (!open) setForm(null);
-    if (open) measure();
+    if (!open) {
+      setForm(null);
+      return;
+    }
+    // Little room below (a phone, where the header sits under the navigation): bring the trigger
+    // to the top of the window first, so the panel has the height of the window to show itself.
+    const rect = trigger.current?.getBoundingClientRect();
+    if (rect && window.innerHeight - rect.bottom < 360 && rect.top > MARGIN) {
+      trigger.current?.scrollIntoView({ block: 'start' });
+    }
+    measure();
   }, [open, measure]);
 
   useEffect(() => {
@@ -82,7 +91,10 @@ export function WorkspaceSwitcher() {
     window.addEventListener('keydown', onKey);
     window.addEventListener('pointerdown', onPointer);
     window.addEventListener('resize', measure);
+    // The page scrolls under a fixed panel: it follows its trigger.
+    window.addEventListener('scroll', measure, true);
     return () => {
+      window.removeEventListener('scroll', measure, true);
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('pointerdown', onPointer);
       window.removeEventListener('resize', measure);
@@ -124,7 +136,7 @@ export function WorkspaceSwitcher() {
           data-testid="workspace-panel"
         >
           <WorkspaceList onSwitched={() => setOpen(false)} onFork={setForm} />
-          <WorkspaceActions form={form} setForm={setForm} />
+          <WorkspaceActions form={form} setForm={setForm} onCreated={() => setOpen(false)} />
         </div>
       )}
     </div>
@@ -174,7 +186,9 @@ function WorkspaceList({
               >
                 <span className="ws-name">
                   {w.name}
-                  {w.default && <span className="badge ws-badge">Default</span>}
+                  {w.default && w.name.toLowerCase() !== 'default' && (
+                    <span className="badge ws-badge">Default</span>
+                  )}
                   {w.ephemeral && <span className="badge ws-badge">Temporary</span>}
                 </span>
                 <span className="ws-meta">
@@ -188,9 +202,11 @@ function WorkspaceList({
                     {w.checkpoints} checkpoint{w.checkpoints === 1 ? '' : 's'}
                   </span>
                 </span>
-                <Private>
-                  <code className="ws-id mono">{w.id}</code>
-                </Private>
+                {!w.default && (
+                  <Private>
+                    <code className="ws-id mono">{w.id}</code>
+                  </Private>
+                )}
               </button>
               <span className="ws-row-actions">
                 <button
@@ -220,11 +236,25 @@ function WorkspaceList({
   );
 }
 
-function WorkspaceActions({ form, setForm }: { form: FormState; setForm: (form: FormState) => void }) {
+interface ActionsProps {
+  form: FormState;
+  setForm: (form: FormState) => void;
+  /** a workspace was made and opened: the panel closes, as after picking one */
+  onCreated: () => void;
+}
+
+function WorkspaceActions({ form, setForm, onCreated }: ActionsProps) {
   return (
     <>
       {form ? (
-        <NewWorkspaceForm from={form === 'new' ? null : form} onDone={() => setForm(null)} />
+        <NewWorkspaceForm
+          key={form === 'new' ? 'new' : `${form.workspace_id}/${form.checkpoint ?? ''}`}
+          from={form === 'new' ? null : form}
+          onDone={(made) => {
+            setForm(null);
+            if (made) onCreated();
+          }}
+        />
       ) : (
         <div className="ws-section ws-new">
           <button
