@@ -201,6 +201,13 @@ function WorkspaceList({
                   <span className="muted small">
                     {w.checkpoints} checkpoint{w.checkpoints === 1 ? '' : 's'}
                   </span>
+                  {w.from && (
+                    <span className="muted small" data-testid="workspace-origin">
+                      fork of “
+                      {workspaces.find((o) => o.id === w.from?.workspace_id)?.name ?? 'a deleted workspace'}”
+                      {w.from.checkpoint ? ` at “${w.from.checkpoint}”` : ''}
+                    </span>
+                  )}
                 </span>
                 {!w.default && (
                   <Private>

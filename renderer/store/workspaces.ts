@@ -89,6 +89,8 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
   };
 
   const switchTo = async (workspace: Workspace) => {
+    // A presenter's story acts step by step on the workspace on screen: it ends with it.
+    get().closeStory();
     setActiveWorkspace(workspace.id); // the header of every call; the streams reopen on it
     remember(workspace);
     set({
