@@ -78,3 +78,30 @@ export function inboxUrl(base: string, inbox: string, workspaceId: string): stri
 export function inboxNameOf(url: string): string | null {
   return /\/sandbox\/inbox\/([A-Za-z0-9_-]{1,64})(?:\?[^#]*)?$/.exec(url)?.[1] ?? null;
 }
+
+interface FiredLike {
+  events: readonly { type: string }[];
+  deliveries: number;
+  jobs: number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What a clock advance set off in the workspace, in a sentence: "3 events (checkout.expired ×2,
+ * invoice.overdue), 1 delivery attempt, 2 scheduled jobs." Event types by how often, most first.
+ */
+export function describeFired(fired: FiredLike): string {
+  const parts: string[] = [];
+  if (fired.events.length > 0) {
+    const counts = new Map<string, number>();
+    for (const { type } of fired.events) counts.set(type, (counts.get(type) ?? 0) + 1);
+    const types = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const shown = types.slice(0, 4).map(([type, n]) => (n > 1 ? `${type} ×${n}` : type));
+    if (types.length > 4) shown.push(`${types.length - 4} more`);
+    parts.push(`${plural(fired.events.length, 'event')} (${shown.join(', ')})`);
+  }
+  if (fired.deliveries > 0) parts.push(plural(fired.deliveries, 'delivery attempt'));
+  if (fired.jobs > 0) parts.push(plural(fired.jobs, 'scheduled job'));
+  return parts.length === 0 ? 'Nothing fell due.' : `Fired: ${parts.join(', ')}.`;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chooseStartWorkspace,
+  describeFired,
   findWorkspace,
   inboxNameOf,
   inboxUrl,
@@ -71,5 +72,23 @@ describe('addresses that name a workspace', () => {
     expect(inboxNameOf(url)).toBe('demo');
     expect(inboxNameOf('http://127.0.0.1:4010/sandbox/inbox/orders-1')).toBe('orders-1');
     expect(inboxNameOf('https://example.com/hooks')).toBeNull();
+  });
+});
+
+describe('what a clock advance fired, in words', () => {
+  it('counts events by type, most first, then delivery attempts and jobs', () => {
+    const events = [
+      { type: 'invoice.overdue', id: 'evt_1' },
+      { type: 'checkout.expired', id: 'evt_2' },
+      { type: 'checkout.expired', id: 'evt_3' },
+    ];
+    expect(describeFired({ events, deliveries: 1, jobs: 2 })).toBe(
+      'Fired: 3 events (checkout.expired ×2, invoice.overdue), 1 delivery attempt, 2 scheduled jobs.',
+    );
+    expect(describeFired({ events: [], deliveries: 0, jobs: 0 })).toBe('Nothing fell due.');
+    const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((type, i) => ({ type, id: `evt_${i}` }));
+    expect(describeFired({ events: many, deliveries: 0, jobs: 1 })).toBe(
+      'Fired: 6 events (a, b, c, d, 2 more), 1 scheduled job.',
+    );
   });
 });
