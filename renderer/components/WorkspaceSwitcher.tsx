@@ -72,7 +72,7 @@ export function WorkspaceSwitcher() {
     // Little room below (a phone, where the header sits under the navigation): bring the trigger
     // to the top of the window first, so the panel has the height of the window to show itself.
     const rect = trigger.current?.getBoundingClientRect();
-    if (rect && window.innerHeight - rect.bottom < 360 && rect.top > MARGIN) {
+    if (rect && window.innerHeight - rect.bottom < window.innerHeight * 0.6 && rect.top > MARGIN) {
       trigger.current?.scrollIntoView({ block: 'start' });
     }
     measure();

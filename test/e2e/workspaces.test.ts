@@ -248,7 +248,7 @@ describe('workspaces in the dashboard', () => {
     expect(await byTestId('workspace-panel').textContent()).toContain(demo.id);
     await byTestId('workspace-switcher').click();
 
-    await byTestId('present-switch').check();
+    await byTestId('present-switch').check({ force: true });
     await openPanel();
     await page.locator('[data-testid="checkpoint-row"][data-name="start"]').waitFor();
     expect(await page.locator('body').textContent()).not.toMatch(/ws_[0-9A-Za-z]{16}/);
