@@ -158,6 +158,18 @@ describe('workspaces in the dashboard', () => {
     expect(await byTestId('inbox-url').textContent()).toBe(
       `${sandbox.urls().test}/sandbox/inbox/demo?workspace=${qa.id}`,
     );
+    // A delivery from QA to it lands in QA's inbox, not the default's.
+    await byTestId('endpoint-use-inbox').click();
+    await byTestId('endpoint-submit').click();
+    const endpoint = byTestId('endpoint-row');
+    await endpoint.waitFor();
+    expect(await endpoint.getByTestId('endpoint-url').textContent()).toContain(`?workspace=${qa.id}`);
+    await endpoint.getByTestId('endpoint-send-test').click();
+    await byTestId('inbox-message').first().waitFor();
+    expect(
+      (await control<{ messages: unknown[] }>('GET', '/sandbox/inboxes/demo', qa.id)).messages,
+    ).toHaveLength(1);
+    expect((await control<{ messages: unknown[] }>('GET', '/sandbox/inboxes/demo')).messages).toHaveLength(0);
     await page.goto(`${dashboardUrl}?workspace=QA#/merchants`);
 
     // A checkpoint, then a change, then back to the checkpoint.
