@@ -99,7 +99,7 @@ export const revokeApiKey = (keyId: string) => request<ApiKey>('DELETE', `/sandb
 export const getClock = () => request<ClockState>('GET', '/sandbox/clock');
 /** The clock after it, and what fell due on the way in this workspace (events, delivery attempts, jobs). */
 export const advanceClock = (seconds: number) =>
-  request<ClockState & { fired?: Fired }>('POST', '/sandbox/clock/advance', {
+  request<ClockState & { fired: Fired }>('POST', '/sandbox/clock/advance', {
     seconds,
   } satisfies AdvanceBody);
 export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/freeze');

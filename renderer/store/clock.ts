@@ -44,9 +44,8 @@ export const createClockSlice: Slice<ClockSlice> = (set, get) => {
     advanceClock: (seconds) =>
       change(
         () => api.advanceClock(seconds),
-        // What fell due in this workspace on the way (a server without `fired` says how many jobs ran).
-        (state) =>
-          `Clock advanced by ${describeSeconds(seconds)}. ${state.fired ? describeFired(state.fired) : ranNote(state).trim()}`.trim(),
+        // What fell due in this workspace on the way.
+        (state) => `Clock advanced by ${describeSeconds(seconds)}. ${describeFired(state.fired)}`,
       ),
     freezeClock: () =>
       change(api.freezeClock, () => 'Clock frozen: sandbox time stands still until you resume it.'),
