@@ -42,11 +42,6 @@ export function rewriteWorkspaceUrl(raw: IncomingMessage): string {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-/**
- * The dashboard's own page (`/?workspace=QA`): it names its workspace for itself, and one that has
- * gone is the page's to report (it opens the default and says so), not a 404 instead of the page.
- */
-const DASHBOARD_PAGE = /^\/(?:index\.html)?(?:[?#]|$)/;
 const QUERY = /[?&]workspace=([^&#]*)/;
 
 /** Which workspace a request names, if any: the URL prefix, the header, or `?workspace=`. */
@@ -86,8 +81,6 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
       } else {
         const name = named(request);
         scope = name === undefined ? workspaces.default : workspaces.find(name);
-        const page = (request.method === 'GET' || request.method === 'HEAD') && DASHBOARD_PAGE.test(url);
-        if (scope === undefined && page) scope = workspaces.default;
         if (scope === undefined) {
           // Answered from the default workspace (the answer's own hooks run in one).
           request.workspace = workspaces.default;
