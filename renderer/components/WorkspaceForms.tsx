@@ -190,7 +190,7 @@ export function NewWorkspaceForm({
                 className="input"
                 value={seed}
                 maxLength={200}
-                placeholder="Optional: the same ids and keys every time"
+                placeholder="Optional: repeatable ids and keys"
                 onChange={(e) => setSeed(e.target.value)}
                 data-testid="workspace-seed-input"
               />
