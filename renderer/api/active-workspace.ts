@@ -28,6 +28,21 @@ export function onWorkspaceChange(listener: () => void): () => void {
 
 export const workspaceHeader = (): Record<string, string> => ({ [HEADER]: active });
 
+const missingListeners = new Set<() => void>();
+
+/**
+ * The server does not know the workspace on screen any more (deleted by another window, a script,
+ * the CLI): a call was refused with "Workspace not found", or its stream was refused.
+ */
+export function workspaceMissing(): void {
+  for (const listener of missingListeners) listener();
+}
+
+export function onWorkspaceMissing(listener: () => void): () => void {
+  missingListeners.add(listener);
+  return () => missingListeners.delete(listener);
+}
+
 /** `/sandbox/events`, with `?workspace=` for any workspace but the default (whose URL stays as it was). */
 export const streamPath = (): string =>
   active === DEFAULT_WORKSPACE
@@ -43,8 +58,14 @@ export function openWorkspaceStream(attach: (source: EventSource) => void): () =
   let source: EventSource | null = null;
   const open = () => {
     source?.close();
-    source = new EventSource(streamPath());
-    attach(source);
+    const opened = new EventSource(streamPath());
+    source = opened;
+    // An answer that is not a stream (a 404 for a deleted workspace) closes it for good, where a
+    // dropped connection is retried: that one is worth a look at the workspaces.
+    opened.addEventListener('error', () => {
+      if (opened.readyState === EventSource.CLOSED && active !== DEFAULT_WORKSPACE) workspaceMissing();
+    });
+    attach(opened);
   };
   open();
   const stop = onWorkspaceChange(open);

@@ -1,4 +1,4 @@
-import { workspaceHeader } from './active-workspace';
+import { workspaceHeader, workspaceMissing } from './active-workspace';
 import { controlTokenRequired } from './control-token';
 
 /** An error answer of the sandbox API: its status and its `{ error }` message. */
@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** the workspace the call named is gone (the store says so once, in its own words) */
+    readonly workspaceGone = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -59,7 +61,11 @@ export async function request<T>(
       data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
         ? data.error
         : `${method} ${path} failed with HTTP ${response.status}`;
-    throw new ApiError(response.status, message);
+    // The workspace this call named is gone: the store goes back to the default and says so.
+    const gone =
+      response.status === 404 && options.workspace !== null && message.startsWith('Workspace not found');
+    if (gone) workspaceMissing();
+    throw new ApiError(response.status, message, gone);
   }
   return data as T;
 }

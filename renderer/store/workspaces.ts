@@ -1,4 +1,4 @@
-import { DEFAULT_WORKSPACE, setActiveWorkspace } from '../api/active-workspace';
+import { DEFAULT_WORKSPACE, onWorkspaceMissing, setActiveWorkspace } from '../api/active-workspace';
 import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../api/types';
 import * as api from '../api/workspaces';
 import { formatTimestamp } from '../lib/format';
@@ -124,6 +124,7 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
   });
 
   const loadWorkspaces = serialized(async () => {
+    const shown = currentWorkspace(get())?.name;
     await attempt(get, async () => {
       const workspaces = await api.listWorkspaces();
       set({ workspaces, workspacesReadAt: Date.now() });
@@ -131,9 +132,13 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
     const { workspaces, workspaceId } = get();
     // Deleted from elsewhere (another window, a script, the CLI) while on screen.
     if (workspaces.length > 0 && !workspaces.some((w) => w.id === workspaceId)) {
-      await fallBack(describe(remembered()?.name ?? workspaceId));
+      await fallBack(describe(shown ?? remembered()?.name ?? workspaceId));
     }
   });
+
+  // Deleted elsewhere while on screen: a refused call or stream has the list read again, which
+  // falls back to the default (once: the list is read serially and the fallback switches away).
+  onWorkspaceMissing(() => void loadWorkspaces());
 
   return {
     workspaceId: DEFAULT_WORKSPACE,

@@ -234,16 +234,36 @@ describe('workspaces in the dashboard', () => {
     await byTestId('workspace-current').filter({ hasText: 'Reopen' }).waitFor();
     await page.getByTestId('merchant-item').filter({ hasText: 'Reopen Co' }).waitFor();
 
-    // Deleted meanwhile (by a script): the next start says so and shows the default.
+    // Deleted while closed (by a script): the next start says so and shows the default.
+    const closed = page.url();
+    await page.goto('about:blank');
     await control('DELETE', `/sandbox/workspaces/${qa.id}`);
-    await page.reload();
-    await byTestId('notice-error')
-      .filter({ hasText: 'The workspace “Reopen” is not in this sandbox any more' })
-      .waitFor();
+    await page.goto(closed);
+    const gone = byTestId('notice-error').filter({
+      hasText: 'The workspace “Reopen” is not in this sandbox any more',
+    });
+    await gone.waitFor();
     await byTestId('workspace-current')
       .filter({ hasText: /default/i })
       .waitFor();
     expect(new URL(page.url()).searchParams.get('workspace')).toBeNull();
+    await dismissNotices(page);
+
+    // Deleted while on screen: the dashboard notices (its stream or next call is refused), goes
+    // back to the default and says so once, with no id in it.
+    const shown = await control<WorkspaceRecord>('POST', '/sandbox/workspaces', undefined, { name: 'Shown' });
+    await control('POST', '/sandbox/merchants', shown.id, { name: 'Shown Co' });
+    await switchTo('Shown');
+    await page.getByTestId('merchant-item').filter({ hasText: 'Shown Co' }).waitFor();
+    await control('DELETE', `/sandbox/workspaces/${shown.id}`);
+    await byTestId('notice-error')
+      .filter({ hasText: 'The workspace “Shown” is not in this sandbox any more' })
+      .waitFor();
+    await byTestId('workspace-current')
+      .filter({ hasText: /default/i })
+      .waitFor();
+    expect(await byTestId('notice-error').allTextContents()).toHaveLength(1);
+    expect(await shownMerchants()).toEqual([]);
 
     // A link names a workspace by name, whatever its case.
     await control('POST', '/sandbox/workspaces', undefined, { name: 'Linked Demo' });
