@@ -234,6 +234,11 @@ describe('workspaces in the dashboard', () => {
     await byTestId('workspace-current').filter({ hasText: 'Reopen' }).waitFor();
     await page.getByTestId('merchant-item').filter({ hasText: 'Reopen Co' }).waitFor();
 
+    // The page itself opens whatever its address names (it reports a gone one); the API refuses.
+    const byName = (url: string) => sandbox.apps.test.inject({ url });
+    expect((await byName('/?workspace=Nowhere')).statusCode).toBe(200);
+    expect((await byName('/sandbox/merchants?workspace=Nowhere')).statusCode).toBe(404);
+
     // Deleted while closed (by a script): the next start says so and shows the default.
     const closed = page.url();
     await page.goto('about:blank');
