@@ -139,6 +139,19 @@ describe('workspaces in the dashboard', () => {
     expect(await row('QA').textContent()).toContain('Frozen');
     await page.screenshot({ path: join(resultsDir, 'workspaces-panel-1440.png') });
 
+    // Its clock moves alone: +1 h in QA says what fell due there, and the default's time is not moved.
+    await byTestId('workspace-switcher').click();
+    await page.goto(`${dashboardUrl}?workspace=QA#/clock`);
+    await byTestId('clock-advance-hour').click();
+    await byTestId('notice-success')
+      .filter({ hasText: 'Clock advanced by 1 hour. Nothing fell due.' })
+      .waitFor();
+    await byTestId('workspace-current-clock').filter({ hasText: '04:04:05' }).waitFor();
+    const defaultClock = await control<{ offset_ms: number }>('GET', '/sandbox/clock');
+    expect(Math.abs(defaultClock.offset_ms)).toBeLessThan(60_000);
+    await page.goto(`${dashboardUrl}?workspace=QA#/merchants`);
+    await openPanel();
+
     // Switch to the default and back: each shows its own merchants.
     await switchTo((await byTestId('workspace-row').first().getAttribute('data-name'))!);
     expect(new URL(page.url()).searchParams.get('workspace')).toBeNull();
