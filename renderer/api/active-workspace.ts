@@ -26,7 +26,8 @@ export function onWorkspaceChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export const workspaceHeader = (): Record<string, string> => ({ [HEADER]: active });
+/** The header naming a workspace: the one on screen, unless another is given (an import into a new one). */
+export const workspaceHeader = (id: string = active): Record<string, string> => ({ [HEADER]: id });
 
 const missingListeners = new Set<() => void>();
 

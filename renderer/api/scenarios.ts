@@ -43,12 +43,17 @@ export const listLibrary = () => request<LibraryList>('GET', '/sandbox/scenarios
 export const getLibraryScenario = (name: string) =>
   request<LibraryScenarioDetail>('GET', `/sandbox/scenarios/library/${encodeURIComponent(name)}`);
 
-async function binary(method: 'GET' | 'POST', path: string, body?: Blob): Promise<Response> {
+async function binary(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: Blob,
+  workspace = workspaceHeader(),
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: { ...workspaceHeader(), ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
+      headers: { ...workspace, ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
       body,
     });
   } catch {
@@ -72,8 +77,10 @@ export async function exportWorkspace(merchantId?: string): Promise<Blob> {
 }
 
 /** POST /sandbox/import: a bundle made by an export replaces the workspace. */
-export async function importWorkspace(bundle: Blob): Promise<ImportResult> {
-  return (await (await binary('POST', '/sandbox/import', bundle)).json()) as ImportResult;
+export async function importWorkspace(bundle: Blob, workspaceId?: string): Promise<ImportResult> {
+  return (await (
+    await binary('POST', '/sandbox/import', bundle, workspaceHeader(workspaceId))
+  ).json()) as ImportResult;
 }
 
 export interface ScenarioStreamHandlers {

@@ -89,15 +89,19 @@ function utcFromInput(value: string): string | null {
 const sourceKey = (from: ForkSource | null) =>
   from ? `${from.workspace_id}${from.checkpoint === undefined ? '' : `\n${from.checkpoint}`}` : '';
 
+/** "Start from" a bundle file (an export, `.svcbundle`) rather than a workspace: not an id. */
+const BUNDLE = 'bundle';
+
 function sourceOf(key: string): ForkSource | null {
-  if (key === '') return null;
+  if (key === '' || key === BUNDLE) return null;
   const [workspaceId = '', checkpoint] = key.split('\n');
   return checkpoint === undefined ? { workspace_id: workspaceId } : { workspace_id: workspaceId, checkpoint };
 }
 
 /**
- * Creates a workspace: empty (a name, a seed for its ids and keys, its clock), or forked from a
- * workspace now or from a checkpoint of the one on screen. It is opened once made.
+ * Creates a workspace: empty (a name, a seed for its ids and keys, its clock), forked from a
+ * workspace now or from a checkpoint of the one on screen, or filled from a bundle file (an
+ * export). It is opened once made.
  */
 export function NewWorkspaceForm({
   from,
@@ -116,9 +120,11 @@ export function NewWorkspaceForm({
   const [frozen, setFrozen] = useState(false);
   const [start, setStart] = useState('');
   const [temporary, setTemporary] = useState(false);
+  const [bundle, setBundle] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fork = sourceOf(source);
+  const fromBundle = source === BUNDLE;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -127,30 +133,41 @@ export function NewWorkspaceForm({
       setError('A name is 1 to 64 characters, without control characters.');
       return;
     }
+    if (fromBundle && !bundle) {
+      setError('Choose the bundle file to fill the workspace with.');
+      return;
+    }
     const startAt = start === '' ? null : utcFromInput(start);
-    if (!fork && start !== '' && startAt === null) {
+    if (!fork && !fromBundle && start !== '' && startAt === null) {
       setError('The start time is not a date and time.');
       return;
     }
     setError(null);
     setBusy(true);
-    const made = await createWorkspace({
-      ...(trimmed ? { name: trimmed } : {}),
-      ...(temporary ? { ephemeral: true } : {}),
-      ...(fork
-        ? { from: fork }
-        : {
-            ...(seed.trim() ? { seed: seed.trim() } : {}),
-            ...(frozen || startAt ? { clock: { ...(startAt ? { start: startAt } : {}), frozen } } : {}),
-          }),
-    });
+    const made = await createWorkspace(
+      {
+        ...(trimmed ? { name: trimmed } : {}),
+        ...(temporary ? { ephemeral: true } : {}),
+        ...(fork ? { from: fork } : {}),
+        // A bundle brings its own clock and ids.
+        ...(fork || fromBundle
+          ? {}
+          : {
+              ...(seed.trim() ? { seed: seed.trim() } : {}),
+              ...(frozen || startAt ? { clock: { ...(startAt ? { start: startAt } : {}), frozen } } : {}),
+            }),
+      },
+      fromBundle && bundle ? bundle : undefined,
+    );
     setBusy(false);
     if (made) onDone(true);
   };
 
   return (
     <form className="ws-section form" onSubmit={submit} data-testid="workspace-form">
-      <h2 className="ws-heading">{fork ? 'Fork a workspace' : 'New workspace'}</h2>
+      <h2 className="ws-heading">
+        {fork ? 'Fork a workspace' : fromBundle ? 'A workspace from a bundle' : 'New workspace'}
+      </h2>
       <div className="ws-form-grid">
         <Field label="Name">
           <input
@@ -181,9 +198,21 @@ export function NewWorkspaceForm({
                   “{active.name}” at checkpoint “{c.name}”
                 </option>
               ))}
+            <option value={BUNDLE}>A bundle file (an export)</option>
           </select>
         </Field>
-        {!fork && (
+        {fromBundle && (
+          <Field label="Bundle file">
+            <input
+              className="input ws-file"
+              type="file"
+              accept=".svcbundle,application/octet-stream"
+              onChange={(e) => setBundle(e.target.files?.[0] ?? null)}
+              data-testid="workspace-bundle-input"
+            />
+          </Field>
+        )}
+        {!fork && !fromBundle && (
           <>
             <Field label="Seed">
               <input
@@ -209,7 +238,7 @@ export function NewWorkspaceForm({
         )}
       </div>
       <div className="ws-checks">
-        {!fork && (
+        {!fork && !fromBundle && (
           <label className="checkbox">
             <input
               type="checkbox"
@@ -242,7 +271,7 @@ export function NewWorkspaceForm({
           disabled={busy}
           data-testid="workspace-create"
         >
-          {busy ? 'Creating…' : fork ? 'Fork and open' : 'Create and open'}
+          {busy ? 'Creating…' : fork ? 'Fork and open' : fromBundle ? 'Import and open' : 'Create and open'}
         </button>
         <button type="button" className="btn btn-ghost btn-sm" onClick={() => onDone(false)}>
           Cancel

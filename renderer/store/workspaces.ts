@@ -1,4 +1,5 @@
 import { DEFAULT_WORKSPACE, onWorkspaceMissing, setActiveWorkspace } from '../api/active-workspace';
+import { importWorkspace } from '../api/scenarios';
 import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../api/types';
 import * as api from '../api/workspaces';
 import { formatTimestamp } from '../lib/format';
@@ -60,8 +61,8 @@ export interface WorkspacesSlice {
   loadWorkspaces: () => Promise<void>;
   /** Shows another workspace: every store is read again from it. */
   openWorkspace: (id: string) => Promise<boolean>;
-  /** Creates (or forks, with `from`) a workspace and opens it. */
-  createWorkspace: (body: CreateWorkspaceBody) => Promise<boolean>;
+  /** Creates (or forks, with `from`) a workspace, fills it from a bundle file if one is given, and opens it. */
+  createWorkspace: (body: CreateWorkspaceBody, bundle?: Blob) => Promise<boolean>;
   deleteWorkspace: (id: string) => Promise<boolean>;
   loadCheckpoints: () => Promise<void>;
   saveCheckpoint: (name: string) => Promise<boolean>;
@@ -178,16 +179,27 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
       return true;
     },
 
-    createWorkspace: (body) =>
+    createWorkspace: (body, bundle) =>
       attempt(get, async () => {
         const origin = body.from ? get().workspaces.find((w) => w.id === body.from?.workspace_id) : undefined;
         const created = await api.createWorkspace(body);
+        let filled = '';
+        if (bundle) {
+          try {
+            const { imported } = await importWorkspace(bundle, created.id);
+            filled = ` from the bundle: ${imported.merchants} merchant${imported.merchants === 1 ? '' : 's'}, ${imported.checkouts} checkout${imported.checkouts === 1 ? '' : 's'}`;
+          } catch (error) {
+            // A bundle that does not import leaves no empty workspace behind.
+            await api.deleteWorkspace(created.id).catch(() => undefined);
+            throw error;
+          }
+        }
         set((state) => ({ workspaces: [...state.workspaces, created], workspacesReadAt: Date.now() }));
         get().notify(
           'success',
           origin
             ? `Workspace “${created.name}” forked from “${origin.name}”${body.from?.checkpoint ? ` at checkpoint “${body.from.checkpoint}”` : ''}.`
-            : `Workspace “${created.name}” created.`,
+            : `Workspace “${created.name}” created${filled}.`,
         );
         await switchTo(created);
         void loadWorkspaces();

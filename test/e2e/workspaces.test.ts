@@ -289,6 +289,52 @@ describe('workspaces in the dashboard', () => {
     await byTestId('workspace-current').filter({ hasText: 'Linked Demo' }).waitFor();
   });
 
+  it('makes a workspace from a bundle file, leaving the one it came from as it was', async () => {
+    await control('POST', '/sandbox/merchants', undefined, { name: 'Exported Co' });
+    const bundle = await sandbox.apps.test.inject({ url: '/sandbox/export' });
+    expect(bundle.statusCode).toBe(200);
+    await page.goto(`${dashboardUrl}#/merchants`);
+    await page.getByTestId('merchant-item').filter({ hasText: 'Exported Co' }).waitFor();
+
+    await openPanel();
+    await byTestId('workspace-new').click();
+    await byTestId('workspace-source-select').selectOption('bundle');
+    await byTestId('workspace-name-input').fill('From bundle');
+    await byTestId('workspace-create').click();
+    expect(await byTestId('workspace-form-error').textContent()).toContain('bundle file');
+    await byTestId('workspace-bundle-input').setInputFiles({
+      name: 'bug.svcbundle',
+      mimeType: 'application/octet-stream',
+      buffer: bundle.rawPayload,
+    });
+    await byTestId('workspace-create').click();
+    await byTestId('workspace-current').filter({ hasText: 'From bundle' }).waitFor();
+    await byTestId('notice-success')
+      .filter({ hasText: '“From bundle” created from the bundle: 1 merchant' })
+      .waitFor();
+    await expect.poll(() => shownMerchants(), { timeout: 5_000 }).toEqual(['Exported Co']);
+    // Its own copy: a merchant added to it is not the default's.
+    await control('POST', '/sandbox/merchants', 'From bundle', { name: 'Only here Co' });
+    expect(await merchantNames('From bundle')).toEqual(['Exported Co', 'Only here Co']);
+    expect(await merchantNames()).toEqual(['Exported Co']);
+
+    // A file that is not a bundle: refused, and no empty workspace is left behind.
+    await openPanel();
+    await byTestId('workspace-new').click();
+    await byTestId('workspace-source-select').selectOption('bundle');
+    await byTestId('workspace-name-input').fill('Broken');
+    await byTestId('workspace-bundle-input').setInputFiles({
+      name: 'not.svcbundle',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a bundle'),
+    });
+    await byTestId('workspace-create').click();
+    await byTestId('notice-error').first().waitFor();
+    const names = (await control<WorkspaceRecord[]>('GET', '/sandbox/workspaces')).map((w) => w.name);
+    expect(names).not.toContain('Broken');
+    expect(await byTestId('workspace-current').textContent()).toBe('From bundle');
+  });
+
   it('shows no workspace ids in presentation mode, and fits a laptop and a phone', async () => {
     const demo = await control<WorkspaceRecord>('POST', '/sandbox/workspaces', undefined, { name: 'Demo' });
     await control('POST', '/sandbox/checkpoints', demo.id, { name: 'start' });
