@@ -76,6 +76,10 @@ export function WorkspaceSwitcher() {
       trigger.current?.scrollIntoView({ block: 'start' });
     }
     measure();
+    // Keyboard users land on the workspace on screen; Escape brings them back to the trigger.
+    root.current
+      ?.querySelector<HTMLButtonElement>('.ws-pick[aria-current="true"]')
+      ?.focus({ preventScroll: true });
   }, [open, measure]);
 
   useEffect(() => {
