@@ -346,8 +346,16 @@ describe('workspaces in the dashboard', () => {
 
     await byTestId('present-switch').check({ force: true });
     await openPanel();
-    await page.locator('[data-testid="checkpoint-row"][data-name="start"]').waitFor();
+    const start = page.locator('[data-testid="checkpoint-row"][data-name="start"]');
+    await start.waitFor();
     expect(await page.locator('body').textContent()).not.toMatch(/ws_[0-9A-Za-z]{16}/);
+
+    // A checkpoint deleted (after one more question) is gone; the workspace stays.
+    await start.getByTestId('checkpoint-delete').click();
+    expect(await start.getByTestId('checkpoint-delete-question').textContent()).toContain('“start”');
+    await start.getByTestId('checkpoint-delete-confirm').click();
+    await start.waitFor({ state: 'detached' });
+    expect(await control<unknown[]>('GET', '/sandbox/checkpoints', demo.id)).toEqual([]);
 
     for (const [width, height] of [
       [1440, 900],
