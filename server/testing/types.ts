@@ -128,10 +128,12 @@ export interface TestInbox {
 
 /** The JSON body of a webhook delivery. */
 export interface WebhookEnvelope {
+  /** the delivery's id */
   id: string;
-  type: string;
+  /** the event type, e.g. `checkout.expired` */
+  event: string;
+  /** the event's data: for a checkout event, the checkout */
   data: Record<string, unknown>;
-  [field: string]: unknown;
 }
 
 /** A workspace's clock, moved through the control API with the workspace's header. */

@@ -200,7 +200,9 @@ async function openInbox(
     clear: () => inWorkspace<void>('DELETE', `${path}/messages`),
     async waitFor(match, { timeoutMs = 5000 } = {}) {
       const accepts =
-        typeof match === 'string' ? (_: InboxMessage, event: WebhookEnvelope) => event.type === match : match;
+        typeof match === 'string'
+          ? (_: InboxMessage, event: WebhookEnvelope) => event.event === match
+          : match;
       const deadline = Date.now() + timeoutMs;
       let seen: InboxMessage[] = [];
       for (;;) {
@@ -212,7 +214,7 @@ async function openInbox(
         if (Date.now() >= deadline) break;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
-      const types = seen.map((m) => parseEnvelope(m.body)?.type ?? '(not JSON)');
+      const types = seen.map((m) => parseEnvelope(m.body)?.event ?? '(not JSON)');
       throw new Error(
         `inbox ${spec.name}: no matching webhook within ${timeoutMs} ms; received ${types.length ? types.join(', ') : 'nothing'}`,
       );
@@ -225,7 +227,7 @@ function parseEnvelope(body: string): WebhookEnvelope | undefined {
     const parsed = JSON.parse(body) as unknown;
     return typeof parsed === 'object' &&
       parsed !== null &&
-      typeof (parsed as WebhookEnvelope).type === 'string'
+      typeof (parsed as WebhookEnvelope).event === 'string'
       ? (parsed as WebhookEnvelope)
       : undefined;
   } catch {
