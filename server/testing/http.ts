@@ -16,6 +16,14 @@ export class SandboxRequestError extends Error {
   }
 }
 
+/** No sandbox answered at all (nothing listening, the connection dropped, no answer in time). */
+export class SandboxUnreachableError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'SandboxUnreachableError';
+  }
+}
+
 /** A request's deadline: a hung sandbox fails the test instead of hanging it. */
 const TIMEOUT_MS = 30_000;
 
@@ -39,7 +47,7 @@ export async function requestJson<T>(
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${TIMEOUT_MS / 1000} s`
         : `no sandbox answering (${(error as Error).message})`;
-    throw new Error(`${method} ${url}: ${reason}`);
+    throw new SandboxUnreachableError(`${method} ${url}: ${reason}`, { cause: error });
   }
   const text = await response.text();
   if (!response.ok) {

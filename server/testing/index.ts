@@ -24,7 +24,7 @@ import { requestJson } from './http.js';
 import type { StartOptions, TestSandbox, TestWorkspace, WorkspaceOptions } from './types.js';
 import { openWorkspace, type WorkspaceHost } from './workspace.js';
 
-export { SandboxRequestError } from './http.js';
+export { SandboxRequestError, SandboxUnreachableError } from './http.js';
 export type * from './types.js';
 
 /** The variable that names the shared sandbox: {@link workspace} reads it, {@link startSandbox} sets it. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseDuration } from '../cli/clock.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
-import { requestJson, SandboxRequestError } from './http.js';
+import { requestJson, SandboxRequestError, SandboxUnreachableError } from './http.js';
 import type {
   CheckpointInfo,
   ClockAdvance,
@@ -83,7 +83,7 @@ export async function openWorkspace(
   const clock: TestClock = {
     now: async () => new Date((await inWorkspace<ClockState>('GET', '/clock')).now),
     state: () => inWorkspace<ClockState>('GET', '/clock'),
-    advance: (by) =>
+    advance: async (by) =>
       inWorkspace<ClockAdvance>('POST', '/clock/advance', {
         seconds: typeof by === 'number' ? by : parseDuration(by),
       }),
@@ -139,8 +139,10 @@ export async function openWorkspace(
     close: () => {
       closed ??= requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders)
         .catch((error: unknown) => {
-          // Already gone (deleted elsewhere, the sandbox restarted): what close wanted.
-          if (!(error instanceof SandboxRequestError && error.status === 404)) throw error;
+          // Already gone (deleted elsewhere), or its sandbox stopped and took it along (a test
+          // workspace is ephemeral): what close wanted.
+          const gone = error instanceof SandboxRequestError && error.status === 404;
+          if (!gone && !(error instanceof SandboxUnreachableError)) throw error;
         })
         .finally(() => host.forget(info.id));
       return closed;

@@ -10,6 +10,7 @@ import {
   connectSandbox,
   SANDBOX_URL_ENV,
   SandboxRequestError,
+  SandboxUnreachableError,
   startSandbox,
   type TestSandbox,
   workspace,
@@ -162,7 +163,7 @@ describe('svc-sandbox/testing, by URL', () => {
     await remote.close();
     expect(await status(`${running.urls.test}/sandbox/workspaces/${ws.id}`)).toBe(404);
     expect(await status(`${running.urls.test}/sandbox/health`)).toBe(200);
-    await expect(connectSandbox('http://127.0.0.1:9/')).rejects.toThrow(/no sandbox answering/);
+    await expect(connectSandbox('http://127.0.0.1:9/')).rejects.toThrow(SandboxUnreachableError);
   });
 });
 
@@ -222,6 +223,7 @@ describe.runIf(existsSync(builtCli))('svc-sandbox/testing, child process (needs 
         'SANDBOX_CONTROL_TOKEN_ENV',
         'SANDBOX_URL_ENV',
         'SandboxRequestError',
+        'SandboxUnreachableError',
         'closeWorkspaces',
         'connectSandbox',
         'startSandbox',
