@@ -80,7 +80,7 @@ function parseOptions() {
       : { endpoints: 8, deposits: 1000, concurrency: 8, latencySamples: 300 },
     // The workspaces section: samples, and the sizes of its workspaces (--quick: a smaller big one).
     workspaces: quick
-      ? { samples: 15, restores: 5, restoreCheckouts: 1000, bigCheckouts: 5000, idleMax: 1000 }
+      ? { samples: 15, restores: 5, restoreCheckouts: 1000, bigCheckouts: 5000, idleMax: 300 }
       : { samples: 50, restores: 9, restoreCheckouts: 1000, bigCheckouts: 100_000, idleMax: 1000 },
     // The quick run shrinks the scale section; the full one grows to 100k checkouts.
     scaleLevels: quick ? [1000, 5000] : [1000, 10_000, 100_000],
