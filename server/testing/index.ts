@@ -63,11 +63,11 @@ function handle(
     },
     close() {
       closing ??= (async () => {
-        // Deleted one by one: each frees its database; a failure still stops the sandbox.
-        const results = await Promise.allSettled([...open.values()].map((ws) => ws.close()));
+        // A sandbox started here is in memory: stopping it takes its workspaces along. A remote
+        // one keeps running, so what was made in it is deleted.
+        if (mode === 'remote') await Promise.all([...open.values()].map((ws) => ws.close()));
+        open.clear();
         await stop();
-        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed && mode === 'remote') throw failed.reason;
       })();
       return closing;
     },

@@ -237,8 +237,8 @@ export interface TestSandbox {
   /** A new workspace of its own for one test, with a merchant and its key. */
   workspace(options?: WorkspaceOptions): Promise<TestWorkspace>;
   /**
-   * Deletes the workspaces made through this object, then stops the sandbox if it was started
-   * here (a remote one keeps running).
+   * Stops a sandbox started here, its workspaces with it; for a remote one, deletes the
+   * workspaces made through this object and leaves the sandbox running.
    */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;

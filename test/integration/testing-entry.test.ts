@@ -72,7 +72,7 @@ describe('svc-sandbox/testing, in process', () => {
     expect(await status(`${a.urls.control}/workspaces/${a.id}`)).toBe(404);
     expect(await status(`${sandbox.urls.test}/v1/checkouts`, a.headers)).toBe(401);
 
-    // closing the sandbox deletes what is left, stops it and puts the variable back
+    // closing the sandbox stops it (its workspaces with it) and puts the variable back
     await sandbox.close();
     expect(process.env[SANDBOX_URL_ENV]).toBeUndefined();
     await expect(fetch(`${sandbox.urls.test}/sandbox/health`)).rejects.toThrow();
