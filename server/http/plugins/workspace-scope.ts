@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { WORKSPACE_HEADER } from '../../contract/workspaces.js';
+import { NotFoundError } from '../../errors.js';
+import { enterScope, type Scope } from '../../workspaces/scope.js';
+
+/** What the edge needs to find a request's workspace. */
+export interface WorkspaceFinder {
+  readonly default: Scope;
+  /** by id or name */
+  find(idOrName: string): Scope | undefined;
+  /** the workspace holding this API key */
+  findByKey(key: string): Scope | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the workspace the request acts in (set before anything else runs) */
+    workspace: Scope;
+  }
+}
+
+/** Set on the raw request by `rewriteWorkspaceUrl`: the id its `/w/<id>` prefix named. */
+const PREFIXED = Symbol('svc.workspace');
+type Marked = IncomingMessage & { [PREFIXED]?: string };
+
+const PREFIX = /^\/w\/([^/?#]{1,64})(?=[/?#]|$)/;
+
+/**
+ * Fastify's `rewriteUrl`: `/w/<id>/pay/...` is `/pay/...` in workspace `<id>`. The addresses a
+ * workspace hands out (hosted_url, a KYC link, the pages' own calls) carry its prefix, so a link
+ * opened anywhere reaches the right world without a header.
+ */
+export function rewriteWorkspaceUrl(raw: IncomingMessage): string {
+  const url = raw.url ?? '/';
+  const match = PREFIX.exec(url);
+  if (!match) return url;
+  (raw as Marked)[PREFIXED] = decodeURIComponent(match[1]!);
+  const rest = url.slice(match[0].length);
+  return rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const QUERY = /[?&]workspace=([^&#]*)/;
+
+/** Which workspace a request names, if any: the URL prefix, the header, or `?workspace=`. */
+function named(request: FastifyRequest): string | undefined {
+  const prefixed = (request.raw as Marked)[PREFIXED];
+  if (prefixed !== undefined) return prefixed;
+  const header = request.headers[WORKSPACE_HEADER];
+  if (typeof header === 'string' && header !== '') return header;
+  const url = request.raw.url ?? '';
+  const query = url.includes('workspace=') ? QUERY.exec(url) : null;
+  if (query) {
+    try {
+      return decodeURIComponent(query[1]!.replace(/\+/g, ' '));
+    } catch {
+      return query[1];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs every request inside its workspace (server/workspaces/scope.ts). `/v1` finds it from the
+ * API key (an unknown key is refused by the default workspace, like any bad key); everything else
+ * from the URL prefix, `X-SVC-Workspace` or `?workspace=`, or acts in the default one. A workspace
+ * named but not found is a 404, before any route runs.
+ */
+export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
+  async (app, { workspaces }) => {
+    app.decorateRequest('workspace', null as unknown as Scope);
+    // Callback style: `done` runs inside the scope, so the rest of the request does too.
+    app.addHook('onRequest', (request, reply, done) => {
+      let scope: Scope | undefined;
+      const url = request.raw.url ?? '';
+      if (url.startsWith('/v1/') || url === '/v1') {
+        const match = BEARER.exec(request.headers.authorization ?? '');
+        scope = (match && workspaces.findByKey(match[1]!)) || workspaces.default;
+      } else {
+        const name = named(request);
+        scope = name === undefined ? workspaces.default : workspaces.find(name);
+        if (scope === undefined) {
+          // Answered from the default workspace (the answer's own hooks run in one).
+          request.workspace = workspaces.default;
+          enterScope(workspaces.default, () => {
+            reply.code(404).send({ error: new NotFoundError('Workspace', name ?? '').message });
+          });
+          return;
+        }
+      }
+      request.workspace = scope;
+      enterScope(scope, done);
+    });
+    // The body arrives on the connection's own callbacks, outside the scope: go back in for the
+    // rest (validation, handler, answer).
+    app.addHook('preValidation', (request, _reply, done) => {
+      enterScope(request.workspace, done);
+    });
+  },
+  { name: 'workspace-scope' },
+);
