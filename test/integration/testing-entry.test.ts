@@ -97,6 +97,14 @@ describe('svc-sandbox/testing, in process', () => {
     expect(fork.info.from).toEqual({ workspace_id: ws.id, checkpoint: 'before expiry' });
     expect(fork.merchant.id).toBe(ws.merchant.id);
     expect((await fork.api<Checkout[]>('GET', '/v1/checkouts')).map((c) => c.id)).toEqual([made.id]);
+    // From here the two part: the fork's key acts in the fork, the original's in the original.
+    const forked = await fork.api<Checkout>('POST', '/v1/checkouts', {
+      body: { title: 'Only in the fork', amount: 3_000_000, expires_at: '2031-01-01T02:00:00.000Z' },
+    });
+    expect((await fork.api<Checkout[]>('GET', '/v1/checkouts')).map((c) => c.id).sort()).toEqual(
+      [made.id, forked.id].sort(),
+    );
+    expect((await ws.api<Checkout[]>('GET', '/v1/checkouts')).map((c) => c.id)).toEqual([made.id]);
     await ws.checkpoints.delete('before expiry');
     expect(await ws.checkpoints.list()).toEqual([]);
   });
