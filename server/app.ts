@@ -20,7 +20,12 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
-import { rewriteWorkspaceUrl, type WorkspaceFinder, workspaceScope } from './http/plugins/workspace-scope.js';
+import {
+  rewriteWorkspaceUrl,
+  type WorkspaceFinder,
+  workspaceRequired,
+  workspaceScope,
+} from './http/plugins/workspace-scope.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
@@ -131,13 +136,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
+  await app.register(workspaceScope, { workspaces: options.workspaces });
   await app.register(localOnlyPlugin, {
     allowRemoteControl: options.allowRemoteControl,
     allowedHosts: options.allowedHosts,
     publicOrigins: options.publicOrigins,
     controlToken: options.controlToken,
   });
-  await app.register(workspaceScope, { workspaces: options.workspaces });
+  await app.register(workspaceRequired);
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });

@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the workspace the request acts in (set before anything else runs) */
     workspace: Scope;
+    /** the name or id of a workspace the request named that does not exist */
+    missingWorkspace: string | null;
   }
 }
 
@@ -71,8 +73,10 @@ function named(request: FastifyRequest): string | undefined {
 export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
   async (app, { workspaces }) => {
     app.decorateRequest('workspace', null as unknown as Scope);
-    // Callback style: `done` runs inside the scope, so the rest of the request does too.
-    app.addHook('onRequest', (request, reply, done) => {
+    app.decorateRequest('missingWorkspace', null);
+    // Callback style: `done` runs inside the scope, so the rest of the request does too. First of
+    // all hooks: even a request refused before routing is answered inside a workspace.
+    app.addHook('onRequest', (request, _reply, done) => {
       let scope: Scope | undefined;
       const url = request.raw.url ?? '';
       if (url.startsWith('/v1/') || url === '/v1') {
@@ -82,12 +86,9 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
         const name = named(request);
         scope = name === undefined ? workspaces.default : workspaces.find(name);
         if (scope === undefined) {
-          // Answered from the default workspace (the answer's own hooks run in one).
-          request.workspace = workspaces.default;
-          enterScope(workspaces.default, () => {
-            reply.code(404).send({ error: new NotFoundError('Workspace', name ?? '').message });
-          });
-          return;
+          // Refused by `workspaceRequired` (after the Host and Origin checks), from the default one.
+          request.missingWorkspace = name ?? '';
+          scope = workspaces.default;
         }
       }
       request.workspace = scope;
@@ -98,6 +99,25 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
     app.addHook('preValidation', (request, _reply, done) => {
       enterScope(request.workspace, done);
     });
+    // An answer may leave from outside the scope (a 413 decided while the body arrives, a URL
+    // refused before routing): the answer's own hooks, which run after this one, run inside it.
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      enterScope(request.workspace ?? workspaces.default, () => done(null, payload));
+    });
   },
   { name: 'workspace-scope' },
+);
+
+/** A request naming a workspace that does not exist is a 404, before any route runs. */
+export const workspaceRequired = fp(
+  async (app) => {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.missingWorkspace === null) {
+        done();
+        return;
+      }
+      reply.code(404).send({ error: new NotFoundError('Workspace', request.missingWorkspace).message });
+    });
+  },
+  { name: 'workspace-required', dependencies: ['workspace-scope'] },
 );
