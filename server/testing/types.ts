@@ -108,7 +108,7 @@ export interface RequestOptions {
 export interface TestInbox {
   /** The inbox's name (inboxes are per workspace). */
   readonly name: string;
-  /** The URL the endpoint delivers to (it names the workspace: a delivery carries no header). */
+  /** The URL the endpoint delivers to: under the workspace's `/w/<id>` prefix (a delivery carries no header). */
   readonly url: string;
   /** The webhook endpoint pointing at it, with its signing secret. */
   readonly endpoint: { id: string; secret: string; events: string[] };

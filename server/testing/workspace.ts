@@ -131,7 +131,8 @@ export async function openWorkspace(
     inbox: (name = 'test', inboxOptions = {}) =>
       openInbox(inWorkspace, {
         name,
-        url: withWorkspace(`${control}/inbox/${encodeURIComponent(name)}`, info.id),
+        // A workspace's own addresses carry its prefix: a delivery sends no header.
+        url: `${host.urls.test}/w/${info.id}/sandbox/inbox/${encodeURIComponent(name)}`,
         merchantId: owner.id,
         env: inboxOptions.env ?? 'test',
         events: inboxOptions.events,

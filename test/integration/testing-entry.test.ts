@@ -115,7 +115,7 @@ describe('svc-sandbox/testing, in process', () => {
     const other = await sandbox.workspace();
     const inbox = await ws.inbox();
     const otherInbox = await other.inbox();
-    expect(new URL(inbox.url).searchParams.get('workspace')).toBe(ws.id);
+    expect(new URL(inbox.url).pathname).toBe(`/w/${ws.id}/sandbox/inbox/test`);
     const made = await ws.api<Checkout>('POST', '/v1/checkouts', {
       body: { title: 'Hook', amount: 2_000_000, expires_at: hourFrom(await ws.clock.now()) },
     });
