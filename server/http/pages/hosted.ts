@@ -7,6 +7,7 @@ import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import { NotFoundError } from '../../errors.js';
+import { formatTimestamp } from '../../format/dates.js';
 import { lazy } from '../../lazy-require.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
@@ -30,9 +31,8 @@ const qrcode = lazy<typeof import('qrcode')>('qrcode');
 const qr = (address: string): Promise<string> =>
   qrcode().toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
 
-/** A sandbox timestamp as a customer reads it (UTC: the sandbox clock is not the viewer's). */
-const utc = (iso: string): string =>
-  `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+/** A sandbox timestamp as the dashboard writes it (UTC: the sandbox clock is not the viewer's). */
+const utc = formatTimestamp;
 
 function statusPill(status: string, received: number, open: boolean): string {
   const [label, tone] =

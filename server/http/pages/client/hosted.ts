@@ -5,6 +5,7 @@
  * is frozen. It loads nothing from anywhere else (the app works offline).
  */
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
+import { formatTimestamp } from '../../../format/dates.js';
 import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
 import { all, byTestId, copyText, findTestId, readData } from './dom.js';
@@ -29,8 +30,8 @@ function duration(ms: number): string {
   if (h > 0) return `${h}h ${two(m)}m ${two(s % 60)}s`;
   return `${m}m ${two(s % 60)}s`;
 }
-const when = (iso: string): string =>
-  `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+// The same words as the server's first paint and the dashboard: "03 Dec 2026, 01:45 UTC".
+const when = formatTimestamp;
 
 // ---- what the customer sees ----
 const PAID: readonly CheckoutStatus[] = ['paid', 'completed', 'partially_refunded', 'refunded'];
