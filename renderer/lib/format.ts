@@ -152,3 +152,8 @@ export function declineInWords(reason: string): string {
   }
   return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
+
+const RAW_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Text with every raw id (a UUID) replaced by "•••": what presentation mode shows of a URL or payload. */
+export const withoutIds = (text: string) => text.replace(RAW_ID, '•••');

@@ -3,6 +3,7 @@ import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { FilterTabs } from '../../components/FilterTabs';
 import { PagedList } from '../../components/PagedList';
+import { Private } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -195,9 +196,11 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
           <div className="row-item-static">
             <span className="row-item-text">
               <span className="row-item-title">{checkout.title}</span>
-              <code className="mono small" data-testid="invoice-checkout-id">
-                {checkout.id}
-              </code>
+              <Private>
+                <code className="mono small" data-testid="invoice-checkout-id">
+                  {checkout.id}
+                </code>
+              </Private>
             </span>
             <span className="row-item-side">
               <StatusBadge
