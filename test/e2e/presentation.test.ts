@@ -95,7 +95,7 @@ async function walk(routes: string[]): Promise<Map<string, string>> {
     };
     for (const testId of opens[route] ?? []) {
       const texts = await openEach(testId);
-      texts.forEach((text, i) => seen.set(`#/${route} ${testId} ${i + 1}`, text));
+      for (const [i, text] of texts.entries()) seen.set(`#/${route} ${testId} ${i + 1}`, text);
     }
   }
   return seen;
