@@ -21,3 +21,12 @@ export function useShown(): (text: string) => string {
   const presenting = usePresenting();
   return presenting ? withoutIds : (text) => text;
 }
+
+/**
+ * Picks the developer's wording (API paths, webhook words) or the merchant's while presenting:
+ * `words('Made through /v1/customers.', 'People who buy from you.')`.
+ */
+export function useWords(): (developer: string, plain: string) => string {
+  const presenting = usePresenting();
+  return (developer, plain) => (presenting ? plain : developer);
+}
