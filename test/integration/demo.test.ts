@@ -156,6 +156,7 @@ describe('svc-sandbox serve --demo', () => {
     expect(named).not.toMatch(/\((?:[^)]*\b(?:kyc|pending|draft|approved|rejected)\b[^)]*)\)/i);
     expect(named).not.toMatch(/"username":"[^"]*\b(?:kyc|pending|draft|approved|rejected)\b/i);
     expect(named).toContain('Lea Fischer');
+    expect(named).toContain('Coffee club, 3 months'); // a title with a comma stays whole
 
     const income = await get<{ currency: string; earned: number; pending: number }[]>(
       `${base}/sandbox/merchants/${id('Marketly')}/reseller-income?env=test`,
