@@ -23,6 +23,13 @@ export function formatTimestamp(value: string | number): string {
   return `${day(at)}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
 }
 
+/** A running clock, to the second: "03 Dec 2026, 01:45:07 UTC". */
+export function formatClock(value: string | number): string {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return String(value);
+  return `${day(at)}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
+}
+
 /**
  * A date without a time (an invoice's due date, "2026-12-31"), or a timestamp's day: "31 Dec 2026".
  * Text that is not a date is returned as it is.

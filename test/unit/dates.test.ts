@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as dashboard from '../../renderer/lib/format.js';
-import { formatDay, formatTimestamp } from '../../server/format/dates.js';
+import { formatClock, formatDay, formatTimestamp } from '../../server/format/dates.js';
 
 // One date format for everything a person reads: the dashboard and the hosted pages (server HTML and
 // page script) take it from server/format/dates.ts.
@@ -15,6 +15,11 @@ describe('the one date format', () => {
     expect(formatTimestamp('2026-09-30T23:05:00Z')).toBe('30 Sep 2026, 23:05 UTC');
     expect(formatTimestamp('2027-01-01T00:00:00+02:00')).toBe('31 Dec 2026, 22:00 UTC');
     expect(formatTimestamp(Date.UTC(2026, 1, 28, 12, 7))).toBe('28 Feb 2026, 12:07 UTC');
+  });
+
+  it('a running clock: the same, to the second', () => {
+    expect(formatClock('2026-12-03T01:45:07.900Z')).toBe('03 Dec 2026, 01:45:07 UTC');
+    expect(formatClock('never')).toBe('never');
   });
 
   it('days: a due date ("2026-12-31") as a timestamp writes its day', () => {

@@ -83,7 +83,7 @@ async function checkoutPage(
 <div class="qr" data-testid="qr-${chain}" role="img" aria-label="QR code of the ${name} address">${codes[i] ?? ''}</div>
 <div class="fields">
 <div class="field"><div class="field-label">Amount to send</div><div class="field-row"><span class="field-value" data-pay-amount data-testid="pay-amount-${chain}">${escapeHtml(payAmount)}</span>${left === null ? '' : `<button type="button" class="copy" data-copy-amount data-testid="copy-amount-${chain}">Copy</button>`}</div></div>
-<div class="field"><div class="field-label">${name} address</div><div class="field-row"><code class="field-value mono" data-testid="address-${chain}">${escapeHtml(c.address)}</code><button type="button" class="copy" data-copy="${escapeHtml(c.address)}" data-testid="copy-address-${chain}">Copy</button></div></div>
+<div class="field field-address" style="--chars: ${c.address.length}"><div class="field-label">${name} address</div><div class="field-row"><code class="field-value mono" data-testid="address-${chain}">${escapeHtml(c.address)}</code><button type="button" class="copy" data-copy="${escapeHtml(c.address)}" data-testid="copy-address-${chain}">Copy</button></div></div>
 <p class="hint">Send ${tokens} on <b>${name}</b> only. Transfers on another network are lost.</p>
 </div></div>`;
     })

@@ -5,7 +5,7 @@
  * is frozen. It loads nothing from anywhere else (the app works offline).
  */
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
-import { formatTimestamp } from '../../../format/dates.js';
+import { formatClock, formatTimestamp } from '../../../format/dates.js';
 import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
 import { all, byTestId, copyText, findTestId, readData } from './dom.js';
@@ -163,7 +163,7 @@ function render(): void {
     el.dataset.copy = rest === null ? '' : formatUnits(rest).replace(/,/g, '');
 
   const clockLine = byTestId('sandbox-clock');
-  clockLine.textContent = `Sandbox clock: ${new Date(sandboxNow()).toISOString().replace('T', ' ').slice(0, 19)} UTC${clock.frozen ? ' · frozen' : ''}`;
+  clockLine.textContent = `Sandbox clock: ${formatClock(sandboxNow())}${clock.frozen ? ' · frozen' : ''}`;
   clockLine.dataset.frozen = String(clock.frozen);
 
   if (p !== 'open') {
