@@ -78,7 +78,11 @@ export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
       await load();
     },
     selectCustomer: async (id) => {
-      set({ selectedCustomerId: id, customerOpenedFor: currentScope(get())?.key ?? null, customerDetail: null });
+      set({
+        selectedCustomerId: id,
+        customerOpenedFor: currentScope(get())?.key ?? null,
+        customerDetail: null,
+      });
       if (id) await attempt(get, () => readDetail(id));
     },
   };
