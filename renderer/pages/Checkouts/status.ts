@@ -13,12 +13,13 @@ export const CHECKOUT_TONE: Record<CheckoutStatus, Tone> = {
 };
 
 /**
- * A checkout's status as the merchant says it (the badge's words; `data-status` keeps the API's):
- * "active" is a checkout still waiting for its money, "partial" one that closed part paid.
+ * A checkout's status as the merchant says it, short enough for a badge beside a list row (the
+ * API's word stays in `data-status`): "active" is open for payment, "paid" is received and not yet
+ * settled, "completed" is paid for good, "partial" closed with part of the money.
  */
 export const CHECKOUT_LABEL: Record<CheckoutStatus, string> = {
-  active: 'Awaiting payment',
-  paid: 'Payment received',
+  active: 'Open',
+  paid: 'Received',
   completed: 'Paid',
   partial: 'Part paid',
   partially_refunded: 'Part refunded',
