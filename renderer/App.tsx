@@ -6,6 +6,7 @@ import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
 import { useRoute } from './components/useRoute';
+import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { findPage } from './pages';
 import { useStore } from './store';
 
@@ -30,9 +31,12 @@ export function App() {
         <header className="page-header">
           <div>
             <h1 className="page-title">{page.label}</h1>
-            <p className="page-description">{page.description}</p>
+            <p className="page-description">
+              {presenting ? (page.plain ?? page.description) : page.description}
+            </p>
           </div>
           <div className="page-header-tools">
+            <WorkspaceSwitcher />
             {page.scoped && <ScopeBar />}
             <PresentSwitch />
           </div>

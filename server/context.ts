@@ -258,7 +258,7 @@ export function createContext(options: ContextOptions) {
   });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
-  const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
+  const recorder = new ScenarioRecorder({ clock, merchants, events, baseUrl });
 
   return {
     db,

@@ -36,6 +36,7 @@ import type {
   DepositBurstBody,
   Env,
   EventListQuery,
+  Fired,
   FundBody,
   Health,
   Inbox,
@@ -98,8 +99,11 @@ export const createApiKey = (merchantId: string, input: CreateApiKeyInput) =>
 export const revokeApiKey = (keyId: string) => request<ApiKey>('DELETE', `/sandbox/api-keys/${id(keyId)}`);
 
 export const getClock = () => request<ClockState>('GET', '/sandbox/clock');
+/** The clock after it, and what fell due on the way in this workspace (events, delivery attempts, jobs). */
 export const advanceClock = (seconds: number) =>
-  request<ClockState>('POST', '/sandbox/clock/advance', { seconds } satisfies AdvanceBody);
+  request<ClockState & { fired: Fired }>('POST', '/sandbox/clock/advance', {
+    seconds,
+  } satisfies AdvanceBody);
 export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/freeze');
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
 

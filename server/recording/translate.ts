@@ -1,7 +1,8 @@
 /**
- * Pure helpers of the recorder: how a path, a body or a duration is written in a scenario file.
- * No state, no I/O.
+ * Pure helpers of the recorder: how a path, a body, a duration or the whole file is written in a
+ * scenario file. No state, no I/O.
  */
+import { stringify } from 'yaml';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -190,4 +191,23 @@ export function withChaosSeed<T extends { method: string; route: string; body: u
   const seed = (ex.response as { chaos?: { seed?: unknown } | null } | undefined)?.chaos?.seed;
   if (chaos === null || typeof chaos !== 'object' || 'seed' in chaos || typeof seed !== 'string') return ex;
   return { ...ex, body: { ...(ex.body as object), chaos: { seed, ...chaos } } };
+}
+
+export const topId = (response: unknown): string | undefined => {
+  const id = (response as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** The scenario file: steps in order, `as` kept only where a later step refers to it. */
+export function renderScenario(name: string, startedAt: string, steps: Record<string, unknown>[]): string {
+  const text = JSON.stringify(steps);
+  const used = (ref: string) => text.includes(`\${${ref}.`) || text.includes(`\${${ref}}`);
+  const kept = steps.map((step) => {
+    if (typeof step.as !== 'string' || used(step.as)) return step;
+    const { as: _unused, ...rest } = step;
+    return rest;
+  });
+  // The replay starts at the sandbox time the recording started (frozen, so only the recorded clock
+  // steps move it): absolute times in bodies (expires_at) mean the same thing in both.
+  return stringify({ name, clock: { start: startedAt, frozen: true }, steps: kept }, { lineWidth: 0 });
 }

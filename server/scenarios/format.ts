@@ -42,10 +42,24 @@ const Query = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(
 });
 const HttpStatus = Type.Integer({ minimum: 100, maximum: 599 });
 
+/**
+ * The types of the events a step fires, in the order it fires them: exactly these, in every
+ * merchant's log the scenario made (the recorder writes it after each action).
+ */
+export const FiredEvents = Type.Array(
+  Type.String({ minLength: 1, maxLength: 64, description: 'event type, e.g. checkout.paid' }),
+  {
+    maxItems: 1000,
+    description:
+      'the types of the events this step fires, in order: exactly these (an empty list: none) in the logs of the merchants the scenario made',
+  },
+);
+
 export const ResponseExpectation = Type.Object(
   {
     status: Type.Optional(describe(HttpStatus, 'expected HTTP status (default: any 2xx)')),
     body: Type.Optional(describe(Json, 'expected fields of the response body (subset match)')),
+    events: Type.Optional(FiredEvents),
   },
   strict,
 );
@@ -102,6 +116,7 @@ export const ControlStep = Type.Object(
 export const ClockStep = Type.Object(
   {
     clock: Type.Union([StringEnum(['freeze', 'resume']), Type.Object({ advance: Duration }, strict)]),
+    expect: Type.Optional(Type.Object({ events: FiredEvents }, strict)),
     name: Label,
   },
   strict,

@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Select } from '../../components/Field';
 import { FilterTabs } from '../../components/FilterTabs';
 import { Pager } from '../../components/Pager';
-import { Private } from '../../components/Private';
+import { Private, useShown } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp, shorten } from '../../lib/format';
@@ -37,6 +37,7 @@ function Headers({ headers }: { headers: Record<string, string> }) {
 }
 
 function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryAttempt }) {
+  const shown = useShown();
   const ok =
     attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
   return (
@@ -70,11 +71,14 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
       )}
       <div className="attempt-grid">
         <div>
-          <h4 className="attempt-label">Request headers</h4>
-          <Headers headers={attempt.request_headers} />
+          {/* The headers carry the signature and the delivery's id: developer material. */}
+          <Private>
+            <h4 className="attempt-label">Request headers</h4>
+            <Headers headers={attempt.request_headers} />
+          </Private>
           <h4 className="attempt-label">Request body</h4>
           <pre className="code-block code-block-light" data-testid="attempt-request-body">
-            {prettyBody(attempt.request_body)}
+            {shown(prettyBody(attempt.request_body))}
           </pre>
         </div>
         <div>
@@ -82,7 +86,7 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
             Response {attempt.response_status !== null ? `(HTTP ${attempt.response_status})` : ''}
           </h4>
           <pre className="code-block code-block-light" data-testid="attempt-response-body">
-            {attempt.response_body ? prettyBody(attempt.response_body) : '(no body)'}
+            {attempt.response_body ? shown(prettyBody(attempt.response_body)) : '(no body)'}
           </pre>
         </div>
       </div>
@@ -94,6 +98,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retryDelivery = useStore((s) => s.retryDelivery);
   const [open, setOpen] = useState(false);
   const [busy, run] = useBusy();
+  const shown = useShown();
   const last = delivery.attempts[delivery.attempts.length - 1];
   return (
     <Fragment>
@@ -106,8 +111,8 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       >
         <td>
           <code className="mono strong">{delivery.event}</code>
-          <div className="muted small mono" title={delivery.url}>
-            {shorten(delivery.url, 18)}
+          <div className="muted small mono" title={shown(delivery.url)}>
+            {shorten(shown(delivery.url), 18)}
           </div>
         </td>
         <td>

@@ -4,10 +4,11 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextInput } from '../../components/Field';
-import { Private } from '../../components/Private';
+import { Private, useShown } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { useInboxUrl } from '../../components/useInboxUrl';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
@@ -64,7 +65,7 @@ const toggled = (current: string[], event: string) =>
 
 function NewEndpointForm() {
   const createEndpoint = useStore((s) => s.createEndpoint);
-  const testUrl = useStore((s) => s.urls?.test);
+  const builtIn = useInboxUrl(DEFAULT_INBOX);
   const [url, setUrl] = useState('');
   const [all, setAll] = useState(true);
   const [events, setEvents] = useState<string[]>([]);
@@ -100,8 +101,8 @@ function NewEndpointForm() {
         <button
           type="button"
           className="btn btn-secondary"
-          disabled={!testUrl}
-          onClick={() => setUrl(`${testUrl}/sandbox/inbox/${DEFAULT_INBOX}`)}
+          disabled={!builtIn}
+          onClick={() => setUrl(builtIn ?? '')}
           title="Deliver to the sandbox's own receiver and watch messages arrive on the right"
           data-testid="endpoint-use-inbox"
         >
@@ -167,6 +168,7 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [testType, setTestType] = useState<TestEventType>(() => defaultTestType(endpoint.events));
   const [toggling, runToggle] = useBusy();
   const everything = endpoint.events.includes('*');
+  const shown = useShown();
   if (editing) {
     return (
       <li className="key-item" data-testid="endpoint-row" data-endpoint-id={endpoint.id}>
@@ -185,8 +187,8 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
     >
       <div className="key-item-main">
         <div className="key-item-title">
-          <code className="mono endpoint-url" data-testid="endpoint-url" title={endpoint.url}>
-            {endpoint.url}
+          <code className="mono endpoint-url" data-testid="endpoint-url" title={shown(endpoint.url)}>
+            {shown(endpoint.url)}
           </code>
           {endpoint.disabled && (
             <StatusBadge status="disabled" tone="neutral" label="Disabled" testId="endpoint-disabled" />
