@@ -117,6 +117,7 @@ const VALUE_FLAGS = new Set([
   '--name',
   '--from',
   '--start',
+  '--import',
 ]);
 
 function commandOf(argv: string[]): string | undefined {
