@@ -253,6 +253,8 @@ export async function main(argv: string[]): Promise<void> {
       options.publicUrl === undefined ? urls : listenerUrls(sandbox, options.host),
       { fresh: options.fresh, controlToken: options.controlToken, seed: options.seed },
     );
+    // A dashboard opened at `/` with no workspace in mind opens on the demo.
+    if (demo) sandbox.workspaces.openOn(demo.workspace.id);
     if (demo)
       process.stdout.write(
         `svc-sandbox demo dashboard=${demoDashboard(urls.dashboard, demo.workspace.name)}\n`,

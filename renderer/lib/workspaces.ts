@@ -34,8 +34,12 @@ export function chooseStartWorkspace<T extends Named>(
   list: readonly T[],
   fromLink: string | null,
   remembered: string | null,
+  /** the sandbox's own choice (`serve --demo`: the demo), over what this browser remembers */
+  start: string | null = null,
 ): StartChoice<T> {
   const fallback = list.find((w) => w.default) ?? list.find((w) => w.id === DEFAULT_ID);
+  const started = start === null ? undefined : findWorkspace(list, start);
+  if (!fromLink && started) return { workspace: started, missing: null };
   const wanted = fromLink || remembered;
   if (!wanted) return { workspace: fallback, missing: null };
   const found = findWorkspace(list, wanted);

@@ -151,9 +151,14 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
       const fromLink = workspaceParamOf(globalThis.location?.search ?? '');
       const last = remembered();
       await attempt(get, async () => {
-        const workspaces = await api.listWorkspaces();
+        const [workspaces, health] = await Promise.all([api.listWorkspaces(), api.health()]);
         set({ workspaces, workspacesReadAt: Date.now() });
-        const { workspace, missing } = chooseStartWorkspace(workspaces, fromLink, last?.id ?? null);
+        const { workspace, missing } = chooseStartWorkspace(
+          workspaces,
+          fromLink,
+          last?.id ?? null,
+          health.start_workspace ?? null,
+        );
         if (!workspace) return;
         if (missing) {
           const label = missing === last?.id && !fromLink ? last.name : missing;

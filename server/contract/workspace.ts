@@ -9,6 +9,8 @@ export const Health = Type.Object({
   version: Type.String(),
   now: Timestamp,
   urls: Urls,
+  /** the workspace a dashboard opens on when it has none in mind (`serve --demo`: the demo's) */
+  start_workspace: Type.Optional(Nullable(Type.String())),
 });
 export type Health = Static<typeof Health>;
 

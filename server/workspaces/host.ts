@@ -36,6 +36,7 @@ export class WorkspaceHost {
   private readonly realNow: () => number;
   private timer: NodeJS.Timeout | null = null;
   private readonly ids = createIds();
+  private startName: string | null = null;
 
   constructor(options: HostOptions) {
     this.realNow = options.realNow ?? Date.now;
@@ -70,6 +71,16 @@ export class WorkspaceHost {
       const place = this.storage.place(record.id, false, false);
       this.workspaces.set(record.id, new Workspace(record, false, this.deps, this.storage.open(place)));
     }
+  }
+
+  /** Where a dashboard with no workspace of its own in mind opens (`serve --demo`: the demo). */
+  openOn(idOrName: string | null): void {
+    this.startName = idOrName;
+  }
+
+  /** The id of that workspace, while it exists. */
+  get start(): string | null {
+    return this.startName === null ? null : (this.find(this.startName)?.id ?? null);
   }
 
   get default(): Workspace {

@@ -14,6 +14,8 @@ export interface WorkspaceInfo {
   urls: () => { test: string; production: string };
   /** empties the request's workspace */
   reset: () => Promise<void>;
+  /** the workspace a dashboard opens on when it has none in mind */
+  startWorkspace?: () => string | null;
 }
 
 export interface WorkspaceControlRoutesDeps {
@@ -70,6 +72,7 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         version: info.version,
         now: clock.nowIso(),
         urls: { ...urls, dashboard: `${urls.test}/` },
+        start_workspace: info.startWorkspace?.() ?? null,
       };
     },
   );
