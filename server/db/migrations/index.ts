@@ -14,6 +14,7 @@ import { leanDeliveries } from './012-lean-deliveries.js';
 import { leanWebhookRows } from './013-lean-webhook-rows.js';
 import { webhookParts } from './014-webhook-parts.js';
 import { feesWhenPaid } from './015-fees-when-paid.js';
+import { listenEndpoints } from './018-listen-endpoints.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   leanWebhookRows,
   webhookParts,
   feesWhenPaid,
+  listenEndpoints,
 ];
