@@ -345,7 +345,8 @@ describe('svc-sandbox listen', () => {
       url,
     ]);
     const ready = await listener.line(/^Ready! Your webhook signing secret is /);
-    const secret = /(whsec_\S+)/.exec(ready)![1]!;
+    const secret = /(whsec_[A-Za-z0-9]+)/.exec(ready)![1]!;
+    await listener.line(/^ {2}forwarding Acme /);
     const endpoints = await endpointsOf(url, actor.merchant.id);
     expect(endpoints).toHaveLength(1);
 
