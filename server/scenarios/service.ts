@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../contract/common.js';
+import type { RunChanges } from '../contract/scenario-library.js';
 import type { ScenarioProgress, ScenarioRun } from '../contract/scenarios.js';
 import { AppError, ConflictError } from '../errors.js';
 import { type Scenario, type ScenarioJsonSchemaDocument, scenarioJsonSchema } from './format.js';
@@ -51,7 +52,10 @@ export class ScenarioService {
     return this.run(parsed.scenario, options);
   }
 
-  async run(scenario: Scenario, options: { env?: Env } = {}): Promise<ScenarioRun> {
+  async run(
+    scenario: Scenario,
+    options: { env?: Env; reuseMerchants?: boolean } = {},
+  ): Promise<ScenarioRun & { changes?: RunChanges }> {
     // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
     // seeded generator would shift every id the scenario itself then makes.
     const runId = randomUUID();
@@ -60,6 +64,7 @@ export class ScenarioService {
       throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
     return runScenario({ urls, controlToken: this.deps.controlToken }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.reuseMerchants ? { reuseMerchants: true } : {}),
       onStep: (step) => {
         // The runner stops after a failed action, so the last step is known as it finishes.
         const done = step.index === scenario.steps.length || (!step.ok && step.kind !== 'expect');

@@ -7,6 +7,7 @@ import { type Response, type ScenarioClient, withQuery } from './client.js';
 import { checkExpectation, checkResponse, eventually, expectationLabel } from './expect.js';
 import { durationSeconds, type ScenarioStep } from './format.js';
 import { referencesIn, resolve, stringsIn } from './refs.js';
+import { type TakenMerchant, takeMerchant } from './reuse.js';
 
 /** The label a step is shown with: its `name`, or what it does. */
 export function stepLabel(step: ScenarioStep): string {
@@ -30,11 +31,15 @@ export function stepLabel(step: ScenarioStep): string {
 export class StepRunner {
   /** What `${...}` references resolve against, by name. */
   private readonly results: Map<string, unknown>;
+  /** the merchants the merchant steps made or reused, in step order */
+  readonly taken: { step: string; name: string; id: string; made: boolean }[] = [];
 
   constructor(
     private readonly client: ScenarioClient,
     /** how long an expectation keeps looking before it fails (ms) */
     private readonly waitMs: number,
+    /** reuse merchants by name, except those named here (./reuse.ts) */
+    private readonly reuse?: { fresh: Set<string> },
   ) {
     this.results = new Map<string, unknown>([
       ['sandbox', { url: client.urls.test, urls: { ...client.urls } }],
@@ -48,13 +53,21 @@ export class StepRunner {
     switch (step.kind) {
       case 'merchant': {
         const body = resolve(step.body ?? {}, results);
-        const created = (await client.controlOk('POST', '/sandbox/merchants', {
-          name: step.merchant,
-          ...body,
-        })) as {
-          merchant: { id: string; name: string };
-          api_key: { id: string; key: string };
-        };
+        const name = typeof body.name === 'string' ? body.name : step.merchant;
+        const reused =
+          this.reuse && !this.reuse.fresh.has(step.merchant) ? await takeMerchant(client, name) : undefined;
+        const created =
+          reused ??
+          ((await client.controlOk('POST', '/sandbox/merchants', {
+            name: step.merchant,
+            ...body,
+          })) as TakenMerchant);
+        this.taken.push({
+          step: step.merchant,
+          name: created.merchant.name,
+          id: created.merchant.id,
+          made: reused === undefined,
+        });
         client.addMerchant(step.merchant, { id: created.merchant.id, key: created.api_key.key });
         results.set(step.merchant, {
           id: created.merchant.id,
