@@ -106,6 +106,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  EndpointHealth,
   Inbox,
   InboxMessage,
   TestEventBody,

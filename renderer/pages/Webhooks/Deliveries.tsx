@@ -14,6 +14,7 @@ import { scopeKey } from '../../store/scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
 import { curlCommand } from './curl';
 import { EVENT_TYPES, prettyBody } from './events';
+import { ResendControl } from './Workbench';
 
 const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
 const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
@@ -102,6 +103,9 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         data-event={delivery.event}
         data-status={delivery.status}
       >
+        <td className="nowrap muted" data-testid="delivery-time" title={delivery.created_at}>
+          {formatTimestamp(delivery.created_at)}
+        </td>
         <td>
           <code className="mono strong">{delivery.event}</code>
           <div className="muted small mono" title={delivery.url}>
@@ -137,11 +141,12 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           >
             {busy ? 'Sending…' : 'Retry'}
           </button>
+          <ResendControl delivery={delivery} />
         </td>
       </tr>
       {open && (
         <tr className="row-expanded">
-          <td colSpan={6}>
+          <td colSpan={7}>
             {delivery.attempts.length === 0 ? (
               <p className="muted">Not attempted yet.</p>
             ) : (
@@ -207,6 +212,7 @@ export function Deliveries() {
           <table className="table">
             <thead>
               <tr>
+                <th>Time</th>
                 <th>Event</th>
                 <th>Status</th>
                 <th className="num">Attempts</th>
