@@ -60,7 +60,7 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   workspace: WorkspaceInfo;
   /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
-  transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
+  transfer: Pick<WorkspaceTransfer, 'contents' | 'export' | 'import'>;
   /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
   scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */

@@ -17,7 +17,11 @@ export const WorkspaceId = Type.String({ pattern: '^(default|ws_[0-9A-Za-z]{16})
 /** Unique (case-insensitive) across the sandbox, so it can name the workspace in the header. */
 export const WorkspaceName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f]+$' });
 /** Letters, digits, space, dot, dash and underscore. */
-export const CheckpointName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$' });
+export const CheckpointName = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$',
+});
 
 export const Workspace = Type.Object({
   id: WorkspaceId,
@@ -32,9 +36,7 @@ export const Workspace = Type.Object({
   /** its own clock */
   clock: ClockState,
   /** what it was forked from */
-  from: Nullable(
-    Type.Object({ workspace_id: Type.String(), checkpoint: Nullable(Type.String()) }),
-  ),
+  from: Nullable(Type.Object({ workspace_id: Type.String(), checkpoint: Nullable(Type.String()) })),
   /** how many checkpoints it holds */
   checkpoints: Type.Integer({ minimum: 0 }),
 });
@@ -53,7 +55,10 @@ export const CreateWorkspaceBody = Type.Object(
     /** fork: a copy of that workspace now, or of one of its checkpoints */
     from: Type.Optional(
       Type.Object(
-        { workspace_id: Type.String({ minLength: 1, maxLength: 64 }), checkpoint: Type.Optional(CheckpointName) },
+        {
+          workspace_id: Type.String({ minLength: 1, maxLength: 64 }),
+          checkpoint: Type.Optional(CheckpointName),
+        },
         { additionalProperties: false },
       ),
     ),

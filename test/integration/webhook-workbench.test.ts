@@ -51,7 +51,12 @@ describe('endpoint create: a chosen secret and forward_to', () => {
   it('refuses a malformed secret or forward_to with 422 naming the field', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
-    for (const secret of ['whsec_short', 'sk_0123456789abcdefABCDEF', `whsec_${'a'.repeat(65)}`, 'whsec_0123456789abcdef!'])
+    for (const secret of [
+      'whsec_short',
+      'sk_0123456789abcdefABCDEF',
+      `whsec_${'a'.repeat(65)}`,
+      'whsec_0123456789abcdef!',
+    ])
       expectError(await addEndpoint(sandbox, actor, { url: 'http://127.0.0.1:9/x', secret }), 422, 'secret');
     expectError(
       await addEndpoint(sandbox, actor, { url: 'http://127.0.0.1:9/x', forward_to: 'ftp://x' }),
@@ -111,7 +116,13 @@ describe('endpoint health', () => {
     await createCheckout(sandbox, actor);
     await deliveriesOf(sandbox, endpoint.id);
     let mine = (await health()).find((h) => h.endpoint_id === endpoint.id)!;
-    expect(mine).toMatchObject({ state: 'failing', failure_streak: 1, given_up: 0, pending: 1, delivered: 0 });
+    expect(mine).toMatchObject({
+      state: 'failing',
+      failure_streak: 1,
+      given_up: 0,
+      pending: 1,
+      delivered: 0,
+    });
     expect(mine.last_success_at).toBeNull();
     expect(mine.last_failure_at).not.toBeNull();
 
@@ -120,14 +131,18 @@ describe('endpoint health', () => {
       await advance(sandbox, seconds);
       await sandbox.ctx.dispatcher.idle();
     }
-    mine = ok<EndpointHealth>(await call(sandbox, { url: `/sandbox/webhook-endpoints/${endpoint.id}/health` }));
+    mine = ok<EndpointHealth>(
+      await call(sandbox, { url: `/sandbox/webhook-endpoints/${endpoint.id}/health` }),
+    );
     expect(mine).toMatchObject({ state: 'down', failure_streak: 5, given_up: 1, pending: 0, delivered: 0 });
 
     // A success ends the streak; the delivery given up stays counted.
     receiver.respond = () => ({ status: 200, body: 'ok' });
     await createCheckout(sandbox, actor);
     await deliveriesOf(sandbox, endpoint.id);
-    mine = ok<EndpointHealth>(await call(sandbox, { url: `/sandbox/webhook-endpoints/${endpoint.id}/health` }));
+    mine = ok<EndpointHealth>(
+      await call(sandbox, { url: `/sandbox/webhook-endpoints/${endpoint.id}/health` }),
+    );
     expect(mine).toMatchObject({ state: 'healthy', failure_streak: 0, given_up: 1, delivered: 1 });
     expect(mine.last_success_at).not.toBeNull();
   });
