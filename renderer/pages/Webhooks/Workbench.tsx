@@ -100,7 +100,8 @@ export function ListenLabel({ endpoint }: { endpoint: WebhookEndpoint }) {
 
 /** "Resend to…": this delivery's payload, as a new delivery to one of the merchant's endpoints. */
 export function ResendControl({ delivery }: { delivery: Delivery }) {
-  const endpoints = useStore((s) => s.endpoints.filter((e) => !e.disabled));
+  const all = useStore((s) => s.endpoints);
+  const endpoints = all.filter((e) => !e.disabled);
   const [open, setOpen] = useState(false);
   const [target, setTarget] = useState('');
   const [busy, run] = useBusy();
