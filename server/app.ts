@@ -4,7 +4,6 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { SandboxContext } from './context.js';
 import type { Env } from './contract/common.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
@@ -21,6 +20,12 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
+import {
+  rewriteWorkspaceUrl,
+  type WorkspaceFinder,
+  workspaceRequired,
+  workspaceScope,
+} from './http/plugins/workspace-scope.js';
 import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
@@ -39,6 +44,7 @@ import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookWorkbenchRoutes } from './http/sandbox/webhook-workbench.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
+import { type WorkspaceHostRoutesDeps, workspaceRoutes } from './http/sandbox/workspaces.js';
 import type { App } from './http/types.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
 import { checkoutRoutes } from './http/v1/checkouts.js';
@@ -48,19 +54,20 @@ import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
 import type { ScenarioService } from './scenarios/service.js';
-import type { WorkspaceTransfer } from './workspace-transfer/service.js';
+import { scoped, scopedContext } from './workspaces/scope.js';
 
 registerAjvFormats();
 
 export interface BuildAppOptions {
-  ctx: SandboxContext;
+  /** Every request runs in one workspace, found here (server/http/plugins/workspace-scope.ts). */
+  workspaces: WorkspaceFinder;
+  /** Making, listing, deleting workspaces, and their checkpoints. */
+  host: WorkspaceHostRoutesDeps['host'];
   env: Env;
   /** Built dashboard (renderer) directory served at `/`; absent → a page saying how to build it. */
   dashboardDir?: string | undefined;
   logger?: FastifyServerOptions['logger'];
   workspace: WorkspaceInfo;
-  /** Export and import of the workspace (GET /sandbox/export, POST /sandbox/import). */
-  transfer: Pick<WorkspaceTransfer, 'contents' | 'export' | 'import'>;
   /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
   scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
@@ -93,7 +100,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAl
  * job. Each route module is a plugin that receives only the services it calls.
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
-  const { ctx, env } = options;
+  const { env } = options;
+  // The request's workspace's services: each route serves every workspace.
+  const ctx = scopedContext();
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -114,6 +123,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     // Ids, timestamps and money are what matter; request ids make logs traceable.
     requestIdHeader: false,
+    // `/w/<id>/...`: an address of workspace <id> (its hosted pages, its inbox).
+    rewriteUrl: rewriteWorkspaceUrl,
     // Malformed URLs and over-long ids are refused before routing: still `{error}`, no internals.
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
@@ -126,29 +137,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
+  await app.register(workspaceScope, { workspaces: options.workspaces });
   await app.register(localOnlyPlugin, {
     allowRemoteControl: options.allowRemoteControl,
     allowedHosts: options.allowedHosts,
     publicOrigins: options.publicOrigins,
     controlToken: options.controlToken,
   });
+  await app.register(workspaceRequired);
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });
   // After the group commit: a change is recorded once it is durable (server/recording/).
   await app.register(recording, { recorder: ctx.recorder, env });
-  ctx.recorder.attachReader(env, async (url, key) => {
-    const headers: Record<string, string> = { host: 'localhost' };
-    if (key) headers.authorization = `Bearer ${key}`;
-    const response = await app.inject({ method: 'GET', url, headers });
-    let body: unknown;
-    try {
-      body = response.json();
-    } catch {
-      body = undefined;
-    }
-    return { status: response.statusCode, body };
-  });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   // The document: operationIds, summaries and security on each route (before any route is added),
@@ -184,8 +185,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         clock: ctx.clock,
         scheduler: ctx.scheduler,
         settings: ctx.settings,
+        events: ctx.events,
+        dispatcher: ctx.dispatcher,
         info: options.workspace,
       });
+      await control.register(workspaceRoutes, { host: options.host });
       await control.register(merchantControlRoutes, { merchants: ctx.merchants });
       await control.register(checkoutControlRoutes, { chain: ctx.chain, checkouts: ctx.checkouts });
       await control.register(eventControlRoutes, { dashboard: ctx.dashboard });
@@ -239,7 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
-      await control.register(transferControlRoutes, { transfer: options.transfer });
+      await control.register(transferControlRoutes, { transfer: scoped((scope) => scope.transfer) });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },

@@ -56,6 +56,20 @@ export class ChangeFeed implements ChangeSink {
   }
 
   /**
+   * The workspace's data was replaced under a new context (a restore, a reset) or deleted:
+   * listeners of this feed (live streams) hear it once, and follow the new context or end.
+   */
+  retire(reason: 'replaced' | 'deleted'): void {
+    this.bus.emit('retire', reason);
+    this.bus.removeAllListeners();
+  }
+
+  onRetire(listener: (reason: 'replaced' | 'deleted') => void): () => void {
+    this.bus.once('retire', listener);
+    return () => this.bus.off('retire', listener);
+  }
+
+  /**
    * After the commit (or the rollback: a needless re-read is harmless, a missed one is not, and
    * the same notice may name writes that did commit), on the next turn, so that the writes of one
    * turn are one notice. A transaction open by then (the next group commit, already holding new

@@ -110,6 +110,13 @@ export class SandboxClock implements Clock {
     this.store.save(this.state);
   }
 
+  /** Stands still at sandbox time `at` (a restored checkpoint of a frozen clock). */
+  restartFrozen(at: number): void {
+    if (!Number.isSafeInteger(at)) throw new RangeError('restartFrozen takes an integer time');
+    this.state = { offsetMs: 0, frozenAt: at };
+    this.store.save(this.state);
+  }
+
   /** Back to real time, unfrozen (used by a workspace reset). */
   reset(): void {
     this.state = { offsetMs: 0, frozenAt: null };

@@ -58,6 +58,8 @@ import { WebhookWorkbench } from './webhooks/workbench.js';
 export interface ContextOptions {
   db: Db;
   ids: Ids;
+  /** where API keys come from, when not from `ids` (keys must be unique across workspaces) */
+  keyIds?: Ids | undefined;
   /** Real time source for the sandbox clock; tests pass a controllable one. */
   realNow?: (() => number) | undefined;
   /** where a new workspace's clock starts (ignored when the database already has a clock) */
@@ -137,6 +139,7 @@ export function createContext(options: ContextOptions) {
     addressSource,
     clock,
     ids,
+    keyIds: options.keyIds,
     settings,
     transaction,
   });

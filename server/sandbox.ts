@@ -4,18 +4,16 @@ import type { FastifyServerOptions } from 'fastify';
 import { AddressPrefetcher } from './addresses/prefetcher.js';
 import { buildApp, type Timeouts } from './app.js';
 import type { ClockStart } from './clock.js';
-import { createContext, type SandboxContext } from './context.js';
-import { type Db, openDatabase } from './db/connection.js';
-import { wipeData } from './db/workspace.js';
+import type { SandboxContext } from './context.js';
+import { WORKSPACE_HEADER } from './contract/workspaces.js';
+import type { Db } from './db/connection.js';
 import type { Env } from './domain/types.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
-import { createIds } from './ids.js';
-import { requestLogDir } from './request-log/segments.js';
-import { takeWorkspaceRequestLog } from './request-log/workspace-table.js';
 import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
-import { WorkspaceTransfer } from './workspace-transfer/service.js';
+import { WorkspaceHost } from './workspaces/host.js';
+import { currentScope } from './workspaces/scope.js';
 
 export interface SandboxOptions {
   /** SQLite file, or ':memory:' (default). */
@@ -72,8 +70,12 @@ export interface Urls {
 }
 
 export interface Sandbox {
-  ctx: SandboxContext;
-  db: Db;
+  /** the default workspace's context (what every client sees without naming a workspace) */
+  readonly ctx: SandboxContext;
+  /** the default workspace's database */
+  readonly db: Db;
+  /** every workspace: made, found, forked, checkpointed, deleted */
+  workspaces: WorkspaceHost;
   apps: Record<Env, App>;
   /** Runs scenarios over this sandbox's own addresses (POST /sandbox/scenarios/run). */
   scenarios: ScenarioService;
@@ -112,64 +114,41 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     production: publicUrls.production ?? own.production,
   };
   const publicOrigins = Object.values(publicUrls).flatMap((url) => (url === undefined ? [] : [url]));
-  const db = openDatabase(options.dbPath ?? ':memory:', { nativeBinding: options.nativeBinding });
   const log = {
     error: (obj: object, msg: string) => {
       console.error(`svc-sandbox: ${msg}`, obj);
     },
   };
-  // A thread of this sandbox's own, like its database: built here, closed with it.
+  // A thread of this sandbox's own, like its databases: built here, closed with it.
   const addressWorker = new AddressPrefetcher();
-  const ctx = createContext({
-    db,
-    ids: createIds(options.seed, options.realNow),
-    realNow: options.realNow,
+  let apps: Record<Env, App> | undefined;
+  const workspaces = new WorkspaceHost({
+    dbPath: options.dbPath ?? ':memory:',
+    nativeBinding: options.nativeBinding,
+    seed: options.seed,
     clockStart: options.clock,
+    realNow: options.realNow,
     baseUrl: (env) => base[env],
     log,
     requestLogLimit: options.requestLogLimit,
-    requestLogDir: requestLogDir(options.dbPath ?? ':memory:'),
     webhookCa: typeof options.webhookCa === 'string' ? [options.webhookCa] : options.webhookCa,
     addressWorker,
+    appVersion: VERSION,
+    // The recorder reads back what a recorded call made: a GET on the listener, in its workspace.
+    onMount: (workspace) => {
+      for (const env of ['test', 'production'] as const)
+        workspace.ctx.recorder.attachReader(env, (url, key) => {
+          if (!apps) throw new Error('the listeners are not built yet');
+          return readThrough(apps[env], workspace.id, url, key);
+        });
+    },
   });
-  // A log kept in the workspace database (an older version's, an offline import's) moves over.
-  const legacy = takeWorkspaceRequestLog(db);
-  if (legacy.length > 0) ctx.repos.requestLog.replace(legacy);
   const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
   const workspace = {
     version: VERSION,
     urls,
-    reset: () => {
-      ctx.repos.requestLog.clear();
-      wipeData(db);
-      ctx.merchants.clearCache();
-      ctx.repos.checkouts.clearCache();
-      ctx.clock.reset();
-      // Says "everything is new": the wipe writes past the repositories, so this is its one notice.
-      ctx.changes.note({ kind: 'workspace' });
-    },
+    reset: () => workspaces.reset(workspaces.require(currentScope().id)),
   };
-  // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
-  // in-memory copy of the data is dropped or read again, as after a reset.
-  const transfer = new WorkspaceTransfer({
-    db,
-    nowIso: () => ctx.clock.nowIso(),
-    appVersion: VERSION,
-    quiesce: () => ctx.dispatcher.idle(),
-    commitPending: () => ctx.batcher.commit(),
-    requestLog: ctx.repos.requestLog,
-    afterReplace: () => {
-      // The bundle's request log arrived in the workspace's table: it replaces the log's store.
-      ctx.repos.requestLog.replace(takeWorkspaceRequestLog(db));
-      ctx.merchants.clearCache();
-      ctx.repos.checkouts.clearCache();
-      ctx.clock.reload();
-      ctx.settings.reload();
-      ctx.scheduler.wake();
-      // Everything on any open dashboard is from the replaced workspace.
-      ctx.changes.note({ kind: 'workspace' });
-    },
-  });
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of
   // the listeners, so it is built here, beside them, not in the core context.
   // Over the listeners themselves: a public URL may only mean something on a container's host.
@@ -183,7 +162,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     dashboardDir,
     logger: options.logger,
     workspace,
-    transfer,
+    workspaces,
+    host: workspaces,
     scenarios,
     limiter,
     allowRemoteControl: options.allowRemoteControl,
@@ -192,39 +172,54 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     controlToken: options.controlToken,
     timeouts: options.timeouts,
   };
-  const apps: Record<Env, App> = {
-    test: await buildApp({ ctx, env: 'test', ...appOptions }),
-    production: await buildApp({ ctx, env: 'production', ...appOptions }),
+  const built: Record<Env, App> = {
+    test: await buildApp({ env: 'test', ...appOptions }),
+    production: await buildApp({ env: 'production', ...appOptions }),
   };
+  apps = built;
 
   return {
-    ctx,
-    db,
-    apps,
+    get ctx() {
+      return workspaces.default.ctx;
+    },
+    get db() {
+      return workspaces.default.db;
+    },
+    workspaces,
+    apps: built,
     scenarios,
     urls,
     async listen() {
       for (const env of ['test', 'production'] as const) {
-        await apps[env].listen({ host, port: ports[env] });
-        const address = apps[env].server.address();
+        await built[env].listen({ host, port: ports[env] });
+        const address = built[env].server.address();
         if (address && typeof address === 'object') {
           own[env] = `http://${urlHost(host)}:${address.port}`;
           base[env] = publicUrls[env] ?? own[env];
         }
       }
-      // Catch up on anything that fell due while the sandbox was not running.
-      await ctx.scheduler.runDue();
-      ctx.scheduler.start(options.tickMs);
+      // Catch up on anything that fell due while the sandbox was not running, then follow time.
+      await workspaces.start(options.tickMs);
       return urls();
     },
     async close() {
-      await ctx.scheduler.stop();
-      await Promise.all(Object.values(apps).map((app) => app.close()));
-      await ctx.dispatcher.close();
+      await Promise.all(Object.values(built).map((app) => app.close()));
+      await workspaces.close();
       await addressWorker.close();
-      ctx.batcher.commit();
-      ctx.repos.requestLog.close();
-      db.close();
     },
   };
+}
+
+/** A GET through `app` in workspace `id`, as the recorder reads what a call made. */
+async function readThrough(app: App, id: string, url: string, key: string | null) {
+  const headers: Record<string, string> = { host: 'localhost', [WORKSPACE_HEADER]: id };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const response = await app.inject({ method: 'GET', url, headers });
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    body = undefined;
+  }
+  return { status: response.statusCode, body };
 }

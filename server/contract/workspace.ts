@@ -21,6 +21,17 @@ export const ClockState = Type.Object({
 });
 export type ClockState = Static<typeof ClockState>;
 
+/** What a clock advance ran: the events recorded, delivery attempts made, jobs run. */
+export const Fired = Type.Object({
+  events: Type.Array(Type.Object({ type: Type.String(), id: Type.String() })),
+  deliveries: Type.Integer({ minimum: 0 }),
+  jobs: Type.Integer({ minimum: 0 }),
+});
+export type Fired = Static<typeof Fired>;
+
+/** POST /sandbox/clock/advance: the clock after it, and what fell due on the way. */
+export const AdvanceResult = Type.Object({ ...ClockState.properties, fired: Fired });
+
 export const AdvanceBody = Type.Object({
   seconds: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400 }),
 });

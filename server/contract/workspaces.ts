@@ -16,11 +16,11 @@ export const DEFAULT_WORKSPACE_ID = 'default';
 export const WorkspaceId = Type.String({ pattern: '^(default|ws_[0-9A-Za-z]{16})$', maxLength: 19 });
 /** Unique (case-insensitive) across the sandbox, so it can name the workspace in the header. */
 export const WorkspaceName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f]+$' });
-/** Letters, digits, space, dot, dash and underscore. */
+/** Words a person chooses ("paid, before refund"): no slash, no control characters. */
 export const CheckpointName = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$',
+  pattern: '^[^/\\\\\\u0000-\\u001f]+$',
 });
 
 export const Workspace = Type.Object({
@@ -85,10 +85,4 @@ export const CheckpointParams = Type.Object({ name: CheckpointName });
 
 export const RestoreResult = Type.Object({ restored: CheckpointName, workspace: Workspace });
 
-/** What a clock advance ran: the events recorded, delivery attempts made, jobs run. */
-export const Fired = Type.Object({
-  events: Type.Array(Type.Object({ type: Type.String(), id: Type.String() })),
-  deliveries: Type.Integer({ minimum: 0 }),
-  jobs: Type.Integer({ minimum: 0 }),
-});
-export type Fired = Static<typeof Fired>;
+export { Fired } from './workspace.js';

@@ -20,7 +20,39 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     timeout: 1000,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
-  if (path !== ':memory:') {
+  configure(db, path !== ':memory:');
+  runMigrations(db, migrations);
+  return db;
+}
+
+/**
+ * Opens an in-memory database holding a copy of `image` (what `serialize()` gave: a workspace
+ * template, a checkpoint). `current`: the image has today's schema (a template made by this
+ * process), so no migration needs checking.
+ */
+export function openDatabaseImage(image: Buffer, options: OpenOptions & { current?: boolean } = {}): Db {
+  const db = new Database(memoryImage(image), {
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  configure(db, false);
+  if (!options.current) runMigrations(db, migrations);
+  return db;
+}
+
+/**
+ * The image as an in-memory database can read it: bytes 18 and 19 of the header say "WAL" for a
+ * file in WAL mode, which a database without a file cannot open (they go back to 1, rollback).
+ */
+export function memoryImage(image: Buffer): Buffer {
+  if (image.length < 20 || (image[18] === 1 && image[19] === 1)) return image;
+  const copy = Buffer.from(image);
+  copy[18] = 1;
+  copy[19] = 1;
+  return copy;
+}
+
+function configure(db: Db, file: boolean): void {
+  if (file) {
     // One sandbox owns its file: the lock keeps a second process (which would run the same due
     // jobs twice) out, and lets WAL keep its index in memory, without a lock syscall per query.
     db.pragma('locking_mode = EXCLUSIVE');
@@ -42,6 +74,4 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // in a 2 s webhook trace). What it holds lives only until the batch commits.
   db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
-  runMigrations(db, migrations);
-  return db;
 }

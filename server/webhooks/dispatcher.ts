@@ -49,7 +49,7 @@ export interface DispatcherDeps {
   /** runs work once the current transaction has committed (never if it rolls back) */
   afterCommit: (run: () => void, dropped?: () => void) => void;
   /** sends the requests (HTTP, TLS, deadlines) */
-  transport: Pick<WebhookTransport, 'post' | 'close'>;
+  transport: Pick<WebhookTransport, 'post' | 'close' | 'destroy'>;
   /** the send timeout (a setting), which the leases outlast */
   timeoutMs: () => number;
   log: { error(obj: object, msg: string): void };
@@ -76,6 +76,8 @@ export class WebhookDispatcher {
   private finished: Finished[] = [];
   /** fan-out leases (by event id) whose sends are not all recorded yet */
   private readonly fanoutLeases = new Map<string, FanoutLease>();
+  /** Set when the workspace goes away (deleted, restored, reset): nothing more is recorded. */
+  private abandoned = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
@@ -179,6 +181,19 @@ export class WebhookDispatcher {
     await this.deps.transport.close();
   }
 
+  /**
+   * For a workspace whose database is about to go (deleted, restored to a checkpoint, reset): the
+   * sends in flight are cut off and their results never recorded. What the database says about
+   * them stands: a send is under a lease until its result is written, so in a checkpoint that
+   * caught one mid-send it is pending, and due again when the checkpoint is restored.
+   */
+  async abandon(): Promise<void> {
+    this.abandoned = true;
+    this.finished = [];
+    await this.deps.transport.destroy();
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
   private lease(id: string): void {
     this.deps.scheduler.schedule(JOB_DELIVER, id, this.leaseEnd());
   }
@@ -240,6 +255,7 @@ export class WebhookDispatcher {
       duration_ms: Math.round(performance.now() - started),
       error: result.error,
     };
+    if (this.abandoned) return delivery;
     return new Promise((done) => {
       this.finished.push({ delivery, attempt, ok, noEndpoint: !endpoint, lease, done });
       if (this.finished.length === 1) setImmediate(() => this.flush());
@@ -257,6 +273,10 @@ export class WebhookDispatcher {
   private flush(): void {
     const batch = this.finished;
     this.finished = [];
+    if (this.abandoned) {
+      for (const item of batch) item.done(item.delivery);
+      return;
+    }
     // One instant for the batch: its rows are written, and committed, together.
     const now = this.deps.clock.now();
     const nowIso = new Date(now).toISOString();

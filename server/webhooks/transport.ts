@@ -70,6 +70,12 @@ export class WebhookTransport {
     await this.agent?.close();
   }
 
+  /** Cuts off every send in flight (each ends with an error) and closes the connections. */
+  async destroy(): Promise<void> {
+    this.deadlines.clear();
+    await this.agent?.destroy();
+  }
+
   private target(url: string): Target {
     let target = this.targets.get(url);
     if (!target) {

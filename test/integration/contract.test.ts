@@ -91,6 +91,8 @@ interface Request {
   app?: App;
   /** a body that is bytes, not JSON (the bundle file of an import) */
   bytes?: Buffer;
+  /** the workspace to act in (X-SVC-Workspace); default: the default one */
+  workspace?: string;
 }
 
 interface Response {
@@ -131,6 +133,7 @@ class Recorder {
       headers: {
         ...(auth ? { authorization: `Bearer ${auth}` } : {}),
         ...(request.bytes ? { 'content-type': 'application/octet-stream' } : {}),
+        ...(request.workspace ? { 'x-svc-workspace': request.workspace } : {}),
       },
       ...(request.bytes
         ? { payload: request.bytes }
@@ -238,6 +241,10 @@ interface World {
   inboxUrl: string;
   /** an entry of the request log */
   requestLogEntry: string;
+  /** a workspace to get and delete, and another holding a checkpoint to restore and delete */
+  workspace: string;
+  checkpointWorkspace: string;
+  checkpoint: string;
   /** an expiry far enough ahead for every checkout made here */
   expires: string;
   /** reseller connections: the world's merchant as reseller (outgoing) and as target (incoming) */
@@ -584,7 +591,28 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
     }),
     'request log',
   );
+  const workspace = idOf(
+    await api.ok({ method: 'POST', path: '/sandbox/workspaces', body: { name: 'contract: to delete' } }),
+    'workspace',
+  );
+  const checkpointWorkspace = idOf(
+    await api.ok({
+      method: 'POST',
+      path: '/sandbox/workspaces',
+      body: { name: 'contract: checkpoints', ephemeral: true },
+    }),
+    'workspace',
+  );
+  await api.ok({
+    method: 'POST',
+    path: '/sandbox/checkpoints',
+    body: { name: 'contract start' },
+    workspace: checkpointWorkspace,
+  });
   return {
+    workspace,
+    checkpointWorkspace,
+    checkpoint: 'contract start',
     requestLogEntry: idOf(requestLog[0], 'request log entry'),
     merchant,
     key,
@@ -749,6 +777,7 @@ interface Step {
   query?: (w: World) => Record<string, string>;
   body?: (w: World) => unknown;
   app?: App;
+  workspace?: (w: World) => string;
 }
 
 const listQuery = () => ({ limit: '50' });
@@ -948,6 +977,19 @@ const STEPS: Record<string, Step> = {
   'POST /sandbox/recording/expect': {
     body: (w) => ({ kind: 'resource', path: `/sandbox/merchants/${w.merchant}` }),
   },
+  'POST /sandbox/workspaces': { body: () => ({ name: 'contract sweep', seed: 'sweep', ephemeral: true }) },
+  'GET /sandbox/workspaces/{id}': { params: (w) => ({ id: w.workspace }) },
+  'DELETE /sandbox/workspaces/{id}': { params: (w) => ({ id: w.workspace }) },
+  'POST /sandbox/checkpoints': { body: () => ({ name: 'sweep' }), workspace: (w) => w.checkpointWorkspace },
+  'GET /sandbox/checkpoints': { workspace: (w) => w.checkpointWorkspace },
+  'POST /sandbox/checkpoints/{name}/restore': {
+    params: (w) => ({ name: w.checkpoint }),
+    workspace: (w) => w.checkpointWorkspace,
+  },
+  'DELETE /sandbox/checkpoints/{name}': {
+    params: (w) => ({ name: w.checkpoint }),
+    workspace: (w) => w.checkpointWorkspace,
+  },
   'POST /sandbox/scenarios/run': {
     body: () => ({
       scenario:
@@ -991,6 +1033,7 @@ function requestFor(op: Operation, w: World, overrides: Partial<Request> = {}): 
     ...(step.query ? { query: step.query(w) } : {}),
     ...(body === undefined ? {} : { body }),
     ...(step.app ? { app: step.app } : {}),
+    ...(step.workspace ? { workspace: step.workspace(w) } : {}),
     ...overrides,
   };
 }

@@ -7,15 +7,12 @@ import { listOperations, type Operation } from '../helpers/openapi.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import {
-  APPLY,
+  bodyFor,
   buildWorld,
   errorShapeProblem,
   fillWith,
   fixtureFields,
   loadDocument,
-  requestSchema,
-  VIRTUAL_CATALOGUE,
-  validArb,
   type World,
 } from './support.js';
 
@@ -44,47 +41,6 @@ const CASES: Case[] = [
   'other-env',
   'lowercase',
 ];
-
-/** A body each operation accepts (valid and meaningful for the world), so refusals are about access. */
-function bodyFor(op: Operation, world: World, now: number): object | undefined {
-  const expiresAt = new Date(now + 7 * 86_400_000).toISOString();
-  const known: Record<string, object> = {
-    'POST /v1/customers': { name: 'Matrix customer' },
-    'PUT /v1/customers/{id}': { name: 'Renamed' },
-    'POST /v1/checkouts': { title: 'Matrix', amount: 1_000_000, expires_at: expiresAt },
-    'POST /v1/checkouts/{id}/refund': { amount: 1_000_000 },
-    'POST /v1/invoices': {
-      title: 'Matrix invoice',
-      customer_id: world.customer,
-      line_items: [{ description: 'Seat', quantity: 1, unit_price: 1_000_000 }],
-    },
-    'POST /v1/invoices/{id}/activate': {},
-    'PUT /v1/reseller/connections/{connection_id}': { rate: 400 },
-    'POST /v1/cardholders': { name: 'Matrix Holder' },
-    'POST /v1/cardholders/{id}/cards/apply': { catalogue: VIRTUAL_CATALOGUE, ...APPLY },
-    'POST /v1/cardholders/{id}/cards': { catalogue: VIRTUAL_CATALOGUE, type: 'virtual' },
-    'POST /v1/cardholders/{id}/fund': { amount: 1_000_000, currency: 'USDC' },
-    'POST /v1/cardholders/{id}/recall': { amount: 1_000_000, currency: 'USDC' },
-    'PATCH /v1/cardholders/{ch_id}/cards/{card_id}': { status: 'locked' },
-    'PUT /v1/cardholders/{ch_id}/cards/{card_id}/limits': { spend_tx_max: 1_000_000 },
-    'POST /v1/cardholders/{ch_id}/cards/{card_id}/secrets': { session: 'x' },
-    // The PIN read carries its session in a GET body (the spec's shape).
-    'GET /v1/cardholders/{ch_id}/cards/{card_id}/pin': { session: 'x' },
-    'PUT /v1/cardholders/{ch_id}/cards/{card_id}/pin': {
-      session: 'x',
-      encrypted_data: { iv: 'x', data: 'x' },
-    },
-  };
-  if (op.key in known) return known[op.key];
-  const schema = requestSchema(op);
-  if (schema === undefined) return undefined;
-  // A route added later: one valid value from its schema, the same every run.
-  const [sample] = fc.sample(validArb(schema, { world, url: 'http://127.0.0.1:9/hook', now }), {
-    seed: 1,
-    numRuns: 1,
-  });
-  return (sample ?? {}) as object;
-}
 
 function urlFor(op: Operation, world: World): string {
   // A refund needs a paid checkout to be about.

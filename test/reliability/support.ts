@@ -179,9 +179,16 @@ export async function buildWorld(
   name: string,
   endpointUrl: string,
   env: 'test' | 'production' = 'test',
+  /** the workspace to build it in (default: the default one) */
+  workspace?: string,
 ): Promise<World> {
   const app = sandbox.apps[env];
-  const inject: Inject = (options) => app.inject(options) as Promise<LightMyRequestResponse>;
+  const inject: Inject = (options) =>
+    app.inject(
+      workspace === undefined
+        ? options
+        : { ...options, headers: { ...options.headers, 'x-svc-workspace': workspace } },
+    ) as Promise<LightMyRequestResponse>;
   const must = async (options: Parameters<Inject>[0], status = 200): Promise<JsonObject> => {
     const res = await inject(options);
     if (res.statusCode !== status)
@@ -206,7 +213,8 @@ export async function buildWorld(
     url: `/sandbox/merchants/${merchantId}/webhook-endpoints${q}`,
     payload: { url: endpointUrl },
   });
-  const expiresAt = new Date(sandbox.ctx.clock.now() + 30 * 86_400_000).toISOString();
+  const clock = (workspace === undefined ? sandbox.ctx : sandbox.workspaces.require(workspace).ctx).clock;
+  const expiresAt = new Date(clock.now() + 30 * 86_400_000).toISOString();
   const customer = await v1('POST', '/v1/customers', { name: 'Fixture Customer', email: 'fx@example.com' });
   const checkout = await v1('POST', '/v1/checkouts', {
     title: 'Fixture',
@@ -467,4 +475,45 @@ function stringArb(schema: JsonObject, ctx: ValueContext, name: string): fc.Arbi
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = Math.max(min, Math.min(typeof schema.maxLength === 'number' ? schema.maxLength : 40, 40));
   return fc.string({ minLength: min, maxLength: max });
+}
+
+/** A body each operation accepts (valid and meaningful for the world), so refusals are about access. */
+export function bodyFor(op: Operation, world: World, now: number): object | undefined {
+  const expiresAt = new Date(now + 7 * 86_400_000).toISOString();
+  const known: Record<string, object> = {
+    'POST /v1/customers': { name: 'Matrix customer' },
+    'PUT /v1/customers/{id}': { name: 'Renamed' },
+    'POST /v1/checkouts': { title: 'Matrix', amount: 1_000_000, expires_at: expiresAt },
+    'POST /v1/checkouts/{id}/refund': { amount: 1_000_000 },
+    'POST /v1/invoices': {
+      title: 'Matrix invoice',
+      customer_id: world.customer,
+      line_items: [{ description: 'Seat', quantity: 1, unit_price: 1_000_000 }],
+    },
+    'POST /v1/invoices/{id}/activate': {},
+    'PUT /v1/reseller/connections/{connection_id}': { rate: 400 },
+    'POST /v1/cardholders': { name: 'Matrix Holder' },
+    'POST /v1/cardholders/{id}/cards/apply': { catalogue: VIRTUAL_CATALOGUE, ...APPLY },
+    'POST /v1/cardholders/{id}/cards': { catalogue: VIRTUAL_CATALOGUE, type: 'virtual' },
+    'POST /v1/cardholders/{id}/fund': { amount: 1_000_000, currency: 'USDC' },
+    'POST /v1/cardholders/{id}/recall': { amount: 1_000_000, currency: 'USDC' },
+    'PATCH /v1/cardholders/{ch_id}/cards/{card_id}': { status: 'locked' },
+    'PUT /v1/cardholders/{ch_id}/cards/{card_id}/limits': { spend_tx_max: 1_000_000 },
+    'POST /v1/cardholders/{ch_id}/cards/{card_id}/secrets': { session: 'x' },
+    // The PIN read carries its session in a GET body (the spec's shape).
+    'GET /v1/cardholders/{ch_id}/cards/{card_id}/pin': { session: 'x' },
+    'PUT /v1/cardholders/{ch_id}/cards/{card_id}/pin': {
+      session: 'x',
+      encrypted_data: { iv: 'x', data: 'x' },
+    },
+  };
+  if (op.key in known) return known[op.key];
+  const schema = requestSchema(op);
+  if (schema === undefined) return undefined;
+  // A route added later: one valid value from its schema, the same every run.
+  const [sample] = fc.sample(validArb(schema, { world, url: 'http://127.0.0.1:9/hook', now }), {
+    seed: 1,
+    numRuns: 1,
+  });
+  return (sample ?? {}) as object;
 }

@@ -26,6 +26,8 @@ export interface MerchantDeps {
   addressSource: Pick<AddressSource, 'next'>;
   clock: Clock;
   ids: Ids;
+  /** where the keys' secret part comes from (default: `ids`) */
+  keyIds?: Ids | undefined;
   settings: () => Settings;
   transaction: <T>(fn: () => T) => T;
 }
@@ -117,7 +119,7 @@ export class MerchantService {
       merchant_id: merchantId,
       name: body.name,
       role: body.role ?? 'developer',
-      key: `${API_KEY_PREFIX}${this.deps.ids.token(40)}`,
+      key: `${API_KEY_PREFIX}${(this.deps.keyIds ?? this.deps.ids).token(40)}`,
       created_at: this.deps.clock.nowIso(),
       revoked_at: null,
     };

@@ -8,6 +8,7 @@ import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
+import { enterScope } from '../../workspaces/scope.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -22,7 +23,7 @@ const HEARTBEAT_MS = 15_000;
  * whenever it changes.
  */
 export interface StreamControlRoutesDeps {
-  changes: Pick<ChangeFeed, 'on'>;
+  changes: Pick<ChangeFeed, 'on' | 'onRetire'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
@@ -65,29 +66,49 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       streams.add(raw);
       const send = (type: string, id: string, data: unknown) =>
         raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
-      const offEvents = events.on((event: RecordedEvent) => {
-        if (wanted(event)) send('event', event.id, event);
-      });
-      const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
-        if (!wanted(delivery)) return;
-        send('delivery', `${delivery.id}:${attempt.number}`, { ...presentDelivery(delivery, []), attempt });
-      });
-      const offRequests = requests.on((entry) => {
-        // A request no key matched passes the merchant filter: it may be this merchant's, sent
-        // with a wrong key, and is exactly what a developer watching one merchant needs to see.
-        if (wanted(entry) || (entry.merchant_id === null && (env === undefined || entry.env === env)))
-          send('request', entry.id, entry);
-      });
-      const offChanges = changes.on((notice) => {
-        const shown = notice.changes.filter(
-          (c) =>
-            (env === undefined || c.env === undefined || c.env === env) &&
-            (merchantId === undefined || c.merchant_id === undefined || c.merchant_id === merchantId),
-        );
-        if (shown.length > 0) send('change', `change:${notice.seq}`, { seq: notice.seq, changes: shown });
-      });
+      // What this workspace's context publishes. A restore or a reset mounts a new context in the
+      // workspace: the stream says so (a `workspace` change) and follows the new one.
+      const follow = () => {
+        const offEvents = events.on((event: RecordedEvent) => {
+          if (wanted(event)) send('event', event.id, event);
+        });
+        const offAttempts = dispatcher.onAttempt(({ delivery, attempt }) => {
+          if (!wanted(delivery)) return;
+          send('delivery', `${delivery.id}:${attempt.number}`, { ...presentDelivery(delivery, []), attempt });
+        });
+        const offRequests = requests.on((entry) => {
+          // A request no key matched passes the merchant filter: it may be this merchant's, sent
+          // with a wrong key, and is exactly what a developer watching one merchant needs to see.
+          if (wanted(entry) || (entry.merchant_id === null && (env === undefined || entry.env === env)))
+            send('request', entry.id, entry);
+        });
+        const offChanges = changes.on((notice) => {
+          const shown = notice.changes.filter(
+            (c) =>
+              (env === undefined || c.env === undefined || c.env === env) &&
+              (merchantId === undefined || c.merchant_id === undefined || c.merchant_id === merchantId),
+          );
+          if (shown.length > 0) send('change', `change:${notice.seq}`, { seq: notice.seq, changes: shown });
+        });
+        const offRecording = recorder.on((state) => send('recording', `recording:${++recordings}`, state));
+        const offRetire = changes.onRetire((reason) => {
+          send('change', `change:${reason}`, { seq: 0, changes: [{ kind: 'workspace' }] });
+          off();
+          if (reason === 'deleted') raw.end();
+          else enterScope(request.workspace, follow);
+        });
+        off = () => {
+          offEvents();
+          offAttempts();
+          offRequests();
+          offChanges();
+          offRecording();
+          offRetire();
+        };
+      };
       let recordings = 0;
-      const offRecording = recorder.on((state) => send('recording', `recording:${++recordings}`, state));
+      let off = () => {};
+      follow();
       const offScenarios = scenarios.on((progress) =>
         send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
       );
@@ -95,11 +116,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       heartbeat.unref();
       raw.on('close', () => {
         clearInterval(heartbeat);
-        offEvents();
-        offAttempts();
-        offRequests();
-        offChanges();
-        offRecording();
+        off();
         offScenarios();
         streams.delete(raw);
       });

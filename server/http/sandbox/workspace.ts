@@ -2,27 +2,50 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SandboxClock } from '../../clock.js';
 import { ErrorBody } from '../../contract/common.js';
 import { Settings, SettingsPatch } from '../../contract/settings.js';
-import { AdvanceBody, ClockState, Health, ResetResult } from '../../contract/workspace.js';
+import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/workspace.js';
+import type { Fired } from '../../contract/workspaces.js';
+import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { Scheduler } from '../../scheduler.js';
+import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 
 export interface WorkspaceInfo {
   version: string;
   urls: () => { test: string; production: string };
-  reset: () => void;
+  /** empties the request's workspace */
+  reset: () => Promise<void>;
 }
 
 export interface WorkspaceControlRoutesDeps {
   clock: Pick<SandboxClock, 'freeze' | 'frozen' | 'nowIso' | 'offsetMs' | 'resume'>;
   scheduler: Pick<Scheduler, 'advance' | 'settle'>;
   settings: Pick<SettingsService, 'get' | 'patch'>;
+  events: Pick<EventRecorder, 'on'>;
+  dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   info: WorkspaceInfo;
 }
 
 export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlRoutesDeps> = async (
   app,
-  { clock, scheduler, settings, info },
+  { clock, scheduler, settings, events, dispatcher, info },
 ) => {
+  /** Runs `work` and says what it fired in this workspace meanwhile: events, delivery attempts. */
+  const watching = async (work: () => Promise<number>): Promise<{ ran: number; fired: Fired }> => {
+    const fired: Fired = { events: [], deliveries: 0, jobs: 0 };
+    const offEvents = events.on((event) => {
+      fired.events.push({ type: event.type, id: event.id });
+    });
+    const offAttempts = dispatcher.onAttempt(() => {
+      fired.deliveries++;
+    });
+    try {
+      fired.jobs = await work();
+    } finally {
+      offEvents();
+      offAttempts();
+    }
+    return { ran: fired.jobs, fired };
+  };
   const clockState = (ran?: number) => ({
     now: clock.nowIso(),
     offset_ms: Math.round(clock.offsetMs),
@@ -74,10 +97,13 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         summary: 'Advance the clock',
         tags,
         body: AdvanceBody,
-        response: { 200: ClockState, 422: ErrorBody },
+        response: { 200: AdvanceResult, 422: ErrorBody },
       },
     },
-    async (request) => clockState(await scheduler.advance(request.body.seconds * 1000)),
+    async (request) => {
+      const { ran, fired } = await watching(() => scheduler.advance(request.body.seconds * 1000));
+      return { ...clockState(ran), fired };
+    },
   );
   app.post(
     '/clock/freeze',
@@ -148,7 +174,7 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
       },
     },
     async () => {
-      info.reset();
+      await info.reset();
       return { reset: true as const };
     },
   );

@@ -43,3 +43,9 @@ function fallbackCopy(text: string): void {
   }
   area.remove();
 }
+
+/**
+ * The path prefix of the page's workspace (`/w/<id>` for any but the default one): the page's own
+ * calls go to the same workspace it was opened in.
+ */
+export const WORKSPACE_BASE = /^\/w\/[^/]+/.exec(location.pathname)?.[0] ?? '';

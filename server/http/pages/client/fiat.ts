@@ -4,18 +4,21 @@
  * the checkout as it is.
  */
 import type { FiatPageData } from '../state.js';
-import { byTestId, readData } from './dom.js';
+import { byTestId, readData, WORKSPACE_BASE } from './dom.js';
 
 const data = readData<FiatPageData>('fiat-state');
 const message = byTestId('message');
 
 byTestId<HTMLButtonElement>('pay').addEventListener('click', async (event) => {
   (event.currentTarget as HTMLButtonElement).disabled = true;
-  const response = await fetch(`/sandbox/checkouts/${encodeURIComponent(data.id)}/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ method: 'fiat' }),
-  });
+  const response = await fetch(
+    `${WORKSPACE_BASE}/sandbox/checkouts/${encodeURIComponent(data.id)}/payments`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'fiat' }),
+    },
+  );
   const answer = (await response.json()) as { error?: string; checkout?: { status: string } };
   if (!response.ok) {
     message.textContent = answer.error ?? `The sandbox refused the payment (${response.status}).`;

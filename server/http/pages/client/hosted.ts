@@ -7,7 +7,7 @@
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
 import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
-import { all, byTestId, copyText, findTestId, readData } from './dom.js';
+import { all, byTestId, copyText, findTestId, readData, WORKSPACE_BASE } from './dom.js';
 
 type Phase = 'open' | 'expired' | 'paid' | 'cancelled' | 'gone';
 
@@ -201,7 +201,7 @@ function poll(): void {
   }
   clearTimeout(timer);
   inflight = true;
-  fetch(`/pay/${encodeURIComponent(S.id)}/status`, {
+  fetch(`${WORKSPACE_BASE}/pay/${encodeURIComponent(S.id)}/status`, {
     cache: 'no-store',
     headers: { accept: 'application/json' },
   })
@@ -268,7 +268,7 @@ function simulate(amount?: number): Promise<void> {
   const buttons = all<HTMLButtonElement>('[data-testid^="simulate-"]');
   for (const b of buttons) b.disabled = true;
   say('Sending a test payment…');
-  return fetch(`/sandbox/checkouts/${encodeURIComponent(S.id)}/payments`, {
+  return fetch(`${WORKSPACE_BASE}/sandbox/checkouts/${encodeURIComponent(S.id)}/payments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -4,7 +4,7 @@
  * decide meanwhile.
  */
 import type { KycPageData, KycSessionState } from '../state.js';
-import { byTestId, readData } from './dom.js';
+import { byTestId, readData, WORKSPACE_BASE } from './dom.js';
 
 type Tone = '' | 'ok' | 'bad' | 'muted';
 type Shown = KycPageData['kyc_status'] | 'gone';
@@ -64,7 +64,7 @@ const update = (state: KycSessionState): void => {
 
 function decide(result: 'approved' | 'rejected'): void {
   message.textContent = '';
-  fetch(`/sandbox/cardholders/${encodeURIComponent(S.holder_id)}/kyc`, {
+  fetch(`${WORKSPACE_BASE}/sandbox/cardholders/${encodeURIComponent(S.holder_id)}/kyc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ result }),
@@ -87,7 +87,7 @@ approve.addEventListener('click', () => decide('approved'));
 reject.addEventListener('click', () => decide('rejected'));
 
 function poll(): void {
-  fetch(`/kyc/${encodeURIComponent(S.token)}/status`, { cache: 'no-store' })
+  fetch(`${WORKSPACE_BASE}/kyc/${encodeURIComponent(S.token)}/status`, { cache: 'no-store' })
     .then(
       async (response) => {
         if (response.status === 404) {

@@ -1,0 +1,61 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClockStart } from '../clock.js';
+
+export interface CheckpointRecord {
+  name: string;
+  /** the workspace's sandbox time when saved (ms) */
+  at: number;
+  /** whether its clock stood still then */
+  frozen: boolean;
+  /** real time of saving (ISO) */
+  created_at: string;
+  size_bytes: number;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  created_at: string;
+  seed: string | null;
+  ephemeral: boolean;
+  /** where its clock starts (again after a reset), if not at real time */
+  clock: ClockStart | null;
+  from: { workspace_id: string; checkpoint: string | null } | null;
+  checkpoints: CheckpointRecord[];
+}
+
+/**
+ * The list of a sandbox's lasting workspaces (and their checkpoints), kept beside the default
+ * workspace's database as one small JSON file, replaced whole on every change (write, then
+ * rename: a crash leaves the old list or the new one). Ephemeral workspaces are never written.
+ * A `:memory:` sandbox keeps the list in memory only.
+ */
+export class WorkspaceRegistry {
+  private readonly file: string | null;
+
+  constructor(private readonly dir: string | null) {
+    this.file = dir === null ? null : join(dir, 'workspaces.json');
+  }
+
+  load(): WorkspaceRecord[] {
+    if (this.file === null) return [];
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    const parsed = JSON.parse(text) as { workspaces?: WorkspaceRecord[] };
+    return Array.isArray(parsed.workspaces) ? parsed.workspaces : [];
+  }
+
+  save(records: readonly WorkspaceRecord[]): void {
+    if (this.file === null || this.dir === null) return;
+    mkdirSync(this.dir, { recursive: true });
+    const lasting = records.filter((record) => !record.ephemeral);
+    const temporary = `${this.file}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify({ version: 1, workspaces: lasting }, null, 2)}\n`);
+    renameSync(temporary, this.file);
+  }
+}

@@ -1,0 +1,179 @@
+import type { AddressPrefetcher } from '../addresses/prefetcher.js';
+import { type ClockStart, toIso } from '../clock.js';
+import { createContext, type SandboxContext } from '../context.js';
+import type { Env } from '../contract/common.js';
+import type { Db } from '../db/connection.js';
+import { createIds, type Ids } from '../ids.js';
+import { takeWorkspaceRequestLog } from '../request-log/workspace-table.js';
+import type { SchedulerLogger } from '../scheduler.js';
+import { WorkspaceTransfer } from '../workspace-transfer/service.js';
+import type { WorkspaceRecord } from './registry.js';
+import type { Scope } from './scope.js';
+import type { WorkspacePlace, WorkspaceStorage } from './storage.js';
+
+/** What every workspace of one sandbox shares: the process, its listeners, its settings. */
+export interface WorldDeps {
+  storage: WorkspaceStorage;
+  /** the listeners' base URL for `env`; a workspace's own addresses add its path prefix */
+  baseUrl: (env: Env) => string;
+  realNow?: (() => number) | undefined;
+  log: SchedulerLogger;
+  requestLogLimit?: number | undefined;
+  webhookCa?: readonly string[] | undefined;
+  addressWorker?: AddressPrefetcher | undefined;
+  appVersion: string;
+  /** Called with every context a workspace mounts (its first, and each after a restore or reset). */
+  onMount?: ((workspace: Workspace) => void) | undefined;
+}
+
+/** The path prefix that names a workspace in a URL: hosted pages of other workspaces live under it. */
+export const workspacePrefix = (id: string, isDefault: boolean) => (isDefault ? '' : `/w/${id}`);
+
+/**
+ * One isolated world: its own database, and the context built on it (clock, scheduler, webhook
+ * dispatcher, request log, services). A restore or a reset mounts a new database and a new context
+ * in place of the old ones; whoever holds the workspace (the HTTP edge's scope) sees the new ones
+ * from the next call.
+ */
+export class Workspace implements Scope {
+  ctx!: SandboxContext;
+  db!: Db;
+  transfer!: WorkspaceTransfer;
+  readonly place: WorkspacePlace;
+  private readonly ids: Ids;
+  private readonly keyIds: Ids | undefined;
+
+  constructor(
+    readonly record: WorkspaceRecord,
+    readonly isDefault: boolean,
+    private readonly deps: WorldDeps,
+    db: Db,
+  ) {
+    this.place = deps.storage.place(record.id, isDefault, record.ephemeral);
+    this.ids = createIds(record.seed ?? undefined, deps.realNow);
+    // Keys find their workspace, so they are unique across workspaces: two seeded with the same
+    // seed make the same ids, but not the same keys.
+    this.keyIds =
+      isDefault || record.seed === null ? undefined : createIds(`${record.seed}:keys:${record.id}`);
+    this.mount(db);
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get prefix(): string {
+    return workspacePrefix(this.record.id, this.isDefault);
+  }
+
+  /** Builds the context on `db` (the workspace's first database, or one replacing it). */
+  private mount(db: Db): void {
+    const { deps } = this;
+    const prefix = this.prefix;
+    const ctx = createContext({
+      db,
+      ids: this.ids,
+      keyIds: this.keyIds,
+      realNow: deps.realNow,
+      clockStart: this.record.clock ?? undefined,
+      baseUrl: (env) => `${deps.baseUrl(env)}${prefix}`,
+      log: deps.log,
+      requestLogLimit: deps.requestLogLimit,
+      requestLogDir: this.place.requestLog,
+      webhookCa: deps.webhookCa,
+      addressWorker: deps.addressWorker,
+    });
+    // A log kept in the workspace database (an older version's, an offline import's) moves over.
+    const legacy = takeWorkspaceRequestLog(db);
+    if (legacy.length > 0) ctx.repos.requestLog.replace(legacy);
+    // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
+    // in-memory copy of the data is dropped or read again.
+    const transfer = new WorkspaceTransfer({
+      db,
+      nowIso: () => ctx.clock.nowIso(),
+      appVersion: deps.appVersion,
+      quiesce: () => ctx.dispatcher.idle(),
+      commitPending: () => ctx.batcher.commit(),
+      requestLog: ctx.repos.requestLog,
+      afterReplace: () => {
+        ctx.repos.requestLog.replace(takeWorkspaceRequestLog(db));
+        ctx.merchants.clearCache();
+        ctx.repos.checkouts.clearCache();
+        ctx.clock.reload();
+        ctx.settings.reload();
+        ctx.scheduler.wake();
+        ctx.changes.note({ kind: 'workspace' });
+      },
+    });
+    this.db = db;
+    this.ctx = ctx;
+    this.transfer = transfer;
+    deps.onMount?.(this);
+  }
+
+  /** A copy of the workspace's database as it is now (what a checkpoint keeps). */
+  image(): Buffer {
+    this.ctx.batcher.commit();
+    return this.db.serialize();
+  }
+
+  /**
+   * Replaces the database with `image` (a checkpoint), or with an empty one (null: a reset, which
+   * keeps the settings and the environments' keys). Sends in flight are cut off; the live streams
+   * of the old context end, and their clients reconnect to the new one.
+   */
+  async replace(image: Buffer | null, clock?: { at: number; frozen: boolean }): Promise<void> {
+    const old = this.ctx;
+    const kept = image === null ? keptAcrossReset(this.db) : [];
+    await this.unmount(image === null);
+    const db = this.deps.storage.openImage(this.place, image);
+    if (kept.length > 0) restoreKept(db, kept);
+    this.mount(db);
+    if (clock) {
+      // Back to the moment saved: the same sandbox time, standing still or running on from it.
+      if (clock.frozen) this.ctx.clock.restartFrozen(clock.at);
+      else this.ctx.clock.restart(clock.at - (this.deps.realNow ?? Date.now)());
+    }
+    old.changes.retire('replaced');
+    this.ctx.scheduler.wake();
+  }
+
+  /** Stops its work and closes its database (to delete it, or for good at shutdown). */
+  async close(): Promise<void> {
+    await this.unmount(false);
+    this.ctx.changes.retire('deleted');
+  }
+
+  private async unmount(clearLog: boolean): Promise<void> {
+    const { ctx, db } = this;
+    await ctx.scheduler.stop();
+    await ctx.dispatcher.abandon();
+    ctx.batcher.commit();
+    if (clearLog) ctx.repos.requestLog.clear();
+    ctx.repos.requestLog.close();
+    db.close();
+  }
+
+  /** Sandbox time now, as the workspace's own clock says. */
+  nowIso(): string {
+    return toIso(this.ctx.clock.now());
+  }
+}
+
+/** Rows a reset keeps: the settings and the environments' keys (everything in kv but the clock). */
+function keptAcrossReset(db: Db): { key: string; value: string }[] {
+  return db
+    .prepare<[], { key: string; value: string }>(
+      "SELECT key, value FROM kv WHERE key NOT IN ('clock', 'demo')",
+    )
+    .all();
+}
+
+function restoreKept(db: Db, rows: readonly { key: string; value: string }[]): void {
+  const put = db.prepare<[string, string]>('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const row of rows) put.run(row.key, row.value);
+  })();
+}
+
+export type { ClockStart };
