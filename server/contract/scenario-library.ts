@@ -49,6 +49,7 @@ export const RunChanges = Type.Object({
       made: Type.Boolean(),
     }),
   ),
+  /** `moved_seconds`: what the run's clock steps advanced it by (a running clock also moves with real time) */
   clock: Type.Object({ from: Type.String(), to: Type.String(), moved_seconds: Type.Integer() }),
   events: Type.Array(Type.Object({ type: Type.String(), count: Type.Integer({ minimum: 1 }) })),
 });

@@ -69,10 +69,15 @@ export async function takeMerchant(client: ScenarioClient, name: string): Promis
   return { merchant: { id: found.id, name: found.name }, api_key: { id: key.id, key: key.key } };
 }
 
-/** What the run changed, from the clock it started at and the merchants its steps took. */
+/**
+ * What the run changed, from the clock it started at, the seconds its steps advanced it by (a
+ * running clock also moves with real time: that is not the run's doing) and the merchants its
+ * steps took.
+ */
 export async function runChanges(
   client: ScenarioClient,
   clockFrom: string,
+  advanced: number,
   merchants: RunChanges['merchants'],
 ): Promise<RunChanges> {
   const { now } = (await client.controlOk('GET', '/sandbox/clock')) as { now: string };

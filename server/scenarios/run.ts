@@ -74,6 +74,8 @@ export async function runScenario(
     ok: steps.every((s) => s.ok) && steps.length === scenario.steps.length,
     name: scenario.name,
     steps,
-    ...(clockFrom === undefined ? {} : { changes: await runChanges(client, clockFrom, runner.taken) }),
+    ...(clockFrom === undefined
+      ? {}
+      : { changes: await runChanges(client, clockFrom, runner.advanced, runner.taken) }),
   };
 }

@@ -33,6 +33,8 @@ export class StepRunner {
   private readonly results: Map<string, unknown>;
   /** the merchants the merchant steps made or reused, in step order */
   readonly taken: { step: string; name: string; id: string; made: boolean }[] = [];
+  /** the seconds the clock steps advanced the sandbox clock by */
+  advanced = 0;
 
   constructor(
     private readonly client: ScenarioClient,
@@ -100,10 +102,11 @@ export class StepRunner {
       case 'clock': {
         if (step.clock === 'freeze') await client.controlOk('POST', '/sandbox/clock/freeze');
         else if (step.clock === 'resume') await client.controlOk('POST', '/sandbox/clock/resume');
-        else
-          await client.controlOk('POST', '/sandbox/clock/advance', {
-            seconds: durationSeconds(step.clock.advance),
-          });
+        else {
+          const seconds = durationSeconds(step.clock.advance);
+          await client.controlOk('POST', '/sandbox/clock/advance', { seconds });
+          this.advanced += seconds ?? 0;
+        }
         return;
       }
       case 'settings': {
