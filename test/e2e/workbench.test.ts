@@ -95,6 +95,18 @@ describe('Webhooks page: the workbench', () => {
     expect(await givenRow.getAttribute('data-status')).toBe('failed');
     expect(await givenRow.getByTestId('delivery-time').textContent()).toMatch(/ UTC$/);
     expect(await el('[data-testid="deliveries"] th').first().textContent()).toBe('Time');
+    // listen's deliveries name where listen forwards them, not listen's own address.
+    const [viaListen] = await call<Delivery[]>(
+      h.sandbox,
+      'GET',
+      `/sandbox/deliveries?endpoint_id=${listen.id}`,
+    );
+    expect(
+      await el(`[data-testid="delivery-row"][data-delivery-id="${viaListen!.id}"]`)
+        .getByTestId('delivery-target')
+        .textContent(),
+    ).toBe('http://localhost:3000/webhooks (via listen)');
+    expect(await givenRow.getByTestId('delivery-target').getAttribute('title')).toBe(`${broken.url}/hooks`);
     await page.screenshot({ path: join(resultsDir, 'webhooks-workbench.png'), fullPage: true });
 
     // Resend the given-up delivery to listen's endpoint.

@@ -8,13 +8,13 @@ import { Pager } from '../../components/Pager';
 import { Private } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
-import { formatTimestamp, shorten } from '../../lib/format';
+import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
 import { curlCommand } from './curl';
 import { EVENT_TYPES, prettyBody } from './events';
-import { ResendControl } from './Workbench';
+import { DeliveryTarget, ResendControl } from './Workbench';
 
 const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
 const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
@@ -108,9 +108,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         </td>
         <td>
           <code className="mono strong">{delivery.event}</code>
-          <div className="muted small mono" title={delivery.url}>
-            {shorten(delivery.url, 18)}
-          </div>
+          <DeliveryTarget delivery={delivery} />
         </td>
         <td>
           <StatusBadge status={delivery.status} tone={TONE[delivery.status]} testId="delivery-status" />

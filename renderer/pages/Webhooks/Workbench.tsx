@@ -98,6 +98,20 @@ export function ListenLabel({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
+/** Where a delivery went: listen's forward-to URL for listen's endpoints, else the endpoint's URL. */
+export function DeliveryTarget({ delivery }: { delivery: Delivery }) {
+  const forwardTo = useStore(
+    (s) => s.endpoints.find((e) => e.id === delivery.endpoint_id)?.forward_to ?? null,
+  );
+  const url = forwardTo ?? delivery.url;
+  return (
+    <div className="muted small mono" title={url} data-testid="delivery-target">
+      {shorten(url, 18)}
+      {forwardTo !== null && ' (via listen)'}
+    </div>
+  );
+}
+
 /** "Resend to…": this delivery's payload, as a new delivery to one of the merchant's endpoints. */
 export function ResendControl({ delivery }: { delivery: Delivery }) {
   const all = useStore((s) => s.endpoints);
