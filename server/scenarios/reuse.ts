@@ -95,7 +95,7 @@ export async function runChanges(
     clock: {
       from: clockFrom,
       to: now,
-      moved_seconds: Math.round((Date.parse(now) - Date.parse(clockFrom)) / 1000),
+      moved_seconds: advanced,
     },
     events: [...counts].map(([type, count]) => ({ type, count })),
   };
