@@ -62,7 +62,18 @@ export function createApiKeysRepo(sql: Statements) {
     'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
     (_at: string, id: string) => ({ id }),
   );
+  const all = sql.read<[], { id: string }>('SELECT id FROM api_keys ORDER BY rowid');
+  const setKey = sql.write(
+    'api_keys',
+    'UPDATE api_keys SET key = ? WHERE id = ?',
+    (_key: string, id: string) => ({
+      id,
+    }),
+  );
   return {
+    /** every key's id, oldest first */
+    allIds: () => all.all().map((row) => row.id),
+    setKey: (id: string, key: string) => void setKey(key, id),
     insert: (row: ApiKeyRow) => void insert(row),
     findByKey: (key: string) => byKey.get(key),
     findById: (id: string) => byId.get(id),

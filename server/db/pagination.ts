@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
 import { ValidationError } from '../errors.js';
 import type { Db } from './connection.js';
@@ -15,16 +16,29 @@ export interface Page {
  */
 export function createScopedLister<Row>(db: Db, table: string, where = '', scope = 'merchant_id') {
   const extra = where ? ` AND ${where}` : '';
-  const first = db.prepare<[string, string, number], Row>(
-    `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} ORDER BY rowid DESC LIMIT ?`,
-  );
-  const cursor = db.prepare<[string, string, string], { rowid: number }>(
-    `SELECT rowid FROM ${table} WHERE ${scope} = ? AND env = ? AND id = ?`,
-  );
-  const after = db.prepare<[string, string, number, number], Row>(
-    `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
-  );
+  // Prepared on first use, like every repository statement (server/db/statements.ts).
+  type Prepared = {
+    first: Database.Statement<[string, string, number], Row>;
+    cursor: Database.Statement<[string, string, string], { rowid: number }>;
+    after: Database.Statement<[string, string, number, number], Row>;
+  };
+  let prepared: Prepared | undefined;
+  const statements = (): Prepared => {
+    prepared ??= {
+      first: db.prepare<[string, string, number], Row>(
+        `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} ORDER BY rowid DESC LIMIT ?`,
+      ),
+      cursor: db.prepare<[string, string, string], { rowid: number }>(
+        `SELECT rowid FROM ${table} WHERE ${scope} = ? AND env = ? AND id = ?`,
+      ),
+      after: db.prepare<[string, string, number, number], Row>(
+        `SELECT * FROM ${table} WHERE ${scope} = ? AND env = ?${extra} AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
+      ),
+    };
+    return prepared;
+  };
   return (merchantId: string, env: Env, page: Page): Row[] => {
+    const { first, cursor, after } = statements();
     if (page.startingAfter === undefined) return first.all(merchantId, env, page.limit);
     const anchor = cursor.get(merchantId, env, page.startingAfter);
     if (!anchor)

@@ -43,13 +43,30 @@ export class Statements {
     private readonly changes: ChangeSink,
   ) {}
 
-  /** A statement that only reads. One that would write is refused here: writes say what they change. */
+  /**
+   * A statement that only reads. One that would write is refused (on first use): writes say what
+   * they change. Every statement is prepared on first use, not here: a workspace's context holds a
+   * hundred or more of them, and an idle workspace should cost neither their memory nor their time.
+   */
   read<P extends unknown[] | object = unknown[], R = unknown>(source: string): Statement<P, R> {
-    const statement = this.db.prepare<P, R>(source);
-    if (!statement.readonly) {
-      throw new Error(`a write is prepared with writeRow() or write(), which report it: ${source}`);
-    }
-    return statement as Statement<P, R>;
+    let statement: Database.Statement | undefined;
+    const prepared = (): Database.Statement => {
+      if (statement === undefined) {
+        const made = this.db.prepare(source);
+        if (!made.readonly) {
+          throw new Error(`a write is prepared with writeRow() or write(), which report it: ${source}`);
+        }
+        statement = made;
+      }
+      return statement;
+    };
+    const lazy = {
+      readonly: true,
+      get: (...params: unknown[]) => prepared().get(...params),
+      all: (...params: unknown[]) => prepared().all(...params),
+      iterate: (...params: unknown[]) => prepared().iterate(...params),
+    };
+    return lazy as unknown as Statement<P, R>;
   }
 
   /**
@@ -66,12 +83,11 @@ export class Statements {
    */
   writeRow<Row extends object>(table: Table, source: string): (row: Row) => Database.RunResult {
     const names: (keyof Row)[] = [];
-    const statement = this.db.prepare<unknown[]>(
-      source.replace(NAMED, (_match, name: string) => {
-        names.push(name as keyof Row);
-        return '?';
-      }),
-    );
+    const positional = source.replace(NAMED, (_match, name: string) => {
+      names.push(name as keyof Row);
+      return '?';
+    });
+    let statement: Database.Statement<unknown[]> | undefined;
     const value = (row: Row, name: keyof Row) => {
       const v = row[name];
       if (v === undefined) throw new RangeError(`Missing named parameter "${String(name)}"`);
@@ -79,6 +95,7 @@ export class Statements {
     };
     const changes = this.changes;
     return (row) => {
+      statement ??= this.db.prepare<unknown[]>(positional);
       const result = statement.run(...names.map((name) => value(row, name)));
       if (changes.listening) report(changes, table, row as RowNames);
       return result;
@@ -100,11 +117,15 @@ export class Statements {
     source: string,
     row?: (...params: P) => RowNames,
   ): (...params: P) => Database.RunResult {
-    const statement = this.db.prepare<P>(source);
+    let statement: Database.Statement<P> | undefined;
+    const prepared = () => {
+      statement ??= this.db.prepare<P>(source);
+      return statement;
+    };
     const changes = this.changes;
-    if (!row) return (...params) => statement.run(...params);
+    if (!row) return (...params) => prepared().run(...params);
     return (...params) => {
-      const result = statement.run(...params);
+      const result = prepared().run(...params);
       if (changes.listening) report(changes, table, row(...params));
       return result;
     };
@@ -116,9 +137,10 @@ export class Statements {
     source: string,
     row: (...params: P) => RowNames,
   ): (...params: P) => R | undefined {
-    const statement = this.db.prepare<P, R>(source);
+    let statement: Database.Statement<P, R> | undefined;
     const changes = this.changes;
     return (...params) => {
+      statement ??= this.db.prepare<P, R>(source);
       const result = statement.get(...params);
       if (changes.listening) report(changes, table, row(...params));
       return result;

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Env } from '../contract/common.js';
 import { ValidationError } from '../errors.js';
 import type { CheckoutRow } from './checkouts.js';
@@ -37,9 +38,15 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export function createSearchLister<Row>(db: Db, table: string, options: SearchListerOptions) {
   const scope = options.scope ?? 'merchant_id';
   const statements = new Map<string, ReturnType<Db['prepare']>>();
-  const cursor = db.prepare<[string, string, string], { rowid: number }>(
-    `SELECT rowid FROM ${table} WHERE ${scope} = ? AND env = ? AND id = ?`,
-  );
+  let cursorStatement: Database.Statement<[string, string, string], { rowid: number }> | undefined;
+  const cursor = {
+    get: (owner: string, env: string, id: string) => {
+      cursorStatement ??= db.prepare<[string, string, string], { rowid: number }>(
+        `SELECT rowid FROM ${table} WHERE ${scope} = ? AND env = ? AND id = ?`,
+      );
+      return cursorStatement.get(owner, env, id);
+    },
+  };
 
   const statementFor = (columns: string[], search: boolean, after: boolean) => {
     const key = `${columns.join(',')}|${search}|${after}`;

@@ -155,6 +155,8 @@ export class WorkspaceHost {
     const place = this.storage.place(id, false, ephemeral);
     const db = image === null ? this.storage.open(place) : this.storage.openImage(place, image);
     const workspace = new Workspace(record, false, this.deps, db);
+    // A copy holds its source's keys: it gets its own (a key finds exactly one workspace).
+    if (image !== null) workspace.ctx.merchants.reissueKeys();
     if (clock) {
       if (clock.frozen) workspace.ctx.clock.restartFrozen(clock.at);
       else workspace.ctx.clock.restart(clock.at - this.realNow());

@@ -313,6 +313,16 @@ describe('workspaces', () => {
       'Only in branch',
     ]);
     expect(names(await call(sandbox, 'GET', '/sandbox/merchants', { ws: ws.id }))).toEqual(['Before']);
+    // the fork has keys of its own: the source's key acts in the source only
+    const forkKeys = (await call(sandbox, 'GET', `/sandbox/merchants/${m.id}/api-keys`, { ws: fork.id }))
+      .body as unknown as { id: string; key: string }[];
+    expect(forkKeys.length).toBeGreaterThan(0);
+    expect(forkKeys.map((k) => k.key)).not.toContain(m.key);
+    await call(sandbox, 'POST', '/v1/customers', { key: forkKeys[0]!.key, body: { name: 'Fork customer' } });
+    const sourceCustomers = await call(sandbox, 'GET', '/v1/customers', { key: m.key });
+    expect((sourceCustomers.body as unknown as { name: string }[]).map((c) => c.name)).not.toContain(
+      'Fork customer',
+    );
     // fork from now
     const now = await create(sandbox, { name: 'Branch C', from: { workspace_id: fork.id } });
     expect(names(await call(sandbox, 'GET', '/sandbox/merchants', { ws: now.id })).sort()).toEqual([

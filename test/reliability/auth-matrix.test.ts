@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../../server/contract/common.js';

@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
 import { listOperations, type Operation } from '../helpers/openapi.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { testSandbox } from '../helpers/sandbox.js';
@@ -183,5 +182,3 @@ describe('reliability: nothing in one workspace can read or change another', () 
     expect(mismatches).toEqual([]);
   }, 120_000);
 });
-
-export type { Sandbox };

@@ -119,12 +119,27 @@ export class MerchantService {
       merchant_id: merchantId,
       name: body.name,
       role: body.role ?? 'developer',
-      key: `${API_KEY_PREFIX}${(this.deps.keyIds ?? this.deps.ids).token(40)}`,
+      key: this.newKey(),
       created_at: this.deps.clock.nowIso(),
       revoked_at: null,
     };
     this.deps.apiKeys.insert(row);
     return row;
+  }
+
+  /**
+   * Gives every key (revoked ones too) a new secret value, keeping its id, name and role: a
+   * workspace forked from another must not answer to the other's keys (a key names one workspace).
+   */
+  reissueKeys(): void {
+    this.deps.transaction(() => {
+      for (const id of this.deps.apiKeys.allIds()) this.deps.apiKeys.setKey(id, this.newKey());
+    });
+    this.keyCache.clear();
+  }
+
+  private newKey(): string {
+    return `${API_KEY_PREFIX}${(this.deps.keyIds ?? this.deps.ids).token(40)}`;
   }
 
   listKeys(merchantId: string): ApiKey[] {
