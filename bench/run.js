@@ -3,7 +3,7 @@
 // per target; the absolute numbers are kept beside them as information.
 //
 //   node bench/run.js [--quick] [--rounds n] [--duration s] [--warmup s] [--connections n] [--cold-starts n]
-//                     [--section http|webhooks|ready|reset|scale|bundle ...] [--cpu-prof] [--strict]
+//                     [--section http|webhooks|ready|reset|workspaces|scale|bundle ...] [--cpu-prof] [--strict]
 //
 // Sections live in bench/sections/: each exports { name, run({ config, log }) } and resolves with
 // { figures, notes? } (figures from figure() in lib.js). To add one, list it in SECTIONS below.
@@ -18,8 +18,9 @@ import ready from './sections/ready.js';
 import reset from './sections/reset.js';
 import scale from './sections/scale.js';
 import webhooks from './sections/webhooks.js';
+import workspaces from './sections/workspaces.js';
 
-const SECTIONS = [bundle, http, webhooks, reset, ready, scale];
+const SECTIONS = [bundle, http, webhooks, reset, workspaces, ready, scale];
 const RESULTS_DIR = join(ROOT, 'bench/results');
 
 function parseOptions() {
@@ -77,12 +78,16 @@ function parseOptions() {
     webhooks: quick
       ? { endpoints: 4, deposits: 250, concurrency: 8, latencySamples: 60 }
       : { endpoints: 8, deposits: 1000, concurrency: 8, latencySamples: 300 },
+    // The workspaces section: samples, and the sizes of its workspaces (--quick: a smaller big one).
+    workspaces: quick
+      ? { samples: 15, restores: 5, restoreCheckouts: 1000, bigCheckouts: 5000, idleMax: 300 }
+      : { samples: 50, restores: 9, restoreCheckouts: 1000, bigCheckouts: 100_000, idleMax: 1000 },
     // The quick run shrinks the scale section; the full one grows to 100k checkouts.
     scaleLevels: quick ? [1000, 5000] : [1000, 10_000, 100_000],
     // Sections start only within the soft budget (the rest are reported as skipped); the hard
     // limit stops a run that hangs.
-    softBudgetMs: quick ? 30_000 : 360_000,
-    budgetMs: quick ? 90_000 : 480_000,
+    softBudgetMs: quick ? 30_000 : 420_000,
+    budgetMs: quick ? 90_000 : 600_000,
     // --cpu-prof: the sandbox server of the http section writes a .cpuprofile on its clean shutdown.
     serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
   };

@@ -2,9 +2,10 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, type BrowserWindow, dialog } from 'electron';
 import { ensureNativeBinding, isBindingLoadError } from './native.js';
+import { loadPreferences, savePreferences } from './preferences.js';
 import { type ServerHost, startServerHost } from './server-host.js';
 import { installWebhookCaMenu } from './webhook-ca-menu.js';
-import { createMainWindow } from './window.js';
+import { createMainWindow, dashboardUrlFor } from './window.js';
 
 // App lifecycle only: the decisions live in native.ts, server-host.ts and window.ts.
 
@@ -17,9 +18,26 @@ const icon = existsSync(iconFile) ? iconFile : undefined;
 let host: ServerHost | undefined;
 let mainWindow: BrowserWindow | undefined;
 
+/** Remembers the workspace the window shows, so the next launch reopens it. */
+function rememberWorkspace(userData: string, workspace: string | null): void {
+  const preferences = loadPreferences(userData);
+  if ((preferences.lastWorkspace ?? null) === workspace) return;
+  const { lastWorkspace: _, ...rest } = preferences;
+  savePreferences(userData, workspace === null ? rest : { ...rest, lastWorkspace: workspace });
+}
+
 function openWindow(): void {
   if (!host) return;
-  mainWindow = createMainWindow({ url: host.dashboardUrl, preload, icon, allowedOrigins: host.origins });
+  const userData = app.getPath('userData');
+  // The last workspace (gone since? the dashboard then opens the default and says so).
+  const url = dashboardUrlFor(host.dashboardUrl, loadPreferences(userData).lastWorkspace);
+  mainWindow = createMainWindow({
+    url,
+    preload,
+    icon,
+    allowedOrigins: host.origins,
+    onWorkspace: (workspace) => rememberWorkspace(userData, workspace),
+  });
   mainWindow.on('closed', () => {
     mainWindow = undefined;
   });

@@ -9,6 +9,11 @@ import { readCaBundle } from '../server/webhooks/trust.js';
 export interface Preferences {
   /** a PEM bundle trusted for HTTPS webhook receivers (serve --webhook-ca) */
   webhookCaFile?: string;
+  /**
+   * the workspace the window showed last (its name, as the dashboard's address names it), reopened
+   * on the next launch even when the ports, and so the page's own storage, have changed
+   */
+  lastWorkspace?: string;
 }
 
 const FILE = 'preferences.json';
@@ -22,8 +27,11 @@ export function loadPreferences(userData: string): Preferences {
     return {};
   }
   if (typeof parsed !== 'object' || parsed === null) return {};
-  const { webhookCaFile } = parsed as Record<string, unknown>;
-  return typeof webhookCaFile === 'string' && webhookCaFile !== '' ? { webhookCaFile } : {};
+  const { webhookCaFile, lastWorkspace } = parsed as Record<string, unknown>;
+  return {
+    ...(typeof webhookCaFile === 'string' && webhookCaFile !== '' ? { webhookCaFile } : {}),
+    ...(typeof lastWorkspace === 'string' && lastWorkspace !== '' ? { lastWorkspace } : {}),
+  };
 }
 
 /** Saves whole (a temporary file renamed over the old one): a crash never leaves half a file. */

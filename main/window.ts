@@ -44,11 +44,30 @@ export function navigationDecision(url: string, allowedOrigins: readonly string[
   return 'external';
 }
 
+/** The dashboard's address opening a workspace (`?workspace=`), or as it is for none. */
+export function dashboardUrlFor(url: string, workspace: string | undefined): string {
+  if (!workspace) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.set('workspace', workspace);
+  return parsed.toString();
+}
+
+/** The workspace a dashboard address names (the dashboard keeps it in its address), or null for the default. */
+export function workspaceOfUrl(url: string): string | null {
+  try {
+    return new URL(url).searchParams.get('workspace') || null;
+  } catch {
+    return null;
+  }
+}
+
 export interface MainWindowOptions {
   url: string;
   preload: string;
   icon?: string | undefined;
   allowedOrigins: readonly string[];
+  /** The dashboard switched workspace (its address changed): the name, or null for the default. */
+  onWorkspace?: ((workspace: string | null) => void) | undefined;
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -66,6 +85,13 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   webContents.setWindowOpenHandler(({ url }) => {
     if (navigationDecision(url, options.allowedOrigins) !== 'deny') void shell.openExternal(url);
     return { action: 'deny' };
+  });
+  // The dashboard names the workspace it shows in its address (history.replaceState): followed
+  // here, so the next launch reopens it. No IPC: the window stays without any bridge to main.
+  webContents.on('did-navigate-in-page', (_event, url) => {
+    if (options.onWorkspace && navigationDecision(url, options.allowedOrigins) === 'allow') {
+      options.onWorkspace(workspaceOfUrl(url));
+    }
   });
   // The dashboard asks for no permissions (camera, notifications, ...); refuse them all.
   webContents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

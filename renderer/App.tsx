@@ -6,6 +6,7 @@ import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
 import { useRoute } from './components/useRoute';
+import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { findPage } from './pages';
 import { useStore } from './store';
 
@@ -33,6 +34,7 @@ export function App() {
             <p className="page-description">{page.description}</p>
           </div>
           <div className="page-header-tools">
+            <WorkspaceSwitcher />
             {page.scoped && <ScopeBar />}
             <PresentSwitch />
           </div>

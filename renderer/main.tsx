@@ -4,11 +4,20 @@ import { App } from './App';
 import { refreshAll, useStore } from './store';
 import './styles.css';
 
-// Read everything once, then follow the server's event stream. Merchants, keys and the clock are
-// read again when the window comes back to the front: scripts may have changed them meanwhile.
-void refreshAll();
-useStore.getState().connectLive(() => void refreshAll());
-window.addEventListener('focus', () => void refreshAll());
+// Pick the workspace (the link's, the last one, or the default), read everything once, then follow
+// the server's event stream. Merchants, keys, the clock and the workspaces are read again when the
+// window comes back to the front: scripts may have changed them meanwhile.
+void useStore
+  .getState()
+  .startWorkspace()
+  .then(() => {
+    void refreshAll();
+    useStore.getState().connectLive(() => void refreshAll());
+  });
+window.addEventListener('focus', () => {
+  void refreshAll();
+  void useStore.getState().loadWorkspaces();
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

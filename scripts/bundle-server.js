@@ -2,11 +2,13 @@
 // `node scripts/bundle-server.js` (the last step of `npm run build:server`, after tsc): replaces
 // dist/server/cli.js, the entry every user and test runs, with a bundle. Why: the time to the ready
 // line was mostly Node resolving, reading and compiling ~1,500 module files (TypeBox alone is ~700).
-// Two outputs:
+// Three outputs:
 // - dist/server/cli.js (+ dist/server/chunks/): the CLI as one ES module, each client command a
 //   chunk loaded when run (as before: --help and the client commands never load the server);
 // - dist/server/sandbox.bundle.cjs (+ .cache): what `serve` runs, server/sandbox.ts and everything
-//   it imports as one script, with a V8 code cache made here (see sandboxLoader below).
+//   it imports as one script, with a V8 code cache made here (see sandboxLoader below);
+// - dist/server/testing.js (+ dist/server/testing/*.d.ts): `svc-sandbox/testing`, one ES module
+//   whose in-process sandbox is that script too.
 // The rest of tsc's dist/server stays as it was (the scenario library is read from there).
 //
 // What stays outside the bundles, loaded from node_modules as before:
@@ -16,11 +18,12 @@
 // Bundled CommonJS packages that read `__dirname` only do so on paths the sandbox never takes
 // (pino's transports; @fastify/swagger's fallback title, which our info replaces).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import ts from 'typescript';
 import { pageAssets } from './page-assets.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +32,8 @@ const outDir = join(root, 'dist/server');
 const entry = join(serverDir, 'cli.ts');
 const lazyRequire = join(serverDir, 'lazy-require.ts');
 const sandboxModule = join(serverDir, 'sandbox.ts');
+const testingDir = join(serverDir, 'testing');
+const testingEntry = join(testingDir, 'index.ts');
 const chunksDir = 'chunks';
 const HERE = '__SVC_SANDBOX_DIST__';
 
@@ -132,6 +137,28 @@ const sandboxLoader = {
   },
 };
 
+/**
+ * The declarations of svc-sandbox/testing (dist/server/testing/*.d.ts), file by file: its public
+ * types are written out in server/testing/types.ts, so no file needs the rest of the server's
+ * types (whose inferred TypeBox and better-sqlite3 types tsc cannot always name in a .d.ts).
+ */
+function writeTestingDeclarations() {
+  const into = join(outDir, 'testing');
+  mkdirSync(into, { recursive: true });
+  for (const name of readdirSync(testingDir).filter((f) => f.endsWith('.ts'))) {
+    const file = join(testingDir, name);
+    const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
+      fileName: file,
+      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true },
+    });
+    if (diagnostics?.length) {
+      const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n');
+      throw new Error(`scripts/bundle-server.js: declarations of server/testing/${name}:\n${text}`);
+    }
+    writeFileSync(join(into, name.replace(/\.ts$/, '.d.ts')), outputText);
+  }
+}
+
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const started = performance.now();
 // tsc's cli.js and its map are replaced; old chunks would only pile up.
@@ -182,6 +209,23 @@ const script = await build({
     keepNames: true,
   },
 });
+// svc-sandbox/testing (package.json `exports`): one ES module; its in-process sandbox loads through
+// the same code-cached script as `serve`.
+const testing = await build({
+  ...common,
+  input: { testing: testingEntry },
+  plugins: [pageAssets(), moduleUrls, bundledTypeboxCompile, sandboxLoader],
+  output: {
+    dir: outDir,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    codeSplitting: false,
+    sourcemap: true,
+    minify,
+    keepNames: true,
+  },
+});
+writeTestingDeclarations();
 const scriptCode = script.output[0].code;
 if (/\bimport\s*\(\s*["'`]/.test(scriptCode) || scriptCode.includes('import.meta')) {
   throw new Error(
@@ -218,7 +262,7 @@ writeFileSync(file + '.cache', script.createCachedData());`,
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const files = [...result.output, ...script.output].filter((o) => o.type === 'chunk');
+const files = [...result.output, ...script.output, ...testing.output].filter((o) => o.type === 'chunk');
 const bytes = files.reduce((sum, f) => sum + f.code.length, 0);
 const cacheBytes = statSync(join(outDir, `${SCRIPT}.cache`)).size;
 process.stdout.write(

@@ -45,7 +45,7 @@ import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
 import { RequestLog } from './request-log/log.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
-import { CardNetwork } from './simulate/card-network.js';
+import { CardNetwork, registerCardNetworkJobs } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
 import { IdentityProvider } from './simulate/identity.js';
 import { PayoutRail } from './simulate/payouts.js';
@@ -229,11 +229,12 @@ export function createContext(options: ContextOptions) {
     settings,
   });
   const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
-  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids });
+  const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids, scheduler });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
   registerCheckoutJobs(scheduler, lifecycle);
+  registerCardNetworkJobs(scheduler, network);
   const dispatcher = new WebhookDispatcher({
     repo: repos.webhooks,
     clock,
@@ -266,7 +267,7 @@ export function createContext(options: ContextOptions) {
     transaction,
   });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
-  const recorder = new ScenarioRecorder({ clock, merchants, baseUrl });
+  const recorder = new ScenarioRecorder({ clock, merchants, events, baseUrl });
 
   return {
     db,

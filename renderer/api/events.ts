@@ -1,3 +1,4 @@
+import { openWorkspaceStream } from './active-workspace';
 import type { ChangeNotice, DeliveryNotice, RequestLogEntry, SandboxEvent } from './types';
 
 export interface StreamHandlers {
@@ -13,9 +14,15 @@ export interface StreamHandlers {
   onChange?: (notice: ChangeNotice) => void;
 }
 
-/** Subscribes to the server's live stream (GET /sandbox/events, server-sent events). Returns an unsubscribe. */
+/**
+ * Subscribes to the server's live stream (GET /sandbox/events, server-sent events) of the active
+ * workspace, following it when the dashboard switches workspace. Returns an unsubscribe.
+ */
 export function subscribeToEvents(handlers: StreamHandlers): () => void {
-  const source = new EventSource('/sandbox/events');
+  return openWorkspaceStream((source) => attach(source, handlers));
+}
+
+function attach(source: EventSource, handlers: StreamHandlers): void {
   const parse = (message: MessageEvent<string>): unknown => {
     try {
       return JSON.parse(message.data);
@@ -41,5 +48,4 @@ export function subscribeToEvents(handlers: StreamHandlers): () => void {
     const notice = parse(message);
     if (notice) handlers.onChange?.(notice as ChangeNotice);
   });
-  return () => source.close();
 }

@@ -32,8 +32,11 @@ import type {
   Delivery,
   DeliveryStatus,
   Deposit,
+  DepositBurst,
+  DepositBurstBody,
   Env,
   EventListQuery,
+  Fired,
   FundBody,
   Health,
   Inbox,
@@ -96,8 +99,11 @@ export const createApiKey = (merchantId: string, input: CreateApiKeyInput) =>
 export const revokeApiKey = (keyId: string) => request<ApiKey>('DELETE', `/sandbox/api-keys/${id(keyId)}`);
 
 export const getClock = () => request<ClockState>('GET', '/sandbox/clock');
+/** The clock after it, and what fell due on the way in this workspace (events, delivery attempts, jobs). */
 export const advanceClock = (seconds: number) =>
-  request<ClockState>('POST', '/sandbox/clock/advance', { seconds } satisfies AdvanceBody);
+  request<ClockState & { fired: Fired }>('POST', '/sandbox/clock/advance', {
+    seconds,
+  } satisfies AdvanceBody);
 export const freezeClock = () => request<ClockState>('POST', '/sandbox/clock/freeze');
 export const resumeClock = () => request<ClockState>('POST', '/sandbox/clock/resume');
 
@@ -181,6 +187,9 @@ export const listPayouts = (merchantId: string, env: Env) =>
   request<Payout[]>('GET', `/sandbox/merchants/${id(merchantId)}/payouts${query({ env })}`);
 export const sendToAddress = (address: string, input: AddressDepositBody) =>
   request<Deposit>('POST', `/sandbox/static-addresses/${id(address)}/deposits`, input);
+/** Many transfers to one static address in the same block, each with its own deposit.received. */
+export const depositBurst = (input: DepositBurstBody) =>
+  request<DepositBurst>('POST', '/sandbox/deposits/bursts', input);
 export const createPayout = (input: PayoutInput) => request<Payout>('POST', '/sandbox/payouts', input);
 export const creditMerchant = (merchantId: string, input: CreditBody) =>
   request<Balance[]>('POST', `/sandbox/merchants/${id(merchantId)}/credit`, input);

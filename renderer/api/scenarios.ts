@@ -9,6 +9,7 @@ import type {
 import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
 import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
 import type { ImportResult } from '../../server/contract/transfer.js';
+import { openWorkspaceStream, workspaceHeader } from './active-workspace';
 import { ApiError, request } from './client';
 import type { Env } from './types';
 
@@ -42,12 +43,17 @@ export const listLibrary = () => request<LibraryList>('GET', '/sandbox/scenarios
 export const getLibraryScenario = (name: string) =>
   request<LibraryScenarioDetail>('GET', `/sandbox/scenarios/library/${encodeURIComponent(name)}`);
 
-async function binary(method: 'GET' | 'POST', path: string, body?: Blob): Promise<Response> {
+async function binary(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: Blob,
+  workspace = workspaceHeader(),
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: body ? { 'content-type': 'application/octet-stream' } : {},
+      headers: { ...workspace, ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
       body,
     });
   } catch {
@@ -71,8 +77,10 @@ export async function exportWorkspace(merchantId?: string): Promise<Blob> {
 }
 
 /** POST /sandbox/import: a bundle made by an export replaces the workspace. */
-export async function importWorkspace(bundle: Blob): Promise<ImportResult> {
-  return (await (await binary('POST', '/sandbox/import', bundle)).json()) as ImportResult;
+export async function importWorkspace(bundle: Blob, workspaceId?: string): Promise<ImportResult> {
+  return (await (
+    await binary('POST', '/sandbox/import', bundle, workspaceHeader(workspaceId))
+  ).json()) as ImportResult;
 }
 
 export interface ScenarioStreamHandlers {
@@ -87,7 +95,10 @@ export interface ScenarioStreamHandlers {
  * connection, so the recording indicator works on every page whatever else listens.
  */
 export function subscribeToScenarioStream(handlers: ScenarioStreamHandlers): () => void {
-  const source = new EventSource('/sandbox/events');
+  return openWorkspaceStream((source) => attachScenarioStream(source, handlers));
+}
+
+function attachScenarioStream(source: EventSource, handlers: ScenarioStreamHandlers): void {
   const parse = (message: MessageEvent<string>): unknown => {
     try {
       return JSON.parse(message.data);
@@ -104,5 +115,4 @@ export function subscribeToScenarioStream(handlers: ScenarioStreamHandlers): () 
     const progress = parse(message);
     if (progress) handlers.onScenario(progress as ScenarioProgress);
   });
-  return () => source.close();
 }

@@ -5,6 +5,7 @@
 // Only the renderer's own names (aliases) live here, never a copy of a shape.
 
 import type { Delivery, DeliveryAttempt } from '../../server/contract/webhooks.js';
+import type { Checkpoint, Workspace } from '../../server/contract/workspaces.js';
 
 export type {
   ApplicationStatus,
@@ -48,6 +49,8 @@ export type {
   Balance,
   CreditBody,
   Deposit,
+  DepositBurst,
+  DepositBurstBody,
   LedgerTransaction,
   Payout,
   PayoutBody as PayoutInput,
@@ -120,6 +123,19 @@ export type {
   SandboxEvent,
   Urls,
 } from '../../server/contract/workspace.js';
+
+export type {
+  Checkpoint,
+  CreateWorkspaceBody,
+  Fired,
+  Workspace,
+} from '../../server/contract/workspaces.js';
+
+/**
+ * POST /sandbox/checkpoints/{name}/restore: the checkpoint restored and the workspace as it now is.
+ * The contract exports the schema but no type for it, so it is composed here from the contract's parts.
+ */
+export type RestoreResult = { restored: Checkpoint['name']; workspace: Workspace };
 
 /**
  * `event: delivery` on the live stream (GET /sandbox/events): the delivery (attempts empty) plus the

@@ -16,7 +16,7 @@ export function RecordingIndicator() {
   return (
     <div className="recording-indicator" role="status" data-testid="recording-indicator">
       <span className="recording-dot" aria-hidden="true" />
-      <span>
+      <span className="recording-indicator-text" title={recording.name}>
         Recording <strong>{recording.name}</strong> ·{' '}
         <span data-testid="recording-indicator-steps">{recording.steps}</span> step
         {recording.steps === 1 ? '' : 's'}

@@ -160,6 +160,8 @@ export const createCheckoutsSlice: Slice<CheckoutsSlice> = (set, get) => {
       change(async () => {
         const { checkout, payment } = await api.simulatePayment(id, input);
         const via = payment.chain ? ` on ${chainName(payment.chain)} (${payment.token})` : '';
+        if (payment.outcome !== 'received')
+          return `Transfer of ${formatAmount(payment.amount)} ${checkout.currency}${via} recorded as ${payment.outcome === 'late' ? 'late' : 'on an unsupported chain'}, not credited: checkout ${describeStatus(checkout.status)}.`;
         return `Payment of ${formatAmount(payment.amount)} ${checkout.currency} detected${via}: checkout ${describeStatus(checkout.status)}.`;
       }),
 

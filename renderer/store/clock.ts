@@ -1,5 +1,6 @@
 import * as api from '../api/sandbox';
 import type { ClockState } from '../api/types';
+import { describeFired } from '../lib/workspaces';
 import { attempt } from './notices';
 import { serialized } from './scope';
 import type { Slice } from './types';
@@ -20,7 +21,7 @@ const ranNote = (state: ClockState) =>
 
 export const createClockSlice: Slice<ClockSlice> = (set, get) => {
   /** Clock changes go one at a time: a second click waits for the answer to the first. */
-  const change = (call: () => Promise<ClockState>, message: (state: ClockState) => string) => {
+  const change = <S extends ClockState>(call: () => Promise<S>, message: (state: S) => string) => {
     if (get().clockBusy) return Promise.resolve(false);
     set({ clockBusy: true });
     return attempt(get, async () => {
@@ -43,7 +44,8 @@ export const createClockSlice: Slice<ClockSlice> = (set, get) => {
     advanceClock: (seconds) =>
       change(
         () => api.advanceClock(seconds),
-        (state) => `Clock advanced by ${describeSeconds(seconds)}.${ranNote(state)}`,
+        // What fell due in this workspace on the way.
+        (state) => `Clock advanced by ${describeSeconds(seconds)}. ${describeFired(state.fired)}`,
       ),
     freezeClock: () =>
       change(api.freezeClock, () => 'Clock frozen: sandbox time stands still until you resume it.'),

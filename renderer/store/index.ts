@@ -19,6 +19,7 @@ import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
 import { createWorkspaceSlice } from './workspace';
+import { createWorkspacesSlice } from './workspaces';
 
 export type { Store } from './types';
 
@@ -42,6 +43,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createHomeSlice(...a),
   ...createPresentationSlice(...a),
   ...createStoriesSlice(...a),
+  ...createWorkspacesSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -22,7 +22,13 @@ export interface MoneySlice {
   /** The chain catalogue (sandbox settings): which tokens each chain accepts. */
   chains: ChainConfig[];
   loadMoney: () => Promise<void>;
-  sendToAddress: (address: StaticAddress, currency: string, amount: number) => Promise<boolean>;
+  /** `count` above 1: that many transfers of `amount` in the same block (a burst). */
+  sendToAddress: (
+    address: StaticAddress,
+    currency: string,
+    amount: number,
+    count?: number,
+  ) => Promise<boolean>;
   /** A payout in the current scope: the body of POST /sandbox/payouts without merchant and env. */
   createPayout: (input: Omit<PayoutInput, 'merchant_id' | 'env'>) => Promise<boolean>;
   creditMerchant: (currency: string, amount: number) => Promise<boolean>;
@@ -59,8 +65,19 @@ export const createMoneySlice: Slice<MoneySlice> = (set, get) => {
 
     loadMoney: load,
 
-    sendToAddress: (address, currency, amount) =>
-      change(async () => {
+    sendToAddress: (address, currency, amount, count = 1) =>
+      change(async ({ merchantId, env }) => {
+        if (count > 1) {
+          const burst = await api.depositBurst({
+            merchant_id: merchantId,
+            env,
+            chain: address.chain,
+            currency,
+            amount,
+            count,
+          });
+          return `${burst.count} transfers of ${formatAmount(amount)} ${currency} received on ${address.chain} in one block: ${formatAmount(burst.total)} ${currency}.`;
+        }
         const deposit = await api.sendToAddress(address.address, { currency, amount });
         return `${formatAmount(deposit.amount)} ${deposit.currency} received on ${deposit.chain}.`;
       }),

@@ -43,6 +43,8 @@ export async function attempt(get: () => Store, action: () => Promise<void>): Pr
     // The workspace was reset while the call ran (a script's reset): its "Merchant not found" is
     // about data that is gone, and the dashboard has already read the new workspace.
     if (get().workspaceEpoch !== epoch) return false;
+    // The workspace on screen was deleted elsewhere: one notice says so (store/workspaces.ts).
+    if (error instanceof ApiError && error.workspaceGone) return false;
     const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
     get().notify('error', message);
     return false;

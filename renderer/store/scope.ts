@@ -1,18 +1,21 @@
 import type { Env } from '../api/types';
 import type { Store } from './types';
 
-/** What the merchant pages show: one merchant in one environment. */
+/** What the merchant pages show: one merchant in one environment (of the workspace on screen). */
 export interface Scope {
   merchantId: string;
   env: Env;
-  /** `${merchantId}/${env}`: slices remember which scope their data was read for. */
+  /**
+   * `${workspaceId}/${merchantId}/${env}`: slices remember which scope their data was read for. The
+   * workspace is part of it because a fork holds the same merchant ids as the workspace it came from.
+   */
   key: string;
 }
 
 export function currentScope(state: Store): Scope | null {
   const merchantId = state.selectedMerchantId;
   if (!merchantId) return null;
-  return { merchantId, env: state.env, key: `${merchantId}/${state.env}` };
+  return { merchantId, env: state.env, key: `${state.workspaceId}/${merchantId}/${state.env}` };
 }
 
 export const scopeKey = (state: Store): string | null => currentScope(state)?.key ?? null;

@@ -18,6 +18,7 @@ import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspaceSlice } from './workspace';
+import type { WorkspacesSlice } from './workspaces';
 
 /** The whole store: one slice per area. A new area (checkouts, webhooks, cards) adds a slice here. */
 export type Store = WorkspaceSlice &
@@ -38,7 +39,8 @@ export type Store = WorkspaceSlice &
   ScenariosSlice &
   HomeSlice &
   PresentationSlice &
-  StoriesSlice;
+  StoriesSlice &
+  WorkspacesSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -8,6 +8,7 @@ import type {
   UpdateEndpointBody,
   WebhookEndpoint,
 } from '../api/types';
+import { inboxNameOf } from '../lib/workspaces';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
 import { currentScope, serialized, stillCurrent } from './scope';
@@ -159,7 +160,7 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
         if (!scope) throw new Error('Select a merchant first.');
         const endpoint = await api.createEndpoint(scope.merchantId, scope.env, input);
         // Sending to the built-in inbox? Show that inbox, so the deliveries can be seen arriving.
-        const inbox = /\/sandbox\/inbox\/([A-Za-z0-9_-]{1,64})$/.exec(endpoint.url)?.[1];
+        const inbox = inboxNameOf(endpoint.url);
         if (inbox && inbox !== get().inboxName) void get().setInboxName(inbox);
         get().notify('success', `Webhook endpoint added: ${endpoint.url}`);
         await loadEndpoints();

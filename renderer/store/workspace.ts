@@ -52,9 +52,10 @@ export const createWorkspaceSlice: Slice<WorkspaceSlice> = (set, get) => ({
     attempt(get, async () => {
       await api.resetWorkspace();
       get().forgetWorkspace();
+      const name = get().workspaces.find((w) => w.id === get().workspaceId)?.name;
       get().notify(
         'success',
-        'Workspace reset: every merchant, resource and event is gone; the clock is back to real time.',
+        `Workspace${name ? ` “${name}”` : ''} reset: every merchant, resource and event is gone; the clock is back to real time.`,
       );
       await get().refreshAll();
     }),

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WebhookEndpoint } from '../contract/webhooks.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
+import { CHAOS_HELP, describeChaos, parseChaos } from './chaos-option.js';
 import { SandboxClient, type SseMessage } from './client.js';
 import {
   baseUrl,
@@ -39,6 +41,7 @@ Options:
   --merchant <id>     only this merchant (default: every merchant, including new ones)
   --env <env>         test or production (default test)
   --print-secret      print listen's signing secret and exit
+${CHAOS_HELP}
 ${COMMON_HELP}
 Examples:
   svc-sandbox listen --forward-to http://localhost:3000/webhooks --events checkout.paid
@@ -51,6 +54,7 @@ const OPTIONS = {
   merchant: { type: 'string' },
   env: { type: 'string' },
   'print-secret': { type: 'boolean' },
+  chaos: { type: 'string' },
 } as const;
 
 const POLL_MS = 2000;
@@ -103,6 +107,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   }
   const env = envOption(values.env) ?? 'test';
   const only = values.merchant as string | undefined;
+  const chaos = values.chaos === undefined ? undefined : parseChaos(String(values.chaos));
   const asJson = values.json === true;
   const client = new SandboxClient(baseUrl(values));
 
@@ -256,6 +261,14 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     endpoints.push(endpoint);
     byMerchant.set(merchant.id, endpoint);
     endpointIds.add(endpoint.id);
+    const chaotic =
+      chaos === undefined
+        ? undefined
+        : await client.request<Pick<WebhookEndpoint, 'chaos'>>(
+            'PATCH',
+            `/sandbox/webhook-endpoints/${endpoint.id}`,
+            { chaos },
+          );
     if (closing) return;
     if (asJson) {
       json({
@@ -266,6 +279,10 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
         env,
       });
     } else out(`  forwarding ${merchant.name} (${merchant.id}, ${env})`);
+    if (chaotic?.chaos) {
+      if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic.chaos });
+      else out(`Chaos on ${merchant.name}'s endpoint: ${describeChaos(chaotic.chaos)}`);
+    }
   };
 
   const sync = async (): Promise<void> => {

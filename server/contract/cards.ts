@@ -214,6 +214,16 @@ export const AuthorizationBody = Type.Object({
   local_amount: Type.Optional(PositiveAmount),
   local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
   channel: Type.Optional(StringEnum(['online', 'present'])),
+  settle_after_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 30 * 24 * 3600,
+      description:
+        'The settlement the network is expected to send this long after an approved authorization, ' +
+        'on the sandbox clock (card.transaction completed then). A reversal, decline or settlement ' +
+        'before it cancels it. Omitted: the authorization waits for a control call.',
+    }),
+  ),
 });
 export type AuthorizationBody = Static<typeof AuthorizationBody>;
 

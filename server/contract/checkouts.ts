@@ -122,8 +122,31 @@ export const SimulatePaymentBody = Type.Object({
   token: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
   payer_address: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   txid: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  late: Type.Optional(
+    Type.Boolean({
+      description:
+        'The transfer arrives after the checkout stopped accepting payments. A still active checkout ' +
+        'reaches its expiry first (expired, or partial if something arrived). The transfer is ' +
+        'recorded with outcome `late` and not credited; the checkout does not move and no event fires.',
+    }),
+  ),
+  unsupported_chain: Type.Optional(
+    Type.Boolean({
+      description:
+        'The transfer is sent on `chain` (required), a known chain the checkout does not offer, to one ' +
+        'of its deposit addresses valid there. The service never detects it: recorded with outcome ' +
+        '`unsupported_chain`, not credited, whatever the checkout status; no event fires.',
+    }),
+  ),
 });
 export type SimulatePaymentBody = Static<typeof SimulatePaymentBody>;
+
+/**
+ * What became of a transfer to a checkout: `received` counts toward it; `late` (after it stopped
+ * accepting payments) and `unsupported_chain` (on a chain it does not offer) are recorded only.
+ */
+export const PaymentOutcome = StringEnum(['received', 'late', 'unsupported_chain']);
+export type PaymentOutcome = Static<typeof PaymentOutcome>;
 
 export const CheckoutPayment = Type.Object({
   id: Uuid,
@@ -134,6 +157,7 @@ export const CheckoutPayment = Type.Object({
   amount: Type.Integer(),
   payer_address: Nullable(Type.String()),
   txid: Nullable(Type.String()),
+  outcome: PaymentOutcome,
   created_at: Timestamp,
 });
 export type CheckoutPayment = Static<typeof CheckoutPayment>;

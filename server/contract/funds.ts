@@ -11,6 +11,22 @@ export const DepositBody = Type.Object({
 });
 export type DepositBody = Static<typeof DepositBody>;
 
+/** Control API: many transfers to one static address in the same block (POST /sandbox/deposits/bursts). */
+export const DepositBurstBody = Type.Object({
+  merchant_id: Uuid,
+  env: Type.Optional(EnvName),
+  chain: Type.String({ minLength: 1, maxLength: 32 }),
+  currency: Type.String({ minLength: 1, maxLength: 16 }),
+  /** each transfer's amount */
+  amount: PositiveAmount,
+  count: Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    description: 'How many transfers arrive at once, each with its own txid and deposit.received.',
+  }),
+});
+export type DepositBurstBody = Static<typeof DepositBurstBody>;
+
 export const AddressDepositBody = Type.Object({
   currency: Type.String({ minLength: 1, maxLength: 16 }),
   amount: PositiveAmount,
@@ -30,6 +46,14 @@ export const Deposit = Type.Object({
   created_at: Timestamp,
 });
 export type Deposit = Static<typeof Deposit>;
+
+export const DepositBurst = Type.Object({
+  count: Type.Integer(),
+  /** the sum credited, in the currency's minor units */
+  total: Type.Integer(),
+  deposits: Type.Array(Deposit),
+});
+export type DepositBurst = Static<typeof DepositBurst>;
 
 export const PayoutStatus = StringEnum(['completed', 'failed']);
 export type PayoutStatus = Static<typeof PayoutStatus>;

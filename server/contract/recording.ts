@@ -22,6 +22,13 @@ export const RecordedResource = Type.Object({
   /** where its current state can be read: a `/v1` path, or a control-API path */
   path: Type.String(),
   env: EnvName,
+  /** what it is, in words (`checkout`, `card transaction`) */
+  kind: Type.String(),
+  /** its title or name, when it has one (`Espresso beans`, a cardholder's name) */
+  title: Type.Optional(Type.String()),
+  /** its amount in minor units (null: an open amount), when it has one */
+  amount: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  currency: Type.Optional(Type.String()),
 });
 export type RecordedResource = Static<typeof RecordedResource>;
 

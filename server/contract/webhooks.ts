@@ -2,6 +2,81 @@ import { type Static, Type } from 'typebox';
 import { EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from './events.js';
 
+/**
+ * Delivery chaos of an endpoint (a QA tool): what the sandbox does wrong on purpose, decided by a
+ * seeded random sequence of the endpoint so the same seed and the same events give the same
+ * decisions in any sandbox. Probabilities are per attempt.
+ */
+export const ChaosSettingsInput = Type.Object(
+  {
+    /** restarts the random sequence; omitted: the current seed (or a new one when chaos was off) */
+    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** the same request (id, bytes, signature) sent a second time after the first is answered */
+    duplicate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    /** up to this many sends held and released in a shuffled order (0 or 1: off) */
+    reorder_window: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
+    /** each send waits a random time in this range (ms, both ends included) */
+    delay: Type.Optional(
+      Type.Object(
+        {
+          min_ms: Type.Integer({ minimum: 0, maximum: 10_000 }),
+          max_ms: Type.Integer({ minimum: 0, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** the attempt is never sent: recorded as a timeout and retried on the schedule */
+    drop: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    /** the signature is wrong (a valid-looking HMAC of another key): the receiver must reject it */
+    bad_signature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Delivery chaos, per attempt: duplicate (same request twice), reorder_window (held, released shuffled), delay (ms range), drop (never sent: a timeout, retried), bad_signature (0..1 each). The whole settings; the seed, when given, restarts the sequence.',
+    examples: [
+      { seed: 'qa-1', duplicate: 0.3, reorder_window: 5, delay: { min_ms: 100, max_ms: 500 }, drop: 0.1 },
+    ],
+  },
+);
+export type ChaosSettingsInput = Static<typeof ChaosSettingsInput>;
+
+/** The chaos settings in force, every field filled (GET of an endpoint). */
+export const ChaosSettings = Type.Object({
+  seed: Type.String(),
+  duplicate: Type.Number(),
+  reorder_window: Type.Integer(),
+  delay: Nullable(Type.Object({ min_ms: Type.Integer(), max_ms: Type.Integer() })),
+  drop: Type.Number(),
+  bad_signature: Type.Number(),
+});
+export type ChaosSettings = Static<typeof ChaosSettings>;
+
+/**
+ * What chaos did to one attempt. `dropped` is alone (nothing was sent); the others combine, in
+ * the order they happened: held in a reorder window, delayed, signed wrong, sent twice.
+ */
+export const ChaosEffect = Type.Union([
+  Type.Object({ kind: Type.Literal('dropped') }),
+  Type.Object({
+    kind: Type.Literal('reordered'),
+    /** its place in the shuffled release (1-based) among `of` held together */
+    position: Type.Integer(),
+    of: Type.Integer(),
+  }),
+  Type.Object({ kind: Type.Literal('delayed'), ms: Type.Integer() }),
+  Type.Object({ kind: Type.Literal('bad_signature') }),
+  Type.Object({
+    kind: Type.Literal('duplicated'),
+    /** the second send's answer (the attempt's own fields are the first's) */
+    response_status: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+  }),
+]);
+export type ChaosEffect = Static<typeof ChaosEffect>;
+export const CHAOS_EFFECT_KINDS = ['dropped', 'reordered', 'delayed', 'bad_signature', 'duplicated'] as const;
+export type ChaosEffectKind = ChaosEffect['kind'];
+
 export const WebhookEndpoint = Type.Object({
   id: Uuid,
   merchant_id: Uuid,
@@ -18,6 +93,8 @@ export const WebhookEndpoint = Type.Object({
    * to (`url` is listen's own local address). Null on every other endpoint.
    */
   forward_to: Nullable(Type.String()),
+  /** delivery chaos in force; null: off */
+  chaos: Nullable(ChaosSettings),
   created_at: Timestamp,
 });
 
@@ -42,6 +119,8 @@ export const UpdateEndpointBody = Type.Object(
     url: Type.Optional(CreateEndpointBody.properties.url),
     events: Type.Optional(CreateEndpointBody.properties.events),
     disabled: Type.Optional(Type.Boolean()),
+    /** delivery chaos: settings to apply, or null to turn it off */
+    chaos: Type.Optional(Nullable(ChaosSettingsInput)),
   },
   { minProperties: 1 },
 );
@@ -89,6 +168,8 @@ export const DeliveryAttempt = Type.Object({
   response_body: Nullable(Type.String()),
   duration_ms: Type.Integer(),
   error: Nullable(Type.String()),
+  /** what delivery chaos did to this attempt (empty: nothing) */
+  chaos: Type.Array(ChaosEffect),
 });
 
 export const Delivery = Type.Object({

@@ -1,4 +1,4 @@
-import type { CheckoutStatus } from '../contract/checkouts.js';
+import type { CheckoutStatus, PaymentOutcome } from '../contract/checkouts.js';
 import type { Env } from '../contract/common.js';
 import type { RefundStatus } from '../contract/refunds.js';
 import { createScopedLister, type Page } from './pagination.js';
@@ -52,6 +52,8 @@ export interface CheckoutPaymentRow {
   amount: number;
   payer_address: string | null;
   txid: string | null;
+  /** what became of it: counted toward the checkout, or recorded only (late, unsupported chain) */
+  outcome: PaymentOutcome;
   created_at: string;
 }
 
@@ -111,8 +113,8 @@ export function createCheckoutsRepo(sql: Statements) {
   );
   const insertPayment = sql.writeRow<CheckoutPaymentRow>(
     'checkout_payments',
-    `INSERT INTO checkout_payments (id, checkout_id, method, chain, token, amount, payer_address, txid, created_at)
-     VALUES (@id, @checkout_id, @method, @chain, @token, @amount, @payer_address, @txid, @created_at)`,
+    `INSERT INTO checkout_payments (id, checkout_id, method, chain, token, amount, payer_address, txid, outcome, created_at)
+     VALUES (@id, @checkout_id, @method, @chain, @token, @amount, @payer_address, @txid, @outcome, @created_at)`,
   );
   const payments = sql.read<[string], CheckoutPaymentRow>(
     'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',

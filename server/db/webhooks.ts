@@ -13,6 +13,10 @@ export interface EndpointRow {
   disabled: 0 | 1;
   /** listen's temporary endpoints: where listen forwards to; null on others */
   forward_to: string | null;
+  /** delivery chaos settings (JSON of ChaosSettings); null: off */
+  chaos: string | null;
+  /** the state of the endpoint's seeded random sequence (server/webhooks/chaos.ts); null: off */
+  chaos_state: number | null;
   created_at: string;
 }
 
@@ -70,6 +74,8 @@ export interface AttemptRow {
   response_body: string | null;
   duration_ms: number;
   error: string | null;
+  /** what delivery chaos did to it (JSON array of ChaosEffect); null: nothing */
+  chaos: string | null;
 }
 
 /** An attempt as it is written now: the standard headers with its signature, its delivery's body. */
@@ -99,9 +105,18 @@ export interface DeliveryFilter {
 export function createWebhooksRepo(sql: Statements) {
   const insertEndpoint = sql.writeRow<EndpointRow>(
     'webhook_endpoints',
-    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, forward_to,
-       created_at)
-     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @forward_to, @created_at)`,
+    `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, chaos,
+       chaos_state, forward_to, created_at)
+     VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @chaos, @chaos_state,
+       @forward_to, @created_at)`,
+  );
+  const updateChaos = sql.writeRow<Pick<EndpointRow, 'id' | 'chaos' | 'chaos_state'>>(
+    'webhook_endpoints',
+    'UPDATE webhook_endpoints SET chaos = @chaos, chaos_state = @chaos_state WHERE id = @id',
+  );
+  const updateChaosState = sql.writeRow<Pick<EndpointRow, 'id' | 'chaos_state'>>(
+    'webhook_endpoints',
+    'UPDATE webhook_endpoints SET chaos_state = @chaos_state WHERE id = @id',
   );
   const updateEndpoint = sql.writeRow<Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>>(
     'webhook_endpoints',
@@ -145,13 +160,14 @@ export function createWebhooksRepo(sql: Statements) {
   const insertAttempt = sql.writeRow<StoredAttempt>(
     'webhook_attempts',
     `INSERT INTO webhook_attempts (delivery_id, number, at, signature, response_status, response_body,
-       duration_ms, error)
-     VALUES (@delivery_id, @number, @at, @signature, @response_status, @response_body, @duration_ms, @error)`,
+       duration_ms, error, chaos)
+     VALUES (@delivery_id, @number, @at, @signature, @response_status, @response_body, @duration_ms, @error,
+       @chaos)`,
   );
   // Attempts first (CROSS JOIN keeps that order): their index gives the ORDER BY.
   // The delivery's data only where the attempt's body is made of it.
   const ATTEMPT_COLUMNS = `a.id, a.delivery_id, a.number, a.at, a.signature, a.verbatim_headers,
-       a.verbatim_body, a.response_status, a.response_body, a.duration_ms, a.error, d.event,
+       a.verbatim_body, a.response_status, a.response_body, a.duration_ms, a.error, a.chaos, d.event,
        CASE WHEN a.verbatim_body IS NULL AND d.verbatim_body IS NULL THEN ${DATA} END AS data,
        d.verbatim_body AS delivery_verbatim_body`;
   const attemptsOf = sql.read<[string], AttemptRead>(
@@ -243,6 +259,10 @@ export function createWebhooksRepo(sql: Statements) {
     deleteEndpoint: (id: string) => void deleteEndpoint(id),
     updateEndpoint: (row: Pick<EndpointRow, 'id' | 'url' | 'events' | 'disabled'>) =>
       void updateEndpoint(row),
+    /** new chaos settings (null: off) and the start of their random sequence */
+    updateChaos: (row: Pick<EndpointRow, 'id' | 'chaos' | 'chaos_state'>) => void updateChaos(row),
+    /** the random sequence moved on (in the transaction of the decisions that drew from it) */
+    updateChaosState: (id: string, state: number) => void updateChaosState({ id, chaos_state: state }),
     insertDelivery: (row: DeliveryRow) => void insertDelivery(row),
     updateDelivery: (
       row: Pick<DeliveryRow, 'id' | 'status' | 'attempt_count' | 'next_attempt_at' | 'updated_at'>,

@@ -8,8 +8,25 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../contract/recording.js';
+import type { EventRecorder } from '../domain/events/recorder.js';
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import {
+  type Exchange,
+  type FiredEvents,
+  FiredEventsScope,
+  type ResourceReader,
+  typesIn,
+} from './exchange.js';
+import {
+  defaultFields,
+  describeResource,
+  outcome,
+  resourcePath,
+  type StateReads,
+  stateExpectations,
+  stateReads,
+} from './outcomes.js';
 import {
   clipDepth,
   duration,
@@ -18,33 +35,16 @@ import {
   isVolatile,
   prefixFor,
   relativeTime,
+  renderScenario,
   slug,
   strings,
   substitute,
   substitutePath,
+  withChaosSeed,
+  topId,
 } from './translate.js';
 
-/** One HTTP exchange as the recording plugin saw it, after its response left. */
-export interface Exchange {
-  /** the listener's environment */
-  env: Env;
-  method: string;
-  /** the URL as called, query included */
-  url: string;
-  /** the matched route pattern (`/v1/checkouts/:id`) */
-  route: string;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
-  status: number;
-  /** the parsed JSON answer (undefined when none) */
-  response: unknown;
-  /** `/v1`: the authenticated merchant (null when authentication failed) */
-  merchantId: string | null;
-}
-
-/** Reads a resource's current state through the app of an environment (GET, as a merchant's key). */
-export type ResourceReader = (path: string, key: string | null) => Promise<{ status: number; body: unknown }>;
+export type { Exchange, ResourceReader } from './exchange.js';
 
 type Step = Record<string, unknown>;
 
@@ -71,6 +71,8 @@ interface Session {
 export interface ScenarioRecorderDeps {
   clock: { now(): number; nowIso(): string };
   merchants: Pick<MerchantService, 'get' | 'listKeys'>;
+  /** every event recorded, as it is recorded (inside the request that fires it) */
+  events: Pick<EventRecorder, 'onRecord'>;
   /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
    * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
   baseUrl: (env: Env) => string;
@@ -94,8 +96,18 @@ export class ScenarioRecorder {
   private session: Session | null = null;
   private readonly listeners = new Set<(state: RecordingState) => void>();
   private readonly readers = new Map<Env, ResourceReader>();
+  private readonly fired: FiredEventsScope;
 
-  constructor(private readonly deps: ScenarioRecorderDeps) {}
+  constructor(private readonly deps: ScenarioRecorderDeps) {
+    this.fired = new FiredEventsScope(deps.events, () => this.session !== null);
+  }
+
+  /** Runs `next` (a request's handling) collecting the events it fires; null when none is recorded. */
+  track(next: () => void): FiredEvents | null {
+    if (this.session) return this.fired.track(next);
+    next();
+    return null;
+  }
 
   /** Each listener's app registers how to read a resource in its environment. */
   attachReader(env: Env, reader: ResourceReader): void {
@@ -145,23 +157,43 @@ export class ScenarioRecorder {
     const s = this.session;
     if (!s) throw new ConflictError('No recording is running: start one with POST /sandbox/recording/start');
     this.session = null;
-    const scenario = render(s);
+    const scenario = renderScenario(s.name, s.startedAt, s.steps);
     this.changed();
     return { recording: false, name: s.name, steps: s.steps.length, scenario };
   }
 
   /**
    * Records one exchange if a recording runs and it changed something (or tried to). It may throw
-   * (a merchant that vanished meanwhile): the plugin logs that, the request never sees it.
+   * (a merchant that vanished meanwhile): the plugin logs that, the request never sees it. After a
+   * simulation it also reads the state it left (the promise; the plugin answers once it settles).
    */
-  capture(raw: Exchange): void {
+  capture(raw: Exchange): Promise<void> | undefined {
     const s = this.session;
-    if (!s || !recordable(raw)) return;
+    if (!s || !recordable(raw)) return undefined;
     // Bounded first: every walk over the body below, and the render at stop, recurse per level.
     const exchange = { ...raw, body: clipDepth(raw.body), response: clipDepth(raw.response) };
     const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
-    if (!step) return;
+    if (!step) return undefined;
     s.steps.push(step);
+    this.changed();
+    if (exchange.status >= 400) return undefined;
+    const reads = stateReads(exchange);
+    return reads.get || reads.balance ? this.expectState(s, step, reads) : undefined;
+  }
+
+  /** After a simulation: the state it left, as expectations right after its step (./outcomes.ts). */
+  private async expectState(s: Session, step: Step, reads: StateReads): Promise<void> {
+    const read = this.readers.get('test');
+    if (!read) return;
+    const added = await stateExpectations(
+      reads,
+      read,
+      (v) => s.refs.get(v),
+      (id) => s.merchants.get(id),
+    );
+    // The recording may have stopped meanwhile, or other steps come in: right after its own step.
+    if (added.length === 0 || this.session !== s) return;
+    s.steps.splice(s.steps.indexOf(step) + 1, 0, ...added);
     this.changed();
   }
 
@@ -248,14 +280,19 @@ export class ScenarioRecorder {
     this.adoptMerchants(s, ex);
     if (ok && route === 'POST /sandbox/clock/advance') {
       const seconds = (ex.body as { seconds?: unknown } | null)?.seconds;
-      if (typeof seconds === 'number') return { clock: { advance: duration(seconds) } };
+      // What fell due meanwhile: expiries, settlements, scheduled outcomes.
+      if (typeof seconds === 'number')
+        return {
+          clock: { advance: duration(seconds) },
+          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants) } } : {}),
+        };
     }
     if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
     if (ok && route === 'POST /sandbox/clock/resume') return { clock: 'resume' };
     if (ok && route === 'PATCH /sandbox/settings' && !isEmptyBody(ex.body)) return { settings: ex.body };
     const refOf = (v: string) => s.refs.get(v);
     const step: Step = { control: `${ex.method} ${substitutePath(ex.url, refOf)}` };
-    this.finish(s, ex, step, this.controlOwner(s, ex));
+    this.finish(s, withChaosSeed(ex), step, this.controlOwner(s, ex));
     return step;
   }
 
@@ -269,6 +306,9 @@ export class ScenarioRecorder {
       step.expect = { status: ex.status };
       return;
     }
+    // What the answer says, before its own new ids are learned: those are the step's result, not
+    // something to expect (`id: ${co1.id}` on the step that names co1).
+    const answered = outcome(ex.response, (v) => s.refs.get(v));
     const prefix = prefixFor(ex.route);
     const name = this.nextName(s, prefix);
     // Only a step whose answer revealed something new gets a name (and uses up its number).
@@ -277,13 +317,19 @@ export class ScenarioRecorder {
       s.counters.set(prefix, (s.counters.get(prefix) ?? 0) + 1);
       step.as = name;
       const id = topId(ex.response);
-      if (id && owner && s.refs.get(id) === `${name}.id`) {
-        s.owners.set(id, owner);
+      if (id && s.refs.get(id) === `${name}.id`) {
+        if (owner) s.owners.set(id, owner);
         const path = resourcePath(ex, id);
-        if (path) s.resources.push({ name, id, path, env: owner.env });
+        // A /v1 path is read as its owner; a control-API path needs none.
+        if (path && (owner || path.startsWith('/sandbox/')))
+          s.resources.push({ name, id, path, env: owner?.env ?? 'test', ...describeResource(ex) });
       }
     }
     if (body !== undefined) step.body = body;
+    const expected: Step = { status: ex.status };
+    if (answered) expected.body = answered;
+    if (ex.fired) expected.events = typesIn(ex.fired, s.merchants);
+    step.expect = expected;
   }
 
   /** Registers every volatile value of an answer not known yet; true when there was one. */
@@ -386,53 +432,4 @@ function recordable(ex: Exchange): boolean {
   if (EXCLUDED.test(ex.url)) return false;
   if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
   return true;
-}
-
-const topId = (response: unknown): string | undefined => {
-  const id = (response as { id?: unknown } | null | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
-};
-
-/** Where an object a step created can be read back, when there is a GET for it. */
-function resourcePath(ex: Exchange, id: string): string | null {
-  if (ex.method !== 'POST') return null;
-  const path = ex.url.split('?')[0]!;
-  if (ex.route === '/sandbox/merchants/:id/checkouts') return `/v1/checkouts/${id}`;
-  if (ex.route === '/sandbox/merchants/:id/cardholders') return `/v1/cardholders/${id}`;
-  if (ex.route === '/sandbox/cardholders/:id/cards') return `/v1/cardholders/${ex.params.id}/cards/${id}`;
-  if (
-    /^\/v1\/(checkouts|customers|invoices|cardholders|cardholders\/:id\/cards|reseller\/connections)$/.test(
-      ex.route,
-    )
-  )
-    return `${path}/${id}`;
-  return null;
-}
-
-/** `status` when there is one, else every top-level scalar that is not an id or a timestamp. */
-function defaultFields(current: Record<string, unknown>): string[] {
-  if ('status' in current) return ['status'];
-  return Object.entries(current)
-    .filter(
-      ([k, v]) =>
-        (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') &&
-        k !== 'id' &&
-        !k.endsWith('_at') &&
-        !(typeof v === 'string' && isVolatile(k, v)),
-    )
-    .map(([k]) => k);
-}
-
-/** The scenario file: steps in order, `as` kept only where a later step refers to it. */
-function render(s: Session): string {
-  const text = JSON.stringify(s.steps);
-  const used = (name: string) => text.includes(`\${${name}.`) || text.includes(`\${${name}}`);
-  const steps = s.steps.map((step) => {
-    if (typeof step.as !== 'string' || used(step.as)) return step;
-    const { as: _unused, ...rest } = step;
-    return rest;
-  });
-  // The replay starts at the sandbox time the recording started (frozen, so only the recorded clock
-  // steps move it): absolute times in bodies (expires_at) mean the same thing in both.
-  return stringify({ name: s.name, clock: { start: s.startedAt, frozen: true }, steps }, { lineWidth: 0 });
 }

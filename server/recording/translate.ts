@@ -1,7 +1,8 @@
 /**
- * Pure helpers of the recorder: how a path, a body or a duration is written in a scenario file.
- * No state, no I/O.
+ * Pure helpers of the recorder: how a path, a body, a duration or the whole file is written in a
+ * scenario file. No state, no I/O.
  */
+import { stringify } from 'yaml';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -176,4 +177,37 @@ export function clipDepth(value: unknown, maxDepth = MAX_RECORDED_DEPTH, depth =
   if (depth >= maxDepth) return `<nested deeper than ${maxDepth} levels: not recorded>`;
   if (Array.isArray(value)) return value.map((v) => clipDepth(v, maxDepth, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipDepth(v, maxDepth, depth + 1)]));
+}
+
+/**
+ * Delivery chaos set without a seed got one (the answer shows it): the recorded body carries it,
+ * so a replay draws the same decisions. Other exchanges are returned as they are.
+ */
+export function withChaosSeed<T extends { method: string; route: string; body: unknown; response: unknown }>(
+  ex: T,
+): T {
+  if (ex.method !== 'PATCH' || ex.route !== '/sandbox/webhook-endpoints/:id') return ex;
+  const chaos = (ex.body as { chaos?: unknown } | null)?.chaos;
+  const seed = (ex.response as { chaos?: { seed?: unknown } | null } | undefined)?.chaos?.seed;
+  if (chaos === null || typeof chaos !== 'object' || 'seed' in chaos || typeof seed !== 'string') return ex;
+  return { ...ex, body: { ...(ex.body as object), chaos: { seed, ...chaos } } };
+}
+
+export const topId = (response: unknown): string | undefined => {
+  const id = (response as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** The scenario file: steps in order, `as` kept only where a later step refers to it. */
+export function renderScenario(name: string, startedAt: string, steps: Record<string, unknown>[]): string {
+  const text = JSON.stringify(steps);
+  const used = (ref: string) => text.includes(`\${${ref}.`) || text.includes(`\${${ref}}`);
+  const kept = steps.map((step) => {
+    if (typeof step.as !== 'string' || used(step.as)) return step;
+    const { as: _unused, ...rest } = step;
+    return rest;
+  });
+  // The replay starts at the sandbox time the recording started (frozen, so only the recorded clock
+  // steps move it): absolute times in bodies (expires_at) mean the same thing in both.
+  return stringify({ name, clock: { start: startedAt, frozen: true }, steps: kept }, { lineWidth: 0 });
 }

@@ -3,7 +3,14 @@
  * say what was expected and what was found.
  */
 import { performance } from 'node:perf_hooks';
-import { type Response, type ScenarioClient, StepFailure, show, withQuery } from './client.js';
+import {
+  type ListedEvent,
+  type Response,
+  type ScenarioClient,
+  StepFailure,
+  show,
+  withQuery,
+} from './client.js';
 import type { Expectation, ResponseExpectation } from './format.js';
 
 const POLL_MS = 25;
@@ -16,6 +23,7 @@ export function expectationLabel(e: Expectation): string {
     const parts = [
       w.status,
       w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
+      w.chaos === undefined ? undefined : `chaos [${w.chaos.join(', ')}]`,
     ];
     return `webhook ${w.event}${parts.some(Boolean) ? ` ${parts.filter(Boolean).join(', ')}` : ''}`;
   }
@@ -135,7 +143,11 @@ interface ListedDelivery {
   merchant_id: string;
   status: string;
   attempt_count: number;
+  attempts: { chaos: { kind: string }[] }[];
 }
+
+/** What chaos did to a delivery's attempts, in order: one list of effect kinds. */
+const chaosOf = (d: ListedDelivery): string[] => d.attempts.flatMap((a) => a.chaos.map((e) => e.kind));
 
 async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook']): Promise<void> {
   const env = client.envOf(w.env);
@@ -165,6 +177,7 @@ async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook'])
   for (const d of deliveries) {
     if (w.status !== undefined && d.status !== w.status) continue;
     if (w.attempts !== undefined && d.attempt_count !== w.attempts) continue;
+    if (w.chaos !== undefined && mismatch(w.chaos, chaosOf(d))) continue;
     if (w.data !== undefined && mismatch(w.data, await dataOf(d))) continue;
     return;
   }
@@ -172,13 +185,17 @@ async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook'])
     w.status,
     w.attempts === undefined ? undefined : `${w.attempts} attempt${w.attempts === 1 ? '' : 's'}`,
     w.data === undefined ? undefined : `data ${show(w.data)}`,
+    w.chaos === undefined ? undefined : `chaos [${w.chaos.join(', ')}]`,
   ].filter(Boolean);
   const actual =
     deliveries.length === 0
       ? `no ${w.event} deliveries in ${env}`
       : listed(
           deliveries.map(
-            (d) => `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`,
+            (d) =>
+              `${d.status} after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}${
+                w.chaos === undefined ? '' : `, chaos [${chaosOf(d).join(', ')}]`
+              }`,
           ),
         );
   throw new StepFailure(
@@ -210,4 +227,98 @@ async function checkBalance(client: ScenarioClient, b: Of<'balance'>['balance'])
   };
   const problem = mismatch(expected, balance, `${b.merchant} ${b.currency} balance`);
   if (problem) throw new StepFailure(problem);
+}
+
+/** Where each event log the run can see ended before a step: `merchantId env` → its newest event id. */
+export type EventMarks = Map<string, string | null>;
+
+const ENVS = ['test', 'production'] as const;
+/** Pages of new events read per log: a step firing more than this many is beyond any recording. */
+const EVENT_PAGES = 10;
+const EVENT_PAGE = 100;
+
+/** The newest event of every log (each merchant the run made, both environments), before a step. */
+export async function eventMarks(client: ScenarioClient): Promise<EventMarks> {
+  const marks: EventMarks = new Map();
+  await Promise.all(
+    [...client.merchantIds()].flatMap((id) =>
+      ENVS.map(async (env) => {
+        const [newest] = (await client.controlOk(
+          'GET',
+          `/sandbox/merchants/${id}/events?env=${env}&limit=1`,
+        )) as ListedEvent[];
+        marks.set(`${id} ${env}`, newest?.id ?? null);
+      }),
+    ),
+  );
+  return marks;
+}
+
+/** The events of one log recorded after its mark, oldest first. */
+async function eventsSince(
+  client: ScenarioClient,
+  merchantId: string,
+  env: string,
+  mark: string | null,
+): Promise<string[]> {
+  const fresh: string[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < EVENT_PAGES; page++) {
+    const query = `env=${env}&limit=${EVENT_PAGE}${after ? `&starting_after=${after}` : ''}`;
+    const events = (await client.controlOk(
+      'GET',
+      `/sandbox/merchants/${merchantId}/events?${query}`,
+    )) as ListedEvent[];
+    for (const event of events) {
+      if (event.id === mark) return fresh.reverse();
+      fresh.push(event.type);
+    }
+    if (events.length < EVENT_PAGE) break;
+    after = events.at(-1)!.id;
+  }
+  return fresh.reverse();
+}
+
+/**
+ * Whether `expected` is an interleaving of the logs' sequences: each log keeps its own order, and
+ * how two merchants' events interleave is not observable from their logs (one clock instant).
+ */
+export function interleaves(expected: readonly string[], logs: readonly string[][]): boolean {
+  if (logs.reduce((n, log) => n + log.length, 0) !== expected.length) return false;
+  const dead = new Set<string>();
+  const walk = (at: number[], i: number): boolean => {
+    if (i === expected.length) return true;
+    const key = at.join(',');
+    if (dead.has(key)) return false;
+    for (const [k, log] of logs.entries()) {
+      if (log[at[k]!] !== expected[i]) continue;
+      const next = [...at];
+      next[k]!++;
+      if (walk(next, i + 1)) return true;
+    }
+    dead.add(key);
+    return false;
+  };
+  return walk(
+    logs.map(() => 0),
+    0,
+  );
+}
+
+/** The events fired since `marks` are exactly `expected` (types, in order). */
+export async function checkFired(
+  client: ScenarioClient,
+  marks: EventMarks,
+  expected: readonly string[],
+): Promise<void> {
+  const logs = (
+    await Promise.all(
+      [...client.merchantIds()].flatMap((id) =>
+        ENVS.map((env) => eventsSince(client, id, env, marks.get(`${id} ${env}`) ?? null)),
+      ),
+    )
+  ).filter((log) => log.length > 0);
+  if (interleaves(expected, logs)) return;
+  const list = (types: readonly string[]) => (types.length === 0 ? 'none' : types.join(', '));
+  throw new StepFailure(`events fired: expected ${list(expected)}; actual ${list(logs.flat())}`);
 }

@@ -7,6 +7,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { EnvName, StringEnum } from '../contract/common.js';
 import { CreateMerchantBody } from '../contract/merchants.js';
 import { SettingsPatch } from '../contract/settings.js';
+import { CHAOS_EFFECT_KINDS } from '../contract/webhooks.js';
 
 const strict = { additionalProperties: false } as const;
 
@@ -41,10 +42,24 @@ const Query = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(
 });
 const HttpStatus = Type.Integer({ minimum: 100, maximum: 599 });
 
+/**
+ * The types of the events a step fires, in the order it fires them: exactly these, in every
+ * merchant's log the scenario made (the recorder writes it after each action).
+ */
+export const FiredEvents = Type.Array(
+  Type.String({ minLength: 1, maxLength: 64, description: 'event type, e.g. checkout.paid' }),
+  {
+    maxItems: 1000,
+    description:
+      'the types of the events this step fires, in order: exactly these (an empty list: none) in the logs of the merchants the scenario made',
+  },
+);
+
 export const ResponseExpectation = Type.Object(
   {
     status: Type.Optional(describe(HttpStatus, 'expected HTTP status (default: any 2xx)')),
     body: Type.Optional(describe(Json, 'expected fields of the response body (subset match)')),
+    events: Type.Optional(FiredEvents),
   },
   strict,
 );
@@ -101,6 +116,7 @@ export const ControlStep = Type.Object(
 export const ClockStep = Type.Object(
   {
     clock: Type.Union([StringEnum(['freeze', 'resume']), Type.Object({ advance: Duration }, strict)]),
+    expect: Type.Optional(Type.Object({ events: FiredEvents }, strict)),
     name: Label,
   },
   strict,
@@ -151,6 +167,12 @@ export const WebhookExpectation = Type.Object(
         data: Type.Optional(describe(Json, 'expected fields of the event data (subset match)')),
         status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'])),
         attempts: Type.Optional(Type.Integer({ minimum: 0, description: 'attempts made so far' })),
+        chaos: Type.Optional(
+          Type.Array(StringEnum(CHAOS_EFFECT_KINDS), {
+            description:
+              "what delivery chaos did to its attempts, in order (each attempt's effects, one list): e.g. [dropped, duplicated]; [] for nothing",
+          }),
+        ),
         merchant: Type.Optional(describe(ResultName, 'whose deliveries (default: any)')),
         env: Env,
       },

@@ -125,6 +125,36 @@ export const LIBRARY: readonly LibraryEntry[] = [
     events: ['checkout.created'],
   },
   {
+    name: 'checkout.late-payment',
+    description:
+      'A transfer arrives after the checkout expired: recorded as late, credited to no one; the checkout stays expired.',
+    events: ['checkout.created', 'checkout.expired'],
+  },
+  {
+    name: 'checkout.partial-race',
+    description:
+      'Partial transfers race the expiry: those before it count and the checkout ends partial; the one after is late.',
+    events: ['checkout.created', 'checkout.partial'],
+  },
+  {
+    name: 'checkout.unsupported-chain',
+    description:
+      'A transfer on a chain the checkout does not offer: never detected, nothing credited; the checkout expires unpaid.',
+    events: ['checkout.created', 'checkout.expired'],
+  },
+  {
+    name: 'card.reversal.unsettled',
+    description:
+      'An authorization expecting settlement the next day is reversed instead; the hold returns and no settlement comes.',
+    events: ['card.created', 'card.transaction', 'card.transaction'],
+  },
+  {
+    name: 'deposit.burst',
+    description:
+      '25 transfers reach a static address in the same block: 25 deposits, 25 deposit.received, all credited.',
+    events: Array.from({ length: 25 }, () => 'deposit.received' as const),
+  },
+  {
     name: 'demo',
     description:
       'A sales-demo workspace: branded merchants, checkouts in every state across chains, invoices, a reseller, cardholders with cards and history, webhooks with failures and retries.',

@@ -8,6 +8,7 @@ import { Value } from 'typebox/value';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import {
   BalanceExpectation,
+  ClockStep,
   DEFAULT_CLOCK_START,
   DURATION_PATTERN,
   durationSeconds,
@@ -216,9 +217,10 @@ export function parseScenario(text: string): ParseResult {
       else check(EXPECTATIONS[which[0]!], expectation, [...at, 'expect']);
     } else if (kind === 'clock') {
       const clock = step.clock;
-      const { clock: _, name: label, ...rest } = step;
+      const { clock: _, name: label, expect: fired, ...rest } = step;
       for (const key of Object.keys(rest)) fail([...at, key], `unknown field ${key}`);
       if (label !== undefined) check(StepLabel, label, [...at, 'name']);
+      if (fired !== undefined) check(ClockStep.properties.expect, fired, [...at, 'expect']);
       if (isObject(clock)) {
         const keys = Object.keys(clock);
         if (keys.length !== 1 || keys[0] !== 'advance') {

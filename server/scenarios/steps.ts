@@ -4,7 +4,14 @@
  */
 
 import { type Response, type ScenarioClient, withQuery } from './client.js';
-import { checkExpectation, checkResponse, eventually, expectationLabel } from './expect.js';
+import {
+  checkExpectation,
+  checkFired,
+  checkResponse,
+  eventMarks,
+  eventually,
+  expectationLabel,
+} from './expect.js';
 import { durationSeconds, type ScenarioStep } from './format.js';
 import { referencesIn, resolve, stringsIn } from './refs.js';
 import { type TakenMerchant, takeMerchant } from './reuse.js';
@@ -86,6 +93,8 @@ export class StepRunner {
         const [method, rawPath] = line.split(' ') as [string, string];
         const path = withQuery(resolve(rawPath, results), resolve(step.query, results));
         const body = resolve(step.body, results);
+        const fired = step.expect?.events;
+        const marks = fired === undefined ? undefined : await eventMarks(client);
         let response: Response;
         if (step.kind === 'call') {
           const { key } = client.merchant(step.merchant);
@@ -97,9 +106,12 @@ export class StepRunner {
         } else response = await client.control(method, path, body);
         checkResponse(`${method} ${path}`, response, resolve(step.expect, results));
         if (step.as) results.set(step.as, response.body);
+        if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
         return;
       }
       case 'clock': {
+        const fired = step.expect?.events;
+        const marks = fired === undefined ? undefined : await eventMarks(client);
         if (step.clock === 'freeze') await client.controlOk('POST', '/sandbox/clock/freeze');
         else if (step.clock === 'resume') await client.controlOk('POST', '/sandbox/clock/resume');
         else {
@@ -107,6 +119,7 @@ export class StepRunner {
           await client.controlOk('POST', '/sandbox/clock/advance', { seconds });
           this.advanced += seconds ?? 0;
         }
+        if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
         return;
       }
       case 'settings': {

@@ -9,6 +9,7 @@ import { formatMoney } from '../domain/money/format.js';
 import { cardStates, cardTransactionStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError } from '../errors.js';
 import type { Ids } from '../ids.js';
+import type { JobQueue, JobRegistry } from '../scheduler.js';
 
 export interface NetworkDeps {
   repo: Pick<
@@ -21,7 +22,11 @@ export interface NetworkDeps {
   unit: Pick<UnitOfWork, 'transaction'>;
   clock: Clock;
   ids: Ids;
+  scheduler: JobQueue;
 }
+
+/** The settlement an authorization expects (`settle_after_seconds`), due on the sandbox clock. */
+export const JOB_CARD_SETTLE = 'card.settle';
 
 type Type = CardTransactionRow['type'];
 
@@ -55,6 +60,13 @@ export class CardNetwork {
         { account: CARD_ACCOUNTS.wallet(card.cardholder_id), amount: -body.amount },
         { account: CARD_ACCOUNTS.held(card.cardholder_id), amount: body.amount },
       ]);
+      if (body.settle_after_seconds !== undefined) {
+        this.deps.scheduler.schedule(
+          JOB_CARD_SETTLE,
+          tx.id,
+          this.deps.clock.now() + body.settle_after_seconds * 1000,
+        );
+      }
       return tx;
     });
   }
@@ -148,12 +160,18 @@ export class CardNetwork {
 
   private decide(txId: string, status: keyof typeof OUTCOMES): CardTransactionRow {
     const tx = this.transaction(txId);
-    const refused = `Only a requested authorization can be ${status} (status: ${tx.status})`;
+    const refused =
+      `Only a requested authorization can be ${status} (status: ${tx.status})` +
+      (status === 'reversed' && tx.status === 'completed'
+        ? `; money back after settlement is a card refund, a new transaction: POST /sandbox/cards/${tx.card_id}/refunds`
+        : '');
     if (tx.type !== 'card_payment') throw new BusinessRuleError(refused);
     cardTransactionStates.assert(tx.status, status, refused);
     const card = this.deps.cards.cardById(tx.card_id);
     const held = -tx.amount;
     return this.deps.unit.transaction(() => {
+      // Decided now: an expected settlement still on the clock never comes.
+      this.deps.scheduler.cancel(JOB_CARD_SETTLE, tx.id);
       this.move(card, tx, [
         { account: CARD_ACCOUNTS.held(card.cardholder_id), amount: -held },
         status === 'completed'
@@ -272,4 +290,14 @@ export class CardNetwork {
       created_at: tx.created_at,
     });
   }
+}
+
+/**
+ * The network's scheduled work: an authorization's expected settlement. A transaction decided
+ * meanwhile (reversed, declined, settled early) cancelled its job; one found decided anyway is left.
+ */
+export function registerCardNetworkJobs(scheduler: JobRegistry, network: CardNetwork): void {
+  scheduler.register(JOB_CARD_SETTLE, (job) => {
+    if (network.transaction(job.ref).status === 'requested') network.settle(job.ref);
+  });
 }

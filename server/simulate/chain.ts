@@ -3,17 +3,21 @@ import type { AddressSource } from '../addresses/source.js';
 import type { Clock } from '../clock.js';
 import type { Checkout, CheckoutPayment, CryptoChain, SimulatePaymentBody } from '../contract/checkouts.js';
 import type { Env } from '../contract/common.js';
+import type { DepositBurst } from '../contract/funds.js';
 import type { Settings } from '../contract/settings.js';
+import type { CheckoutRow } from '../db/checkouts.js';
 import type { DepositRow, FundsRepo } from '../db/funds.js';
 import type { StaticAddressesRepo } from '../db/static-addresses.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
+import type { CheckoutLifecycle, IncomingPayment } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
 import { checkoutStates } from '../domain/state.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
+
+const noChain = { target: null, tokenEntry: null } as const;
 
 export interface ChainDeps {
   lifecycle: CheckoutLifecycle;
@@ -46,63 +50,157 @@ export interface DepositInput {
 export class ChainSimulator {
   constructor(private readonly deps: ChainDeps) {}
 
-  /** A transfer (or a fiat payment) detected for a checkout: full, partial or over. */
+  /**
+   * A transfer (or a fiat payment) detected for a checkout: full, partial or over; `late` (after it
+   * closed) or on a chain it does not offer (`unsupported_chain`), both recorded and not credited.
+   */
   pay(id: string, body: SimulatePaymentBody): { checkout: Checkout; payment: CheckoutPayment } {
     const { lifecycle } = this.deps;
-    const row = lifecycle.find(id);
-    // Only an active checkout receives transfers (the table's only way to `paid`).
-    checkoutStates.assert(row.status, 'paid', `Checkout is not active (status: ${row.status})`);
-    const method = body.method ?? (row.method === 'fiat' ? 'fiat' : 'crypto');
-    if (method === 'fiat' && row.method === 'crypto')
-      throw new BusinessRuleError('Checkout does not accept fiat payment');
-    if (method === 'crypto' && row.method === 'fiat')
-      throw new BusinessRuleError('Checkout does not accept crypto payment');
-
-    let chain: string | null = null;
-    let token: string | null = null;
-    let gasFee = 0;
-    let payer: string | null = null;
-    let txid: string | null = null;
-    if (method === 'crypto') {
-      const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
-      const target = body.chain
-        ? chains.find((c) => c.chain.toLowerCase() === body.chain!.toLowerCase())
-        : chains[0];
-      if (!target) {
-        throw new BusinessRuleError(
-          `Checkout has no deposit address on chain ${body.chain} (chains: ${chains.map((c) => c.chain).join(', ') || 'none'})`,
-        );
-      }
-      const tokenEntry = body.token
-        ? target.tokens.find((t) => t.name.toUpperCase() === body.token!.toUpperCase())
-        : target.tokens[0];
-      if (!tokenEntry) {
-        throw new BusinessRuleError(
-          `Token ${body.token} is not accepted on ${target.chain} for this checkout (tokens: ${target.tokens.map((t) => t.name).join(', ')})`,
-        );
-      }
-      chain = target.chain;
-      token = tokenEntry.name;
-      gasFee = tokenEntry.gas_fee;
-      if (body.payer_address !== undefined && !isValidAddress(chain, body.payer_address)) {
-        throw new ValidationError('payer_address', `not a valid ${chain} address`);
-      }
-      payer = body.payer_address ?? this.deps.addressSource.next(chain);
-      txid = body.txid ?? generateTxid(chain, this.deps.ids);
+    if (body.late && body.unsupported_chain) {
+      throw new ValidationError(
+        'late',
+        'cannot be combined with unsupported_chain (a transfer on a chain the checkout does not offer is never detected, early or late)',
+      );
     }
-    const amount = body.amount ?? (row.amount === null ? null : row.amount - row.received_amount);
-    if (amount === null) throw new ValidationError('amount', 'required for an open-amount checkout');
+    const found = lifecycle.find(id);
+    const method = body.method ?? (found.method === 'fiat' ? 'fiat' : 'crypto');
+    if (method === 'fiat' && found.method === 'crypto')
+      throw new BusinessRuleError('Checkout does not accept fiat payment');
+    if (method === 'crypto' && found.method === 'fiat')
+      throw new BusinessRuleError('Checkout does not accept crypto payment');
+    if (body.unsupported_chain) return this.payOnUnsupportedChain(found, body, method);
+    // The expiry wins a tie: a transfer detected at or after expires_at comes after the expiry,
+    // whether or not the scheduler has run the expiry job yet (it runs on the next tick).
+    const overdue = found.status === 'active' && Date.parse(found.expires_at) <= this.deps.clock.now();
+    if (!body.late && !overdue) {
+      // Only an active checkout receives transfers (the table's only way to `paid`).
+      checkoutStates.assert(
+        found.status,
+        'paid',
+        `Checkout is not active (status: ${found.status}); send late: true to play a transfer that arrives after it closed`,
+      );
+    }
+    const { target, tokenEntry } = method === 'crypto' ? this.offered(found, body) : noChain;
+    const amount = body.amount ?? (found.amount === null ? null : found.amount - found.received_amount);
+    if (amount === null || amount <= 0) {
+      throw new ValidationError(
+        'amount',
+        'required for an open-amount checkout or one already fully received',
+      );
+    }
+    const incoming = this.incoming(method, target?.chain ?? null, tokenEntry, amount, body);
+    return this.deps.unit.transaction(() => {
+      if (found.status === 'active' && !body.late && !overdue) {
+        const result = lifecycle.receive(found, incoming);
+        return { checkout: lifecycle.present(result.row), payment: result.payment };
+      }
+      const closed = found.status === 'active' ? lifecycle.expire(found) : found;
+      const payment = lifecycle.recordUncounted(closed, incoming, 'late');
+      return { checkout: lifecycle.present(closed), payment };
+    });
+  }
 
-    const result = lifecycle.receive(row, {
+  /**
+   * A transfer on a known chain the checkout does not offer, to one of its deposit addresses whose
+   * format that chain shares (an EVM address on another EVM chain): recorded, never credited.
+   */
+  private payOnUnsupportedChain(
+    row: CheckoutRow,
+    body: SimulatePaymentBody,
+    method: 'crypto' | 'fiat',
+  ): { checkout: Checkout; payment: CheckoutPayment } {
+    if (method === 'fiat') throw new ValidationError('unsupported_chain', 'applies to crypto transfers only');
+    if (body.chain === undefined) throw new ValidationError('chain', 'required with unsupported_chain');
+    const known = this.deps.settings().chains;
+    const chain = known.find((c) => c.chain.toLowerCase() === body.chain!.toLowerCase());
+    if (!chain) {
+      throw new ValidationError(
+        'chain',
+        `unknown chain ${body.chain} (one of ${known.map((c) => c.chain).join(', ')})`,
+      );
+    }
+    const offered = JSON.parse(row.crypto_chains) as CryptoChain[];
+    if (offered.some((c) => c.chain === chain.chain)) {
+      throw new BusinessRuleError(
+        `Checkout offers ${chain.chain}: a transfer there is a payment (drop unsupported_chain)`,
+      );
+    }
+    const reachable = offered.find((c) => isValidAddress(chain.chain, c.address));
+    if (!reachable) {
+      throw new BusinessRuleError(
+        `No deposit address of this checkout is valid on ${chain.chain} (chains: ${offered.map((c) => c.chain).join(', ') || 'none'})`,
+      );
+    }
+    const token = body.token
+      ? chain.tokens.find((t) => t.name.toUpperCase() === body.token!.toUpperCase())
+      : chain.tokens[0];
+    if (!token) {
+      throw new ValidationError(
+        'token',
+        `${body.token} is not a token of ${chain.chain} (tokens: ${chain.tokens.map((t) => t.name).join(', ')})`,
+      );
+    }
+    const amount =
+      body.amount ?? (row.amount === null ? null : Math.max(row.amount - row.received_amount, 0));
+    if (amount === null || amount <= 0) {
+      throw new ValidationError(
+        'amount',
+        'required for an open-amount checkout or one already fully received',
+      );
+    }
+    const incoming = this.incoming('crypto', chain.chain, { name: token.name, gas_fee: 0 }, amount, body);
+    const payment = this.deps.lifecycle.recordUncounted(row, incoming, 'unsupported_chain');
+    return { checkout: this.deps.lifecycle.present(row), payment };
+  }
+
+  /** The offered chain and token a crypto transfer uses (the first of each unless named). */
+  private offered(
+    row: CheckoutRow,
+    body: SimulatePaymentBody,
+  ): { target: CryptoChain; tokenEntry: { name: string; gas_fee: number } } {
+    const chains = JSON.parse(row.crypto_chains) as CryptoChain[];
+    const target = body.chain
+      ? chains.find((c) => c.chain.toLowerCase() === body.chain!.toLowerCase())
+      : chains[0];
+    if (!target) {
+      throw new BusinessRuleError(
+        `Checkout has no deposit address on chain ${body.chain} (chains: ${chains.map((c) => c.chain).join(', ') || 'none'}); send unsupported_chain: true to play a transfer on it`,
+      );
+    }
+    const tokenEntry = body.token
+      ? target.tokens.find((t) => t.name.toUpperCase() === body.token!.toUpperCase())
+      : target.tokens[0];
+    if (!tokenEntry) {
+      throw new BusinessRuleError(
+        `Token ${body.token} is not accepted on ${target.chain} for this checkout (tokens: ${target.tokens.map((t) => t.name).join(', ')})`,
+      );
+    }
+    return { target, tokenEntry };
+  }
+
+  /** The transfer as the chain reports it: payer and txid as given, else made up for the chain. */
+  private incoming(
+    method: 'crypto' | 'fiat',
+    chain: string | null,
+    token: { name: string; gas_fee: number } | null,
+    amount: number,
+    body: SimulatePaymentBody,
+  ): IncomingPayment {
+    if (method === 'fiat' || chain === null || token === null) {
+      return { method, chain: null, token: null, amount, payer_address: null, txid: null, gas_fee: 0 };
+    }
+    if (body.payer_address !== undefined && !isValidAddress(chain, body.payer_address)) {
+      throw new ValidationError('payer_address', `not a valid ${chain} address`);
+    }
+    return {
       method,
       chain,
-      token,
+      token: token.name,
       amount,
-      payer_address: payer,
-      txid,
-      gas_fee: gasFee,
-    });
-    return { checkout: lifecycle.present(result.row), payment: result.payment };
+      payer_address: body.payer_address ?? this.deps.addressSource.next(chain),
+      txid: body.txid ?? generateTxid(chain, this.deps.ids),
+      gas_fee: token.gas_fee,
+    };
   }
 
   /** Confirmation now: a paid checkout settles without waiting for the settlement delay. */
@@ -177,6 +275,23 @@ export class ChainSimulator {
         row.id,
       );
       return row;
+    });
+  }
+
+  /**
+   * A burst: `count` transfers of `amount` to the same static address in one block (one sandbox
+   * instant, one transaction), each its own deposit with its own txid and deposit.received, in
+   * order. All or none: a refused burst records nothing.
+   */
+  depositBurst(input: Omit<DepositInput, 'txid'>, count: number): DepositBurst {
+    const total = input.amount * count;
+    if (!Number.isSafeInteger(total)) {
+      throw new ValidationError('count', 'amount × count is above the largest amount kept exactly');
+    }
+    return this.deps.unit.transaction(() => {
+      const deposits: DepositRow[] = [];
+      for (let i = 0; i < count; i++) deposits.push(this.deposit(input));
+      return { count, total, deposits };
     });
   }
 

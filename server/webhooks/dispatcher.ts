@@ -1,14 +1,21 @@
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
-import type { DeliveryAttempt } from '../contract/webhooks.js';
+import type { ChaosEffect, DeliveryAttempt } from '../contract/webhooks.js';
 import type { JobRow } from '../db/jobs.js';
 import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Scheduler } from '../scheduler.js';
+import {
+  type ChaosPlan,
+  DeliveryChaos,
+  effectsOf,
+  sendAsPlanned,
+  type Turn,
+  wrongSignature,
+} from './chaos.js';
 import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
 import { sign } from './signing.js';
-import type { SendResult, WebhookTransport } from './transport.js';
+import type { WebhookTransport } from './transport.js';
 
 export const JOB_DELIVER = 'webhook.deliver';
 /** The lease of an event's new deliveries (ref: the event id; payload: the delivery ids). */
@@ -76,11 +83,14 @@ export class WebhookDispatcher {
   private finished: Finished[] = [];
   /** fan-out leases (by event id) whose sends are not all recorded yet */
   private readonly fanoutLeases = new Map<string, FanoutLease>();
+  /** delivery chaos: its decisions, and the sends held to be released shuffled */
+  private readonly chaos: DeliveryChaos;
   /** Set when the workspace goes away (deleted, restored, reset): nothing more is recorded. */
   private abandoned = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
+    this.chaos = new DeliveryChaos(deps.repo);
     deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
     deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
@@ -110,10 +120,15 @@ export class WebhookDispatcher {
       this.leaseEnd(),
       deliveries.map((d) => d.delivery.id),
     );
+    // Chaos decisions are drawn here, in the event's transaction (none without chaos).
+    const plans = deliveries.some((d) => d.endpoint.chaos !== null)
+      ? deliveries.map(({ endpoint }) => this.chaos.plan(endpoint))
+      : undefined;
     this.deps.afterCommit(() => {
       this.fanoutLeases.set(eventId, { remaining: deliveries.length, failed: false });
-      for (const { delivery, endpoint } of deliveries)
-        void this.launch(delivery, resource, endpoint, eventId);
+      deliveries.forEach(({ delivery, endpoint }, i) => {
+        void this.launch(delivery, resource, endpoint, eventId, plans?.[i]);
+      });
     });
   }
 
@@ -146,8 +161,10 @@ export class WebhookDispatcher {
     if (read?.status !== 'pending') return;
     const delivery = outgoing(read);
     this.lease(delivery.id);
+    const plan = this.chaos.plan(this.deps.repo.findEndpoint(delivery.endpoint_id));
     this.deps.afterCommit(() => {
-      if (!this.inFlight.has(delivery.id)) void this.launch(delivery, resourceOf(delivery));
+      if (!this.inFlight.has(delivery.id))
+        void this.launch(delivery, resourceOf(delivery), undefined, undefined, plan);
     });
   }
 
@@ -158,9 +175,12 @@ export class WebhookDispatcher {
     const read = this.deps.repo.findDelivery(delivery.id);
     const fresh = read ? outgoing(read) : delivery;
     return new Promise((resolve, reject) => {
-      this.deps.transaction(() => this.lease(fresh.id));
+      const plan = this.deps.transaction(() => {
+        this.lease(fresh.id);
+        return this.chaos.plan(this.deps.repo.findEndpoint(fresh.endpoint_id));
+      });
       this.deps.afterCommit(
-        () => resolve(this.launch(fresh, resourceOf(fresh))),
+        () => resolve(this.launch(fresh, resourceOf(fresh), undefined, undefined, plan)),
         () => reject(new Error('the retry was rolled back')),
       );
     });
@@ -168,7 +188,11 @@ export class WebhookDispatcher {
 
   /** Resolves when every send started so far has finished (used by clock advances and tests). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0) {
+      // Whoever waits for the sends (a clock advance, a settle) does not wait for a window to fill.
+      this.chaos.release();
+      await Promise.allSettled([...this.inFlight.values()]);
+    }
   }
 
   onAttempt(listener: (event: AttemptEvent) => void): () => void {
@@ -190,6 +214,7 @@ export class WebhookDispatcher {
   async abandon(): Promise<void> {
     this.abandoned = true;
     this.finished = [];
+    this.chaos.stop();
     await this.deps.transport.destroy();
     await Promise.allSettled([...this.inFlight.values()]);
   }
@@ -206,18 +231,33 @@ export class WebhookDispatcher {
   /**
    * Starts a send. Deliveries of one resource to one endpoint leave in event order: a send waits
    * for the previous one of the same endpoint and resource (`data.id`) to finish. Others run at once.
+   * A send that chaos holds in a reorder window is out of that order on purpose: it waits for its
+   * turn in the window instead.
    */
   private launch(
     delivery: OutgoingDelivery,
     resource: string,
     endpoint?: EndpointRow,
     lease?: string,
+    plan?: ChaosPlan,
   ): Promise<OutgoingDelivery> {
+    if (plan && plan.window !== null && !plan.drop) {
+      const held = this.chaos.hold(delivery.endpoint_id, plan.window, plan.holdKey).then(async (turn) => {
+        try {
+          return this.abandoned ? delivery : await this.send(delivery, undefined, lease, plan, turn);
+        } finally {
+          turn.done();
+        }
+      });
+      const promise = held.finally(() => this.inFlight.delete(delivery.id));
+      this.inFlight.set(delivery.id, promise);
+      return promise;
+    }
     const key = `${delivery.endpoint_id}:${resource}`;
     const before = this.lastOfResource.get(key);
     // The row the fan-out read a moment ago is current unless an earlier send of this pair had to
     // wait (the endpoint may have changed meanwhile): then it is read again.
-    const send = () => this.send(delivery, before ? undefined : endpoint, lease);
+    const send = () => this.send(delivery, before ? undefined : endpoint, lease, plan);
     const promise = (before ? before.then(send, send) : send()).finally(() => {
       this.inFlight.delete(delivery.id);
       if (this.lastOfResource.get(key) === promise) this.lastOfResource.delete(key);
@@ -231,19 +271,32 @@ export class WebhookDispatcher {
     delivery: OutgoingDelivery,
     known?: EndpointRow,
     lease?: string,
+    plan?: ChaosPlan,
+    turn?: Turn,
   ): Promise<OutgoingDelivery> {
     const endpoint = known ?? this.deps.repo.findEndpoint(delivery.endpoint_id);
     const number = delivery.attempt_count + 1;
-    const signature = endpoint ? sign(endpoint.secret, delivery.body) : '';
+    // Chaos applies to sends to an endpoint that is still there.
+    const chaos = endpoint ? plan : undefined;
+    const signature = !endpoint
+      ? ''
+      : chaos?.badSignature
+        ? wrongSignature(endpoint.secret, delivery.body)
+        : sign(endpoint.secret, delivery.body);
     const at = this.deps.clock.nowIso();
-    const started = performance.now();
-    const result: SendResult = endpoint
-      ? await this.deps.transport.post(
-          delivery.url,
-          envelopeHeaders(delivery.event, delivery.id, signature),
-          delivery.body,
+    if (chaos?.delayMs && !chaos.drop) await this.chaos.delay(chaos.delayMs);
+    if (this.abandoned) return delivery;
+    const headers = envelopeHeaders(delivery.event, delivery.id, signature);
+    const { result, durationMs, second } = endpoint
+      ? await sendAsPlanned(
+          chaos,
+          () => this.deps.transport.post(delivery.url, headers, delivery.body),
+          this.deps.timeoutMs(),
         )
-      : { status: null, body: null, error: 'endpoint deleted' };
+      : { result: { status: null, body: null, error: 'endpoint deleted' }, durationMs: 0, second: undefined };
+    const effects = chaos
+      ? effectsOf(chaos, turn, second && { response_status: second.status, error: second.error })
+      : [];
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt: StoredAttempt = {
       delivery_id: delivery.id,
@@ -252,8 +305,9 @@ export class WebhookDispatcher {
       signature,
       response_status: result.status,
       response_body: result.body,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: durationMs,
       error: result.error,
+      chaos: effects.length > 0 ? JSON.stringify(effects) : null,
     };
     if (this.abandoned) return delivery;
     return new Promise((done) => {
@@ -387,5 +441,6 @@ function asSent({ delivery, attempt }: Finished): DeliveryAttempt {
     response_body: attempt.response_body,
     duration_ms: attempt.duration_ms,
     error: attempt.error,
+    chaos: attempt.chaos === null ? [] : (JSON.parse(attempt.chaos) as ChaosEffect[]),
   };
 }

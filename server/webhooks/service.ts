@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { EventType } from '../contract/events.js';
 import {
+  type ChaosEffect,
+  type ChaosSettings,
   type Delivery as DeliveryView,
   sampleData,
   TEST_EVENT_TYPES,
@@ -22,6 +24,7 @@ import type { Env } from '../domain/types.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from '../ids.js';
 import type { JobQueue } from '../scheduler.js';
+import { applySettings } from './chaos.js';
 import { JOB_DELIVER, type WebhookDispatcher } from './dispatcher.js';
 import { envelopeBody, type OutgoingDelivery, outgoing, resourceOfData, sentRequest } from './envelope.js';
 
@@ -39,10 +42,11 @@ export interface WebhookDeps {
   unit: Pick<UnitOfWork, 'transaction'>;
 }
 
-const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
+const toEndpoint = ({ chaos_state: _state, ...row }: EndpointRow): WebhookEndpoint => ({
   ...row,
   events: JSON.parse(row.events) as string[],
   disabled: row.disabled === 1,
+  chaos: row.chaos === null ? null : (JSON.parse(row.chaos) as ChaosSettings),
 });
 
 export function presentDelivery(row: ListedDeliveryRow, attempts: readonly AttemptRead[]): DeliveryView {
@@ -70,6 +74,7 @@ export function presentDelivery(row: ListedDeliveryRow, attempts: readonly Attem
         response_body: a.response_body,
         duration_ms: a.duration_ms,
         error: a.error,
+        chaos: a.chaos === null ? [] : (JSON.parse(a.chaos) as ChaosEffect[]),
       };
     }),
   };
@@ -104,6 +109,8 @@ export class WebhookService {
       secret: body.secret ?? `whsec_${this.deps.ids.token(32)}`,
       disabled: 0,
       forward_to: body.forward_to === undefined ? null : checkUrl(body.forward_to, 'forward_to'),
+      chaos: null,
+      chaos_state: null,
       created_at: this.deps.clock.nowIso(),
     };
     this.deps.repo.insertEndpoint(row);
@@ -124,17 +131,36 @@ export class WebhookService {
    * Changes the URL, the events or the disabled flag; the secret stays (rotation is delete +
    * recreate). Deliveries already made keep the URL they were made for; a disabled endpoint gets no
    * new ones, and its pending retries still run (disabling is not deleting).
+   *
+   * `chaos` replaces the delivery chaos settings whole (null: off). Its seed, when given, restarts
+   * the random sequence; omitted, the current seed and sequence go on (a new seed is chosen, and
+   * shown, when chaos was off).
    */
   updateEndpoint(id: string, body: UpdateEndpointBody): WebhookEndpoint {
     const row = this.deps.repo.findEndpoint(id);
     if (!row) throw new NotFoundError('Webhook endpoint', id);
+    let chaos: Pick<EndpointRow, 'chaos' | 'chaos_state'> = row;
+    if (body.chaos === null) chaos = { chaos: null, chaos_state: null };
+    else if (body.chaos !== undefined) {
+      const current = {
+        settings: row.chaos === null ? null : (JSON.parse(row.chaos) as ChaosSettings),
+        state: row.chaos_state,
+      };
+      const { settings, state } = applySettings(body.chaos, current, () => this.deps.ids.token(12));
+      chaos = { chaos: JSON.stringify(settings), chaos_state: state };
+    }
     const updated: EndpointRow = {
       ...row,
       url: body.url === undefined ? row.url : checkUrl(body.url),
       events: body.events === undefined ? row.events : subscriptions(body.events),
       disabled: body.disabled === undefined ? row.disabled : body.disabled ? 1 : 0,
+      chaos: chaos.chaos,
+      chaos_state: chaos.chaos_state,
     };
-    this.deps.repo.updateEndpoint(updated);
+    this.deps.unit.transaction(() => {
+      this.deps.repo.updateEndpoint(updated);
+      if (body.chaos !== undefined) this.deps.repo.updateChaos(updated);
+    });
     return toEndpoint(updated);
   }
 

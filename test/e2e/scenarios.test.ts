@@ -58,16 +58,21 @@ describe('scenarios page', () => {
       body: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com' }),
     });
     expect(created.status).toBe(200);
-    // Five steps, counted live on the indicator (from the stream, no reload).
-    await el('[data-testid="recording-indicator-steps"]:text-is("5")').waitFor();
+    // Nine steps, counted live on the indicator (from the stream, no reload): each simulation is
+    // followed by the state it left (the checkout read back, the merchant's balance).
+    await el('[data-testid="recording-indicator-steps"]:text-is("9")').waitFor();
 
     // "Expect this checkout to be partial", then stop.
     await byTestId('nav-scenarios').click();
     await byTestId('recording-steps').waitFor();
+    expect(await byTestId('expect-resource').locator('option').allTextContents()).toEqual([
+      'Checkout · Order #7 · 25.00 USDC',
+      'Customer · Ada Lovelace',
+    ]);
     await byTestId('expect-resource').selectOption(`/v1/checkouts/${checkoutId}`);
     await byTestId('expect-add').click();
     await el('[data-testid="expect-last"]:has-text("status: partial")').waitFor();
-    await el('[data-testid="recording-indicator-steps"]:text-is("6")').waitFor();
+    await el('[data-testid="recording-indicator-steps"]:text-is("10")').waitFor();
     await page.screenshot({ path: join(resultsDir, 'scenarios-recording.png'), fullPage: true });
     await byTestId('recording-stop').click();
     await byTestId('recorded-yaml').waitFor();
@@ -78,6 +83,9 @@ describe('scenarios page', () => {
     expect(shown).toContain('control: POST /sandbox/checkouts/${co1.id}/expire');
     expect(shown).toContain('call: POST /v1/customers');
     expect(shown).not.toContain(checkoutId);
+    // Outcomes: the partial payment's answer and events, and the state the expiry left.
+    expect(shown).toContain('get: /sandbox/checkouts/${co1.id}');
+    expect(shown).toContain('- checkout.partial');
 
     // The download is the file shown.
     const [download] = await Promise.all([
@@ -97,7 +105,7 @@ describe('scenarios page', () => {
     await el('[data-testid="scenario-result"][data-ok="true"]').waitFor();
     await expect
       .poll(() => el('li[data-testid^="scenario-step-"][data-ok="true"]').count(), { timeout: 5_000 })
-      .toBe(6);
+      .toBe(10);
 
     // It runs green in a fresh sandbox, and ends where the recorded one is.
     const parsed = parseScenario(text);
@@ -115,7 +123,11 @@ describe('scenarios page', () => {
         'merchant',
         'control',
         'control',
+        'expect',
+        'expect',
         'control',
+        'expect',
+        'expect',
         'call',
         'expect',
       ]);

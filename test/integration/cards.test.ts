@@ -350,6 +350,10 @@ describe('card network simulator', () => {
       expect(await balance()).toBe(90_000_000);
       const done = await control(sandbox, 'POST', `/sandbox/card-transactions/${auth.body.id}/${action}`);
       expect(done.body.status).toBe(status);
+      // The transaction reads back as it was left.
+      const read = await control(sandbox, 'GET', `/sandbox/card-transactions/${auth.body.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(done.body);
       expect(await balance()).toBe(status === 'completed' ? 90_000_000 : 100_000_000);
       if (status === 'completed') {
         // Spent for good: top the wallet back up to 100 for the next sequence.
@@ -362,6 +366,14 @@ describe('card network simulator', () => {
       const again = await control(sandbox, 'POST', `/sandbox/card-transactions/${auth.body.id}/settle`);
       expect(again.status).toBe(400);
     }
+    const unknown = await control(
+      sandbox,
+      'GET',
+      '/sandbox/card-transactions/00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/Card transaction/);
+    expect((await control(sandbox, 'GET', '/sandbox/card-transactions/not-an-id')).status).toBe(422);
     const seen = await events(sandbox, actor);
     expect(seen.map((e) => e.status)).toEqual([
       'requested',

@@ -872,6 +872,9 @@ const STEPS: Record<string, Step> = {
   'POST /sandbox/deposits': {
     body: (w) => ({ merchant_id: w.merchant, chain: 'ethereum', currency: 'USDC', amount: 2_000_000 }),
   },
+  'POST /sandbox/deposits/bursts': {
+    body: (w) => ({ merchant_id: w.merchant, chain: 'tron', currency: 'USDT', amount: 1_000_000, count: 3 }),
+  },
   'POST /sandbox/static-addresses/{address}/deposits': {
     body: () => ({ currency: 'USDT', amount: 3_000_000 }),
   },

@@ -64,5 +64,31 @@ describe('the installable package', () => {
     } finally {
       child.kill('SIGTERM');
     }
+
+    // svc-sandbox/testing as a user's test imports it: a sandbox in the process and one as a
+    // child, a workspace in each whose key and clock work.
+    writeFileSync(
+      join(app, 'check-testing.mjs'),
+      `import { startSandbox } from 'svc-sandbox/testing';
+const seen = [];
+for (const mode of ['in-process', 'child']) {
+  const sandbox = await startSandbox({ mode, setEnv: false });
+  const ws = await sandbox.workspace();
+  const checkouts = await ws.api('GET', '/v1/checkouts');
+  const moved = await ws.clock.advance('1h');
+  seen.push({ mode: sandbox.mode, id: ws.id, checkouts: checkouts.length, fired: typeof moved.fired.jobs });
+  await sandbox.close();
+}
+console.log(JSON.stringify(seen));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['check-testing.mjs'], { cwd: app, timeout: 60_000 });
+    const seen = JSON.parse(stdout) as { mode: string; id: string; checkouts: number; fired: string }[];
+    expect(seen.map((s) => s.mode)).toEqual(['in-process', 'child']);
+    for (const s of seen) {
+      expect(s.id).toMatch(/^ws_/);
+      expect(s.checkouts).toBe(0);
+      expect(s.fired).toBe('number');
+    }
   });
 });

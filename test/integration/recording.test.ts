@@ -116,7 +116,7 @@ describe('recording', () => {
     const { acme, co, prod, expectation, stopped } = await recordSession(sandbox);
 
     expect(expectation.step).toContain('status: partial');
-    expect(stopped).toMatchObject({ recording: false, name: 'partial then refund', steps: 9 });
+    expect(stopped).toMatchObject({ recording: false, name: 'partial then refund', steps: 11 });
     const scenario = parse(stopped.scenario) as { name: string; clock: unknown; steps: Step[] };
     expect(scenario.name).toBe('partial then refund');
     expect(scenario.clock).toMatchObject({ frozen: true });
@@ -129,8 +129,53 @@ describe('recording', () => {
         as: 'co1',
         // Times are relative to the sandbox clock when the step runs: the file works at any time.
         body: { title: 'Order 1', amount: 10_000_000, currency: 'USDC', expires_at: '${clock.in.1h}' },
+        // What it answered (key fields, earlier objects by reference) and the events it fired.
+        expect: {
+          status: 200,
+          body: expect.objectContaining({
+            merchant_id: '${acme_coffee.id}',
+            status: 'active',
+            amount: 10_000_000,
+            currency: 'USDC',
+            refunded_amount: 0,
+          }),
+          events: ['checkout.created'],
+        },
       },
-      { control: 'POST /sandbox/checkouts/${co1.id}/payments', body: { amount: 4_000_000 } },
+      {
+        control: 'POST /sandbox/checkouts/${co1.id}/payments',
+        body: { amount: 4_000_000 },
+        expect: {
+          status: 200,
+          body: {
+            // Paid in part, and still open: it becomes partial when it expires.
+            checkout: expect.objectContaining({ id: '${co1.id}', status: 'active', amount: 10_000_000 }),
+            payment: { checkout_id: '${co1.id}', amount: 4_000_000 },
+          },
+          events: [],
+        },
+      },
+      // A simulation: the state it left, read back, and the balance it moved.
+      {
+        expect: {
+          get: '/sandbox/checkouts/${co1.id}',
+          body: expect.objectContaining({
+            checkout: expect.objectContaining({ status: 'active', amount: 10_000_000, refunded_amount: 0 }),
+            env: 'test',
+            received_amount: 4_000_000,
+          }),
+        },
+      },
+      {
+        expect: {
+          balance: {
+            merchant: 'acme_coffee',
+            currency: 'USDC',
+            available: expect.any(Number),
+            held: expect.any(Number),
+          },
+        },
+      },
       {
         call: 'POST /v1/checkouts/${co1.id}/refund',
         merchant: 'acme_coffee',
@@ -138,15 +183,21 @@ describe('recording', () => {
         body: { amount: 1_000_000 },
         expect: { status: 400 },
       },
-      { clock: { advance: '2h' } },
+      { clock: { advance: '2h' }, expect: { events: ['checkout.partial'] } },
       {
         call: 'POST /v1/checkouts',
         merchant: 'acme_coffee',
         env: 'production',
         as: 'co2',
         body: expect.objectContaining({ title: 'Order 2' }),
+        expect: expect.objectContaining({ status: 200, events: ['checkout.created'] }),
       },
-      { call: 'DELETE /v1/checkouts/${co2.id}', merchant: 'acme_coffee', env: 'production' },
+      {
+        call: 'DELETE /v1/checkouts/${co2.id}',
+        merchant: 'acme_coffee',
+        env: 'production',
+        expect: { status: 204, events: ['checkout.cancelled'] },
+      },
       { expect: { get: '/v1/checkouts/${co1.id}', merchant: 'acme_coffee', body: { status: 'partial' } } },
       {
         expect: {
@@ -182,7 +233,7 @@ describe('recording', () => {
     const run = await runScenario({ urls }, scenario);
     expect(run.steps.filter((s) => !s.ok)).toEqual([]);
     expect(run.ok).toBe(true);
-    expect(run.steps).toHaveLength(9);
+    expect(run.steps).toHaveLength(11);
 
     // Field by field: every checkout of the merchant in both environments, and its events.
     const finalState = async (s: Sandbox) => {

@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 //   server/http/**;
 // - server/db/** and server/request-log/** never import server/{domain,simulate,webhooks,http}/**;
 // - server/domain/** never imports server/simulate/** (simulate builds on the domain, not the reverse);
-// - nothing in server/ but the wiring's top (server/cli.ts, server/cli/**) imports server/sandbox.ts;
+// - nothing in server/ but the wiring's top (server/cli.ts, server/cli/**, server/testing/**) imports
+//   server/sandbox.ts;
 // - server/http/** never imports server/db/** or server/request-log/** (not even types);
 // - server/** never imports electron;
 // - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
@@ -268,6 +269,17 @@ const probes: Probe[] = [
     name: 'cli.ts → ./sandbox.js (allowed)',
     file: 'server/cli.ts',
     source: "import { createSandbox } from './sandbox.js';\nexport const probe = createSandbox;\n",
+  },
+  {
+    name: 'testing → ../sandbox.js (allowed: svc-sandbox/testing starts a sandbox, like the CLI)',
+    file: 'server/testing/__probe__.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+  },
+  {
+    name: 'testing → electron',
+    file: 'server/testing/__probe__-electron.ts',
+    source: "import { app } from 'electron';\nexport const probe = app;\n",
+    expect: banned(MSG.electron),
   },
   {
     name: 'cli → electron (the wiring keeps that rule)',

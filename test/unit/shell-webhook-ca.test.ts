@@ -41,7 +41,14 @@ describe('preferences', () => {
     });
     savePreferences(userData, { webhookCaFile: undefined });
     expect(loadPreferences(userData)).toEqual({});
-    for (const text of ['{not json', '[]', 'null', '{"webhookCaFile": 7}']) {
+    // The workspace the window showed last is kept beside it.
+    savePreferences(userData, { webhookCaFile: '/certs/rootCA.pem', lastWorkspace: 'QA checkout' });
+    expect(loadPreferences(userData)).toEqual({
+      webhookCaFile: '/certs/rootCA.pem',
+      lastWorkspace: 'QA checkout',
+    });
+    savePreferences(userData, {});
+    for (const text of ['{not json', '[]', 'null', '{"webhookCaFile": 7}', '{"lastWorkspace": ["x"]}']) {
       writeFileSync(join(userData, 'preferences.json'), text);
       expect(loadPreferences(userData), text).toEqual({});
     }

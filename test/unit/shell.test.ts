@@ -52,7 +52,9 @@ const { buildEnv, buildSteps, ensureNativeBinding, isBindingLoadError, nativeBin
   '../../main/native.js'
 );
 const { choosePorts, isPortFree, startServerHost } = await import('../../main/server-host.js');
-const { createMainWindow, navigationDecision, windowOptions } = await import('../../main/window.js');
+const { createMainWindow, dashboardUrlFor, navigationDecision, windowOptions, workspaceOfUrl } = await import(
+  '../../main/window.js'
+);
 
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -138,6 +140,35 @@ describe('window', () => {
     const answers: boolean[] = [];
     window.permissionHandler!({}, 'notifications', (ok) => answers.push(ok));
     expect(answers).toEqual([false]);
+  });
+});
+
+describe('the last workspace', () => {
+  it('opens the dashboard on a workspace by its address, and reads the workspace back from one', () => {
+    expect(dashboardUrlFor('http://127.0.0.1:4010/', undefined)).toBe('http://127.0.0.1:4010/');
+    expect(dashboardUrlFor('http://127.0.0.1:4010/', 'QA checkout')).toBe(
+      'http://127.0.0.1:4010/?workspace=QA+checkout',
+    );
+    expect(workspaceOfUrl('http://127.0.0.1:4010/?workspace=QA+checkout#/clock')).toBe('QA checkout');
+    expect(workspaceOfUrl('http://127.0.0.1:4010/#/clock')).toBeNull();
+    expect(workspaceOfUrl('not a url')).toBeNull();
+  });
+
+  it('follows the workspace the dashboard names in its address, on the sandbox origins only', () => {
+    const seen: (string | null)[] = [];
+    createMainWindow({
+      url: 'http://127.0.0.1:4010/?workspace=Demo',
+      preload: '/p.cjs',
+      allowedOrigins: ['http://127.0.0.1:4010'],
+      onWorkspace: (workspace) => seen.push(workspace),
+    });
+    const window = electron.state.windows.at(-1)!;
+    expect(window.loadedUrl).toBe('http://127.0.0.1:4010/?workspace=Demo');
+    const inPage = window.listeners.get('did-navigate-in-page')!;
+    inPage({}, 'http://127.0.0.1:4010/?workspace=QA#/checkouts');
+    inPage({}, 'http://127.0.0.1:4010/#/checkouts');
+    inPage({}, 'https://example.com/?workspace=Elsewhere');
+    expect(seen).toEqual(['QA', null]);
   });
 });
 

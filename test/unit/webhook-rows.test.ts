@@ -192,6 +192,7 @@ describe('webhook rows', () => {
         response_body: null,
         duration_ms: 0,
         error: 'x',
+        chaos: null,
       });
     expect(db.prepare('SELECT data, verbatim_body FROM webhook_deliveries').get()).toEqual({
       data: null,

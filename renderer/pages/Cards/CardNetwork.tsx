@@ -15,6 +15,8 @@ function AuthorizeForm({ cardId }: { cardId: string }) {
   const [amount, setAmount] = useState('');
   const [merchant, setMerchant] = useState('');
   const [channel, setChannel] = useState<'online' | 'present'>('online');
+  // The network's settlement, expected this long after on the sandbox clock; '' waits for a click.
+  const [settleAfter, setSettleAfter] = useState('');
   const [busy, run] = useBusy();
   const minor = parseAmount(amount);
 
@@ -26,6 +28,7 @@ function AuthorizeForm({ cardId }: { cardId: string }) {
         amount: minor,
         channel,
         ...(merchant.trim() ? { merchant_name: merchant.trim() } : {}),
+        ...(settleAfter ? { settle_after_seconds: Number(settleAfter) } : {}),
       }),
     );
     if (ok) setAmount('');
@@ -59,6 +62,14 @@ function AuthorizeForm({ cardId }: { cardId: string }) {
         >
           <option value="online">Online</option>
           <option value="present">In person</option>
+        </Select>
+      </Field>
+      <Field label="Settles">
+        <Select value={settleAfter} onChange={setSettleAfter} testId="authorize-settle-select">
+          <option value="">When you settle it</option>
+          <option value="3600">By itself in 1 hour</option>
+          <option value="86400">By itself in 1 day</option>
+          <option value="259200">By itself in 3 days</option>
         </Select>
       </Field>
       <SubmitButton busy={busy} busyLabel="Authorizing…" disabled={minor === null} testId="authorize-submit">

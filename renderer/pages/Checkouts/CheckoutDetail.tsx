@@ -149,6 +149,22 @@ function Simulate({ checkout }: { checkout: Checkout }) {
               Pay part
             </button>
           </span>
+          {!active && options.length > 0 && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              disabled={busy || (partMinor === null && checkout.amount === null)}
+              onClick={async () => {
+                const amount = partMinor ?? checkout.amount ?? undefined;
+                if (await run(() => payCheckout(checkout.id, { ...payWith, amount, late: true })))
+                  setPart('');
+              }}
+              title="A transfer after the checkout closed (the part, else the amount): recorded as late, credited to no one"
+              data-testid="checkout-pay-late"
+            >
+              Send late transfer
+            </button>
+          )}
         </div>
         <div className="button-group action-row-divided">
           <button

@@ -2,11 +2,18 @@ import type { CheckoutPayment, RefundRecord } from '../../api/types';
 import { Card } from '../../components/Card';
 import { chainName, formatAmount, formatTime, formatTimestamp, shorten } from '../../lib/format';
 
+/** Transfers the checkout did not count, in words: recorded by the chain, credited to no one. */
+const UNCOUNTED: Record<CheckoutPayment['outcome'], string | null> = {
+  received: null,
+  late: 'Late: arrived after the checkout closed; not credited',
+  unsupported_chain: 'Unsupported chain: the checkout does not offer it; never detected, not credited',
+};
+
 export function CheckoutPayments({ payments, currency }: { payments: CheckoutPayment[]; currency: string }) {
   return (
     <Card
       title="Payments"
-      subtitle="Transfers detected for this checkout, oldest first."
+      subtitle="Transfers to this checkout, oldest first; late ones and ones on a chain it does not offer are not credited."
       testId="checkout-payments"
     >
       {payments.length === 0 ? (
@@ -32,6 +39,18 @@ export function CheckoutPayments({ payments, currency }: { payments: CheckoutPay
                   <td className="nowrap">{p.chain ? `${p.token} · ${chainName(p.chain)}` : p.method}</td>
                   <td className="num nowrap">
                     {formatAmount(p.amount)} {currency}
+                    {UNCOUNTED[p.outcome] ? (
+                      <>
+                        {' '}
+                        <span
+                          className="badge"
+                          title={UNCOUNTED[p.outcome] ?? ''}
+                          data-testid="payment-uncounted"
+                        >
+                          {p.outcome === 'late' ? 'late' : 'unsupported chain'}
+                        </span>
+                      </>
+                    ) : null}
                   </td>
                   <td className="mono nowrap" title={p.payer_address ?? ''}>
                     {p.payer_address ? shorten(p.payer_address) : '—'}

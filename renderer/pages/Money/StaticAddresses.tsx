@@ -21,13 +21,16 @@ function SendForm({
   const sendToAddress = useStore((s) => s.sendToAddress);
   const [currency, setCurrency] = useState(tokens[0] ?? 'USDC');
   const [amount, setAmount] = useState('');
+  const [times, setTimes] = useState('1');
   const [busy, run] = useBusy();
   const minor = parseAmount(amount);
+  // How many transfers of the amount land in the same block (a burst): 1 to 500.
+  const count = /^\d{1,3}$/.test(times) && Number(times) >= 1 && Number(times) <= 500 ? Number(times) : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (minor === null) return;
-    if (await run(() => sendToAddress(address, currency, minor))) onDone();
+    if (minor === null || count === null) return;
+    if (await run(() => sendToAddress(address, currency, minor, count))) onDone();
   };
 
   return (
@@ -50,7 +53,23 @@ function SendForm({
           testId="address-send-amount"
         />
       </Field>
-      <SubmitButton busy={busy} busyLabel="Sending…" disabled={minor === null} testId="address-send-submit">
+      <Field label="Transfers">
+        <input
+          className="input input-amount"
+          title="How many transfers of the amount arrive in the same block (1–500), each with its deposit.received"
+          inputMode="numeric"
+          value={times}
+          onChange={(e) => setTimes(e.target.value.trim())}
+          aria-invalid={count === null}
+          data-testid="address-send-count"
+        />
+      </Field>
+      <SubmitButton
+        busy={busy}
+        busyLabel="Sending…"
+        disabled={minor === null || count === null}
+        testId="address-send-submit"
+      >
         Send
       </SubmitButton>
       <button type="button" className="btn btn-ghost" onClick={onDone}>

@@ -7,6 +7,8 @@ import { useStore } from '../../store';
 import { type Download, scenarioFileName } from '../../store/scenarios';
 import '../../components/recording-indicator.css';
 import { ImportConfirm } from './ImportConfirm';
+import { resourceLabels } from './labels';
+import { StepError } from './StepError';
 
 /** Hands a file to the browser's downloads (a Blob URL on a temporary link). */
 function saveFile({ name, blob }: Download): void {
@@ -43,12 +45,15 @@ function RecordCard() {
       subtitle="Everything done while recording — clicks here, control-API calls, /v1 calls from your integration, in either environment — becomes a scenario file."
       testId="recording"
     >
-      <form className="form form-inline" onSubmit={submit}>
+      <form className="form form-inline recording-form" onSubmit={submit}>
         {active ? (
-          <p className="field grow" data-testid="recording-state">
-            <span className="pill pill-running">Recording</span> <strong>{recording.name}</strong> ·{' '}
-            <span data-testid="recording-steps">{recording.steps}</span> step
-            {recording.steps === 1 ? '' : 's'}
+          <p className="recording-state" data-testid="recording-state">
+            <span className="pill pill-running">Recording</span>
+            <strong className="recording-state-name">{recording.name}</strong>
+            <span className="muted">
+              <span data-testid="recording-steps">{recording.steps}</span> step
+              {recording.steps === 1 ? '' : 's'}
+            </span>
           </p>
         ) : (
           <Field label="Scenario name" grow>
@@ -117,6 +122,7 @@ function ExpectationForm() {
   const [fields, setFields] = useState('');
   const [busy, run] = useBusy();
   const selected = picked || resources.at(-1)?.path || '';
+  const labels = resourceLabels(resources);
   // A typed path wins over the menu.
   const chosen = path.trim() || selected;
 
@@ -130,14 +136,14 @@ function ExpectationForm() {
   };
 
   return (
-    <form className="form" onSubmit={submit} data-testid="expectation-form">
+    <form className="form expectation-form" onSubmit={submit} data-testid="expectation-form">
       <div className="form form-inline">
-        <Field label="Expect the current state of">
+        <Field label="Expect the current state of" grow>
           <Select value={selected} onChange={setPicked} testId="expect-resource">
             {resources.length === 0 && <option value="">(nothing created yet)</option>}
             {resources.map((r) => (
-              <option key={r.id} value={r.path}>
-                {r.name} ({r.env}) {r.path}
+              <option key={r.id} value={r.path} title={`\${${r.name}.id} · ${r.path}`}>
+                {labels.get(r.path)}
               </option>
             ))}
           </Select>
@@ -163,7 +169,7 @@ function ExpectationForm() {
         </SubmitButton>
       </div>
       {lastExpectation && (
-        <pre className="code-block" data-testid="expect-last">
+        <pre className="code-block expect-last" data-testid="expect-last">
           {lastExpectation}
         </pre>
       )}
@@ -303,12 +309,12 @@ function RunCard() {
               data-ok={step.ok}
             >
               <Tick ok={step.ok} />
-              <span className="scenario-step-text">
-                <span>
+              <div className="scenario-step-text">
+                <span className="scenario-step-label">
                   {step.label} <span className="muted small">line {step.line}</span>
                 </span>
-                {step.error && <span className="scenario-step-error">{step.error}</span>}
-              </span>
+                {step.error && <StepError message={step.error} />}
+              </div>
             </li>
           ))}
         </ol>

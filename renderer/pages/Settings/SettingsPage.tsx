@@ -7,6 +7,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { chainName, formatAmount, formatMoney, parseAmount, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
+import { currentWorkspace } from '../../store/workspaces';
 import { DELAY_UNITS, formFromSettings, type SettingsForm, validateSettings } from './validate';
 
 function FieldError({ message, testId }: { message: string | undefined; testId: string }) {
@@ -320,10 +321,11 @@ function MerchantKyb() {
 
 function ResetCard() {
   const resetWorkspace = useStore((s) => s.resetWorkspace);
+  const name = useStore((s) => currentWorkspace(s)?.name);
   return (
     <Card
       title="Reset workspace"
-      subtitle="Deletes every merchant, key, resource, event and delivery in both environments and puts the clock back to real time. Settings stay."
+      subtitle={`Deletes every merchant, key, resource, event and delivery of ${name ? `“${name}”` : 'this workspace'} in both environments and puts its clock back to real time. Settings and other workspaces stay.`}
       testId="settings-reset"
     >
       <ConfirmButton

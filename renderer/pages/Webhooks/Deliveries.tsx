@@ -12,6 +12,7 @@ import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
+import { ChaosBadges } from './Chaos';
 import { curlCommand } from './curl';
 import { EVENT_TYPES, prettyBody } from './events';
 import { DeliveryTarget, ResendControl } from './Workbench';
@@ -54,6 +55,7 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
         <span className="muted" data-testid="attempt-duration">
           {attempt.duration_ms} ms
         </span>
+        <ChaosBadges effects={attempt.chaos} />
         <Private>
           <CopyButton
             value={curlCommand(delivery, attempt)}

@@ -8,9 +8,11 @@ import { Private } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { useInboxUrl } from '../../components/useInboxUrl';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
+import { EndpointChaos } from './Chaos';
 import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
 import { HealthBadge, ListenLabel, useEndpointHealth } from './Workbench';
 
@@ -64,7 +66,7 @@ const toggled = (current: string[], event: string) =>
 
 function NewEndpointForm() {
   const createEndpoint = useStore((s) => s.createEndpoint);
-  const testUrl = useStore((s) => s.urls?.test);
+  const builtIn = useInboxUrl(DEFAULT_INBOX);
   const [url, setUrl] = useState('');
   const [all, setAll] = useState(true);
   const [events, setEvents] = useState<string[]>([]);
@@ -100,8 +102,8 @@ function NewEndpointForm() {
         <button
           type="button"
           className="btn btn-secondary"
-          disabled={!testUrl}
-          onClick={() => setUrl(`${testUrl}/sandbox/inbox/${DEFAULT_INBOX}`)}
+          disabled={!builtIn}
+          onClick={() => setUrl(builtIn ?? '')}
           title="Deliver to the sandbox's own receiver and watch messages arrive on the right"
           data-testid="endpoint-use-inbox"
         >
@@ -220,6 +222,7 @@ function EndpointRow({
             <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
           </div>
         </Private>
+        <EndpointChaos endpoint={endpoint} />
         <div className="endpoint-actions">
           <span className="test-event">
             <select

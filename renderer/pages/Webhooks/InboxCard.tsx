@@ -5,6 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Field, Select } from '../../components/Field';
 import { InboxIcon } from '../../components/icons';
 import { useBusy } from '../../components/useBusy';
+import { useInboxUrl } from '../../components/useInboxUrl';
 import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { eventOfBody, prettyBody } from './events';
@@ -50,11 +51,10 @@ export function InboxCard() {
   const name = useStore((s) => s.inboxName);
   const setInboxName = useStore((s) => s.setInboxName);
   const setInboxResponse = useStore((s) => s.setInboxResponse);
-  const testUrl = useStore((s) => s.urls?.test);
+  const url = useInboxUrl(name) ?? '';
   const [draft, setDraft] = useState(name);
   const [busy, run] = useBusy();
   useEffect(() => setDraft(name), [name]);
-  const url = `${testUrl ?? ''}/sandbox/inbox/${name}`;
 
   const show = (e: FormEvent) => {
     e.preventDefault();

@@ -14,7 +14,9 @@ import { leanDeliveries } from './012-lean-deliveries.js';
 import { leanWebhookRows } from './013-lean-webhook-rows.js';
 import { webhookParts } from './014-webhook-parts.js';
 import { feesWhenPaid } from './015-fees-when-paid.js';
+import { webhookChaos } from './017-webhook-chaos.js';
 import { listenEndpoints } from './018-listen-endpoints.js';
+import { paymentOutcomes } from './020-payment-outcomes.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -33,5 +35,7 @@ export const migrations: readonly Migration[] = [
   leanWebhookRows,
   webhookParts,
   feesWhenPaid,
+  webhookChaos,
   listenEndpoints,
+  paymentOutcomes,
 ];

@@ -34,7 +34,7 @@ export interface LifecycleDeps {
 }
 
 /** An incoming transfer as the chain (or the fiat provider) reports it. */
-export type IncomingPayment = Omit<CheckoutPaymentRow, 'id' | 'checkout_id' | 'created_at'> & {
+export type IncomingPayment = Omit<CheckoutPaymentRow, 'id' | 'checkout_id' | 'created_at' | 'outcome'> & {
   /** the paying token's gas fee (0 for fiat) */
   gas_fee: number;
 };
@@ -117,13 +117,7 @@ export class CheckoutLifecycle {
     return this.deps.unit.transaction(() => {
       const now = this.deps.clock.nowIso();
       const { gas_fee: gasFee, ...fields } = incoming;
-      const payment: CheckoutPaymentRow = {
-        id: this.deps.ids.uuid(),
-        checkout_id: row.id,
-        ...fields,
-        created_at: now,
-      };
-      this.deps.checkouts.insertPayment(payment);
+      const payment = this.insertPayment(row, fields, 'received');
       // Detected on-chain: the merchant's, but not available until settlement.
       this.deps.ledger.post(row.env, 'checkout.payment', row.id, [
         { account: Accounts.world, currency: row.currency, amount: -payment.amount },
@@ -155,6 +149,47 @@ export class CheckoutLifecycle {
     });
   }
 
+  /**
+   * A transfer the checkout does not count: `late` (it no longer accepts payments) or
+   * `unsupported_chain` (sent on a chain it does not offer). Recorded on the checkout, which keeps
+   * its status; no event. A late transfer reached the service's deposit address, so the platform
+   * holds it (`platform:unmatched`), out of the merchant's balance; one on another chain never
+   * reached the service and moves nothing in its books.
+   */
+  recordUncounted(
+    row: CheckoutRow,
+    incoming: IncomingPayment,
+    outcome: 'late' | 'unsupported_chain',
+  ): CheckoutPaymentRow {
+    return this.deps.unit.transaction(() => {
+      const { gas_fee: _gas, ...fields } = incoming;
+      const payment = this.insertPayment(row, fields, outcome);
+      if (outcome === 'late') {
+        this.deps.ledger.post(row.env, 'checkout.late-payment', row.id, [
+          { account: Accounts.world, currency: row.currency, amount: -payment.amount },
+          { account: Accounts.unmatched, currency: row.currency, amount: payment.amount },
+        ]);
+      }
+      return payment;
+    });
+  }
+
+  private insertPayment(
+    row: CheckoutRow,
+    fields: Omit<IncomingPayment, 'gas_fee'>,
+    outcome: CheckoutPaymentRow['outcome'],
+  ): CheckoutPaymentRow {
+    const payment: CheckoutPaymentRow = {
+      id: this.deps.ids.uuid(),
+      checkout_id: row.id,
+      ...fields,
+      outcome,
+      created_at: this.deps.clock.nowIso(),
+    };
+    this.deps.checkouts.insertPayment(payment);
+    return payment;
+  }
+
   /** paid → completed: the funds are credited (less the fees fixed when paid) and checkout.completed fires. */
   settle(row: CheckoutRow, message?: string): CheckoutRow {
     checkoutStates.assert(row.status, 'completed', message);
@@ -177,7 +212,7 @@ export class CheckoutLifecycle {
         this.deps.events.record(next.env, next.merchant_id, 'checkout.expired', this.present(next));
         return next;
       }
-      const payments = this.deps.checkouts.payments(row.id);
+      const payments = this.deps.checkouts.payments(row.id).filter((p) => p.outcome === 'received');
       const last = payments[payments.length - 1];
       const gas = last?.chain ? gasFeeOf(row, last.chain, last.token) : 0;
       // What arrived is paid and credited at once: its fees are fixed and settled together.

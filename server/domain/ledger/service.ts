@@ -14,6 +14,8 @@ export const Accounts = {
   platformFees: 'platform:fees',
   platformGas: 'platform:gas',
   resellerFees: (resellerId: string) => `reseller:${resellerId}:fees`,
+  /** Transfers the service received but credits to no one (a payment after a checkout closed). */
+  unmatched: 'platform:unmatched',
   /** Customers, chains and banks: where money comes from and goes to. */
   world: 'world',
 } as const;

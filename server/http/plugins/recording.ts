@@ -1,9 +1,12 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
+import type { FiredEvents } from '../../recording/exchange.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
+import type { Scope } from '../../workspaces/scope.js';
 
 export interface RecordingOptions {
-  recorder: Pick<ScenarioRecorder, 'capture' | 'recording'>;
+  recorder: Pick<ScenarioRecorder, 'capture' | 'recording' | 'track'>;
   /** the listener's environment */
   env: Env;
 }
@@ -24,14 +27,26 @@ const parse = (payload: unknown): unknown => {
  * the scenario recorder while a recording runs. It runs in `onSend` after the group commit's hook:
  * the change is durable, and the step exists before the caller has its answer, so a stop that
  * follows can never miss it. Nothing happens (not even a parse) when no recording runs; a failure
- * here is logged, never the request's.
+ * here is logged, never the request's. The handler runs inside the recorder's scope (`track`), so
+ * the events it fires are the step's; after a simulation, the answer waits for the recorder to read
+ * the state it left.
  */
 export const recording = fp<RecordingOptions>(
   async (app, { recorder, env }) => {
+    const fired = new WeakMap<FastifyRequest, FiredEvents>();
+    // The last hook before the handler: the rest of the request runs in the scope `track` opens.
+    app.addHook('preHandler', (request, _reply, done) => {
+      const collected = recorder.track(done);
+      if (collected) fired.set(request, collected);
+    });
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (recorder.recording && request.routeOptions.url !== undefined) {
+      const collected = fired.get(request);
+      if (collected) collected.open = false;
+      // Refused before it had a workspace (no Host, a foreign origin): no recorder to ask.
+      const inWorkspace = (request.workspace as Scope | null) !== null;
+      if (inWorkspace && recorder.recording && request.routeOptions.url !== undefined) {
         try {
-          recorder.capture({
+          const pending = recorder.capture({
             env,
             method: request.method,
             url: request.url,
@@ -42,7 +57,18 @@ export const recording = fp<RecordingOptions>(
             status: reply.statusCode,
             response: parse(payload),
             merchantId: request.principal?.merchantId ?? null,
+            fired: collected?.events ?? null,
           });
+          if (pending) {
+            pending.then(
+              () => done(null, payload),
+              (error: unknown) => {
+                request.log.error({ err: error }, 'recording: outcome not recorded');
+                done(null, payload);
+              },
+            );
+            return;
+          }
         } catch (error) {
           request.log.error({ err: error }, 'recording: step not recorded');
         }

@@ -108,11 +108,19 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
   { name: 'workspace-scope' },
 );
 
+/**
+ * The dashboard's own page (`/?workspace=QA`): it names its workspace for itself, and one that has
+ * gone is the page's to report (it opens the default and says so), not a 404 instead of the page.
+ */
+const DASHBOARD_PAGE = /^\/(?:index\.html)?(?:[?#]|$)/;
+const isDashboardPage = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') && DASHBOARD_PAGE.test(request.raw.url ?? '');
+
 /** A request naming a workspace that does not exist is a 404, before any route runs. */
 export const workspaceRequired = fp(
   async (app) => {
     app.addHook('onRequest', (request, reply, done) => {
-      if (request.missingWorkspace === null) {
+      if (request.missingWorkspace === null || isDashboardPage(request)) {
         done();
         return;
       }

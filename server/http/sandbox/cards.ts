@@ -38,6 +38,7 @@ export interface CardControlRoutesDeps {
     | 'refund'
     | 'reverse'
     | 'settle'
+    | 'transaction'
     | 'transactionsOf'
     | 'withdraw'
   >;
@@ -185,6 +186,20 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     async (request) => {
       return network.transactionsOf(request.params.id, 1000);
     },
+  );
+
+  app.get(
+    '/card-transactions/:id',
+    {
+      schema: {
+        operationId: 'sandboxGetCardTransaction',
+        summary: 'Get a card transaction',
+        tags,
+        params: IdParams,
+        response: { 200: CardTransaction, ...errors },
+      },
+    },
+    async (request) => network.transaction(request.params.id),
   );
 
   for (const [action, operationId, summary] of [

@@ -7,6 +7,8 @@ import {
   CreditBody,
   Deposit,
   DepositBody,
+  DepositBurst,
+  DepositBurstBody,
   LedgerTransaction,
   Payout,
   PayoutBody,
@@ -26,7 +28,7 @@ const ListQuery = Type.Object({
 });
 
 export interface FundsControlRoutesDeps {
-  chain: Pick<ChainSimulator, 'deposit' | 'depositToAddress'>;
+  chain: Pick<ChainSimulator, 'deposit' | 'depositBurst' | 'depositToAddress'>;
   funds: Pick<FundsService, 'credit' | 'deposits' | 'payouts'>;
   ledger: Pick<Ledger, 'merchantBalances' | 'merchantTransactions'>;
   merchants: Pick<MerchantService, 'get'>;
@@ -50,6 +52,27 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
       },
     },
     async (request) => chain.deposit({ ...request.body, env: envOf(request.query, request.body) }),
+  );
+
+  app.post(
+    '/deposits/bursts',
+    {
+      schema: {
+        operationId: 'sandboxCreateDepositBurst',
+        summary: 'Create a burst of deposits',
+        description:
+          'Many transfers to one static address in the same block: each a deposit with its own txid, ' +
+          'credited, and its own deposit.received, in order.',
+        tags,
+        querystring: EnvQuery,
+        body: DepositBurstBody,
+        response: { 200: DepositBurst, ...errors },
+      },
+    },
+    async (request) => {
+      const { count, ...input } = request.body;
+      return chain.depositBurst({ ...input, env: envOf(request.query, request.body) }, count);
+    },
   );
 
   app.post(

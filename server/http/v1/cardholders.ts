@@ -21,7 +21,7 @@ import {
   SessionQuery,
   SetPinBody,
 } from '../../contract/cards.js';
-import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
+import { ErrorBody, errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
 import { ValidationError } from '../../errors.js';
@@ -298,7 +298,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         params: CardParams,
         querystring: SessionQuery,
         headers: SessionHeaders,
-        response: { 200: PinResult, ...errorResponses },
+        // It reads its JSON body itself (a GET), so it meets a body's edge statuses too.
+        response: { 200: PinResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody },
       },
     },
     async (request) => {

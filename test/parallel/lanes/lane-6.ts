@@ -1,0 +1,3 @@
+import { lane } from '../lane.js';
+
+lane(6);
