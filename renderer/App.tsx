@@ -31,7 +31,9 @@ export function App() {
         <header className="page-header">
           <div>
             <h1 className="page-title">{page.label}</h1>
-            <p className="page-description">{page.description}</p>
+            <p className="page-description">
+              {presenting ? (page.plain ?? page.description) : page.description}
+            </p>
           </div>
           <div className="page-header-tools">
             <WorkspaceSwitcher />

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { CopyButton } from './CopyButton';
+import { Private, usePresenting } from './Private';
 
 interface Props {
   title: ReactNode;
@@ -17,6 +18,7 @@ interface Props {
 
 /** The head of a record's detail card: title (with its status), the copyable id, the amount. */
 export function DetailHead({ title, titleTestId, badge, code, codeTestId, copyValue, amount }: Props) {
+  const presenting = usePresenting();
   const heading = (
     <h2 className="detail-title" data-testid={titleTestId}>
       {title}
@@ -33,12 +35,17 @@ export function DetailHead({ title, titleTestId, badge, code, codeTestId, copyVa
         ) : (
           heading
         )}
-        <div className="merchant-id">
-          <code className="mono" data-testid={codeTestId}>
-            {code}
-          </code>
-          <CopyButton value={copyValue} label="Copy id" />
-        </div>
+        {/* A raw id is developer material; a number people quote (an invoice's) stays. */}
+        {!(presenting && code === copyValue) && (
+          <div className="merchant-id">
+            <code className="mono" data-testid={codeTestId}>
+              {code}
+            </code>
+            <Private>
+              <CopyButton value={copyValue} label="Copy id" />
+            </Private>
+          </div>
+        )}
       </div>
       {amount && <div className="detail-amount">{amount}</div>}
     </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { withoutIds } from '../lib/format';
 import { useStore } from '../store';
 
 /**
@@ -11,3 +12,21 @@ export function Private({ children, instead = null }: { children: ReactNode; ins
 }
 
 export const usePresenting = () => useStore((s) => s.presenting);
+
+/**
+ * Text that may carry raw ids (a webhook URL, a payload) as the audience may see it: as it is for
+ * a developer, with the ids blanked out while presenting.
+ */
+export function useShown(): (text: string) => string {
+  const presenting = usePresenting();
+  return presenting ? withoutIds : (text) => text;
+}
+
+/**
+ * Picks the developer's wording (API paths, webhook words) or the merchant's while presenting:
+ * `words('Made through /v1/customers.', 'People who buy from you.')`.
+ */
+export function useWords(): (developer: string, plain: string) => string {
+  const presenting = usePresenting();
+  return (developer, plain) => (presenting ? plain : developer);
+}

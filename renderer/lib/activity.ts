@@ -20,7 +20,7 @@ const HEADLINES: Record<string, string> = {
 };
 
 const CARD_HEADLINES: Record<string, string> = {
-  requested: 'Card payment authorized',
+  requested: 'Card payment requested',
   pending: 'Card payment pending',
   paid: 'Card payment paid',
   completed: 'Card payment',

@@ -1,12 +1,11 @@
-// Sandbox time is shown in UTC: it is what the API returns and what webhooks carry.
+// Sandbox time is shown in UTC: it is what the API returns and what webhooks carry. Timestamps and
+// days read the same here and on the hosted pages: one rule, in server/format (it imports nothing).
+import { formatDay } from '../../server/format/dates.js';
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+export { formatDay, formatTimestamp } from '../../server/format/dates.js';
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
 const time = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
@@ -14,31 +13,9 @@ const time = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
   timeZone: 'UTC',
 });
-const shortDate = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
-
-export const formatDate = (ms: number) => dateTime.format(ms);
+/** The clock's date: "Thu, 03 Dec 2026" (the day as every timestamp writes it). */
+export const formatDate = (ms: number) => `${WEEKDAYS[new Date(ms).getUTCDay()]}, ${formatDay(ms)}`;
 export const formatTime = (ms: number) => time.format(ms);
-export const formatTimestamp = (iso: string) => `${shortDate.format(Date.parse(iso))} UTC`;
-
-const dayOnly = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-/** A date without time ("2026-12-31", an invoice's due date) as the timestamps show theirs: "31 Dec 2026". */
-export const formatDay = (date: string) => {
-  const ms = Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date);
-  return Number.isNaN(ms) ? date : dayOnly.format(ms);
-};
 
 /** A request's duration with the decimals that matter: `0.42 ms`, `3.6 ms`, `250.3 ms`. */
 export const formatDuration = (ms: number) => `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
@@ -175,3 +152,8 @@ export function declineInWords(reason: string): string {
   }
   return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
+
+const RAW_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Text with every raw id (a UUID) replaced by "•••": what presentation mode shows of a URL or payload. */
+export const withoutIds = (text: string) => text.replace(RAW_ID, '•••');

@@ -42,6 +42,8 @@ export interface PageDef {
   id: string;
   label: string;
   description: string;
+  /** The description in a merchant's words, shown instead while presenting (when it differs). */
+  plain?: string;
   Icon: ComponentType;
   Component: ComponentType;
   /** Shows one merchant in one environment: the header carries the merchant and environment picker. */
@@ -67,6 +69,7 @@ export const pages: PageDef[] = [
     id: 'merchants',
     label: 'Merchants',
     description: 'Merchants and the API keys your integration uses.',
+    plain: 'The businesses in this sandbox.',
     Icon: MerchantsIcon,
     Component: MerchantsPage,
   },
@@ -74,6 +77,7 @@ export const pages: PageDef[] = [
     id: 'checkouts',
     label: 'Checkouts',
     description: 'Payment requests: play the payer and the chain, settle, expire, refund.',
+    plain: 'Ask customers to pay, then act as the customer: pay in full or in part, refund, let it run out.',
     Icon: CheckoutsIcon,
     Component: CheckoutsPage,
     scoped: true,
@@ -107,6 +111,8 @@ export const pages: PageDef[] = [
     id: 'webhooks',
     label: 'Webhooks',
     description: 'Endpoints, every delivery attempt, and a built-in inbox to receive them.',
+    plain:
+      'Notifications sent to the merchant’s own systems, each attempt, and a receiver to watch them arrive.',
     Icon: WebhooksIcon,
     Component: WebhooksPage,
     scoped: true,
@@ -115,6 +121,7 @@ export const pages: PageDef[] = [
     id: 'money',
     label: 'Money',
     description: 'Balances, deposits to static addresses, payouts and the ledger behind them.',
+    plain: 'Balances, deposit addresses, payouts and every movement of money.',
     Icon: MoneyIcon,
     Component: MoneyPage,
     scoped: true,
@@ -123,6 +130,7 @@ export const pages: PageDef[] = [
     id: 'cards',
     label: 'Cards',
     description: 'Cardholders, identity checks, cards, and the card network’s authorizations.',
+    plain: 'The team’s company cards: who holds them, their identity checks, and every card payment.',
     Icon: CardsIcon,
     Component: CardsPage,
     scoped: true,
@@ -132,6 +140,7 @@ export const pages: PageDef[] = [
     label: 'Resellers',
     description:
       'Act for other merchants: connections and their rates, checkouts on their behalf, fee income.',
+    plain: 'Selling for other businesses, and who sells for this one: their rates and the fees earned.',
     Icon: ResellersIcon,
     Component: ResellersPage,
     scoped: true,
@@ -164,6 +173,7 @@ export const pages: PageDef[] = [
     id: 'clock',
     label: 'Clock',
     description: 'Sandbox time: advance it to make expiries, settlements and retries happen now.',
+    plain: 'Move time forward to make expiries, settlements and retries happen now.',
     Icon: ClockIcon,
     Component: ClockPage,
   },

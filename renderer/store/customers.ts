@@ -13,6 +13,8 @@ export interface CustomersSlice {
   customerSearch: string;
   customerPaging: Paging;
   selectedCustomerId: string | null;
+  /** The scope the newest customer was opened in by itself (once: closing it keeps it closed). */
+  customerOpenedFor: string | null;
   customerDetail: CustomerDetail | null;
   loadCustomers: () => Promise<void>;
   searchCustomers: (text: string) => Promise<void>;
@@ -45,6 +47,11 @@ export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
         return;
       const { rows, hasMore } = pageOf(answer);
       set({ customers: rows, customersFor: key, customerPaging: { ...paging, hasMore } });
+      // The page opens on the newest customer, so it shows one rather than an empty detail.
+      // (Once per scope; a pick made in it counts, and one left from another scope gives way.)
+      const current = get().selectedCustomerId;
+      if (get().customerOpenedFor !== scope.key && rows[0] && !rows.some((r) => r.id === current))
+        set({ selectedCustomerId: rows[0].id, customerOpenedFor: scope.key, customerDetail: null });
       const selected = get().selectedCustomerId;
       if (selected) await readDetail(selected);
     });
@@ -56,6 +63,7 @@ export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
     customerSearch: '',
     customerPaging: FIRST_PAGE,
     selectedCustomerId: null,
+    customerOpenedFor: null,
     customerDetail: null,
     loadCustomers: load,
     searchCustomers: async (text) => {
@@ -70,7 +78,11 @@ export const createCustomersSlice: Slice<CustomersSlice> = (set, get) => {
       await load();
     },
     selectCustomer: async (id) => {
-      set({ selectedCustomerId: id, customerDetail: null });
+      set({
+        selectedCustomerId: id,
+        customerOpenedFor: currentScope(get())?.key ?? null,
+        customerDetail: null,
+      });
       if (id) await attempt(get, () => readDetail(id));
     },
   };

@@ -16,6 +16,8 @@ export interface InvoicesSlice {
   invoiceSearch: string;
   invoicePaging: Paging;
   selectedInvoiceId: string | null;
+  /** The scope the newest invoice was opened in by itself (once: closing it keeps it closed). */
+  invoiceOpenedFor: string | null;
   invoiceDetail: InvoiceDetail | null;
   loadInvoices: () => Promise<void>;
   setInvoiceFilter: (filter: InvoiceFilter) => Promise<void>;
@@ -51,6 +53,11 @@ export const createInvoicesSlice: Slice<InvoicesSlice> = (set, get) => {
       if (keyOf(get(), currentScope(get())?.key ?? null) !== key) return;
       const { rows, hasMore } = pageOf(answer);
       set({ invoices: rows, invoicesFor: key, invoicePaging: { ...paging, hasMore } });
+      // The page opens on the newest invoice, so it shows one rather than an empty detail.
+      // (Once per scope; a pick made in it counts, and one left from another scope gives way.)
+      const current = get().selectedInvoiceId;
+      if (get().invoiceOpenedFor !== scope.key && rows[0] && !rows.some((r) => r.id === current))
+        set({ selectedInvoiceId: rows[0].id, invoiceOpenedFor: scope.key, invoiceDetail: null });
       const selected = get().selectedInvoiceId;
       if (selected) await readDetail(selected);
     });
@@ -63,6 +70,7 @@ export const createInvoicesSlice: Slice<InvoicesSlice> = (set, get) => {
     invoiceSearch: '',
     invoicePaging: FIRST_PAGE,
     selectedInvoiceId: null,
+    invoiceOpenedFor: null,
     invoiceDetail: null,
     loadInvoices: load,
     setInvoiceFilter: async (filter) => {
@@ -81,7 +89,7 @@ export const createInvoicesSlice: Slice<InvoicesSlice> = (set, get) => {
       await load();
     },
     selectInvoice: async (id) => {
-      set({ selectedInvoiceId: id, invoiceDetail: null });
+      set({ selectedInvoiceId: id, invoiceOpenedFor: currentScope(get())?.key ?? null, invoiceDetail: null });
       if (id) await attempt(get, () => readDetail(id));
     },
   };

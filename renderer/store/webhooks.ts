@@ -31,6 +31,8 @@ export interface WebhooksSlice {
   deliveryEventFilter: DeliveryEventFilter;
   deliveryPaging: Paging;
   inboxName: string;
+  /** The inbox shown was picked by hand (or by adding an endpoint): loading endpoints keeps it. */
+  inboxByHand: boolean;
   inbox: Inbox | null;
   loadWebhooks: () => Promise<void>;
   loadDeliveries: () => Promise<void>;
@@ -40,12 +42,15 @@ export interface WebhooksSlice {
   deliveriesPage: (direction: 'older' | 'newer') => Promise<void>;
   updateEndpoint: (endpoint: WebhookEndpoint, input: UpdateEndpointBody) => Promise<boolean>;
   sendTestEvent: (endpoint: WebhookEndpoint, event?: EventType) => Promise<boolean>;
-  setInboxName: (name: string) => Promise<void>;
+  /** Shows another built-in inbox; `byHand: false` is the dashboard's own pick (the merchant's). */
+  setInboxName: (name: string, byHand?: boolean) => Promise<void>;
   createEndpoint: (input: CreateEndpointBody) => Promise<boolean>;
   deleteEndpoint: (endpoint: WebhookEndpoint) => Promise<boolean>;
   retryDelivery: (delivery: Delivery) => Promise<boolean>;
   setInboxResponse: (status: number) => Promise<boolean>;
 }
+
+/** The name of the built-in inbox a URL sends to (`…/sandbox/inbox/<name>`), if it is one. */
 
 /** What a read of the deliveries is for: an answer for anything else is dropped. */
 export const deliveriesKey = (
@@ -85,7 +90,15 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
     if (!scope) return;
     await attempt(get, async () => {
       const endpoints = await api.listEndpoints(scope.merchantId, scope.env);
-      if (stillCurrent(get, scope)) set({ endpoints, webhooksScope: scope.key });
+      if (!stillCurrent(get, scope)) return;
+      set({ endpoints, webhooksScope: scope.key });
+      // Open on the inbox this merchant's endpoints send to (the one with its deliveries in it),
+      // unless one was picked by hand.
+      const own = endpoints
+        .filter((e) => !e.disabled)
+        .map((e) => inboxNameOf(e.url))
+        .find((name) => name !== undefined);
+      if (own && !get().inboxByHand && own !== get().inboxName) await get().setInboxName(own, false);
     });
   };
 
@@ -98,6 +111,7 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
     deliveryEventFilter: 'all',
     deliveryPaging: FIRST_PAGE,
     inboxName: DEFAULT_INBOX,
+    inboxByHand: false,
     inbox: null,
 
     loadWebhooks: async () => {
@@ -149,8 +163,8 @@ export const createWebhooksSlice: Slice<WebhooksSlice> = (set, get) => {
         await Promise.all([loadDeliveries(), loadInbox()]);
       }),
 
-    setInboxName: async (name) => {
-      set({ inboxName: name, inbox: null });
+    setInboxName: async (name, byHand = true) => {
+      set({ inboxName: name, inboxByHand: byHand || get().inboxByHand, inbox: null });
       await loadInbox();
     },
 

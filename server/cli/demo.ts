@@ -34,11 +34,12 @@ export async function buildDemo(
   urls: DemoUrls,
   { fresh, controlToken }: DemoOptions,
 ): Promise<void> {
-  const { kv } = sandbox.ctx.repos;
+  // Read at each use: a reset (--fresh) mounts a new database and context under the same sandbox.
+  const kv = () => sandbox.ctx.repos.kv;
   const headers: Record<string, string> =
     controlToken === undefined ? {} : { 'x-svc-control-token': controlToken };
   try {
-    const marker = kv.get<DemoMarker>(MARKER);
+    const marker = kv().get<DemoMarker>(MARKER);
     if (marker && !fresh) {
       const present = new Set(await merchantIds(urls, headers));
       if (marker.merchants.length > 0 && marker.merchants.every((id) => present.has(id))) {
@@ -72,7 +73,7 @@ export async function buildDemo(
     }
     const existing = new Set(before);
     const merchants = (await merchantIds(urls, headers)).filter((id) => !existing.has(id));
-    kv.set(MARKER, { merchants, built_at: sandbox.ctx.clock.nowIso() } satisfies DemoMarker);
+    kv().set(MARKER, { merchants, built_at: sandbox.ctx.clock.nowIso() } satisfies DemoMarker);
     process.stdout.write(
       `svc-sandbox demo ready: ${run.steps.length} steps (svc-sandbox trigger --list for more)\n`,
     );

@@ -40,8 +40,8 @@ import {
   strings,
   substitute,
   substitutePath,
-  withChaosSeed,
   topId,
+  withChaosSeed,
 } from './translate.js';
 
 export type { Exchange, ResourceReader } from './exchange.js';

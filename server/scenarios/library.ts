@@ -157,7 +157,7 @@ export const LIBRARY: readonly LibraryEntry[] = [
   {
     name: 'demo',
     description:
-      'A sales-demo workspace: branded merchants, checkouts in every state across chains, invoices, a reseller, cardholders with cards and history, webhooks with failures and retries.',
+      'A sales-demo workspace: branded merchants, checkouts in every state across chains, invoices, resellers with fee income, cardholders with cards and history, webhooks with failures and retries, spread over a month.',
     events: [
       'checkout.created',
       'checkout.paid',

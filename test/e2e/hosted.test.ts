@@ -272,6 +272,7 @@ describe('hosted checkout page', () => {
   it.each([
     [390, 844],
     [1024, 768],
+    [1440, 900],
   ])('at %i×%i: nothing off screen horizontally, key elements do not overlap', async (width, height) => {
     const { page } = h;
     await page.setViewportSize({ width, height });
@@ -337,6 +338,48 @@ describe('hosted checkout page', () => {
     expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
     expect(layout.offscreen).toEqual([]);
     expect(layout.overlaps).toEqual([]);
+
+    // Every deposit address reads whole: one line, nothing cut off, never broken mid-string.
+    const addresses = await page.locator('[data-testid^="address-"]').evaluateAll((els) =>
+      // (the chain shown: the others' tabs are hidden)
+      els
+        .filter((el) => el.getBoundingClientRect().width > 0)
+        .map((el) => {
+          const style = getComputedStyle(el);
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return {
+            id: el.getAttribute('data-testid'),
+            lines: new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size,
+            clipped: el.scrollWidth > el.clientWidth + 1,
+            fontSize: Number.parseFloat(style.fontSize),
+          };
+        }),
+    );
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const a of addresses) {
+      expect(a.lines, `${a.id} lines`).toBe(1);
+      expect(a.clipped, `${a.id} clipped`).toBe(false);
+      expect(a.fontSize, `${a.id} font size`).toBeGreaterThanOrEqual(10.5);
+    }
+
+    // The summary beside the payment column is not a tall empty panel: no gap in it (above, between
+    // or below its parts) takes more than a third of its height.
+    const emptiest = await page.locator('.summary').evaluate((summary) => {
+      const box = summary.getBoundingClientRect();
+      const parts = Array.from(summary.children)
+        .map((c) => c.getBoundingClientRect())
+        .filter((r) => r.height > 0)
+        .sort((a, b) => a.top - b.top);
+      let edge = box.top;
+      let widest = 0;
+      for (const r of parts) {
+        widest = Math.max(widest, r.top - edge);
+        edge = Math.max(edge, r.bottom);
+      }
+      return Math.max(widest, box.bottom - edge) / box.height;
+    });
+    expect(emptiest).toBeLessThan(1 / 3);
     await shot(`hosted-${width}x${height}`);
   });
 });

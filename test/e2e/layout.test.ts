@@ -102,14 +102,21 @@ async function arrange() {
     headers,
     payload: { name: 'Jane Doe' },
   });
+  await sandbox.apps.test.inject({
+    method: 'POST',
+    url: `/sandbox/merchants/${created.merchant.id}/credit`,
+    payload: { currency: 'USDC', amount: 250_000_000 },
+  });
 }
 
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+  { width: 390, height: 844 },
+];
+
 describe('layout', () => {
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 1024, height: 768 },
-    { width: 390, height: 844 },
-  ]) {
+  for (const viewport of SIZES) {
     it(`every page fits ${viewport.width}×${viewport.height}`, async () => {
       await arrange();
       await page.setViewportSize(viewport);
@@ -155,48 +162,73 @@ describe('layout', () => {
     expect(found).toEqual([]);
   });
 
-  it('the refund form scrolls clear of the toasts and the recording banner', async () => {
-    await arrange();
-    await sandbox.apps.test.inject({
-      method: 'POST',
-      url: '/sandbox/recording/start',
-      payload: { name: 'layout' },
+  for (const viewport of SIZES) {
+    it(`at ${viewport.width}×${viewport.height} the refund form scrolls clear of the toasts and the recording banner`, async () => {
+      await arrange();
+      await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/sandbox/recording/start',
+        payload: { name: 'layout' },
+      });
+      await page.setViewportSize(viewport);
+      await page.goto(`${dashboardUrl}#/checkouts`);
+      await page.getByTestId('checkout-row').first().click();
+      await page.getByTestId('checkout-pay-full').click();
+      await page.getByTestId('notice-success').first().waitFor();
+      await page.getByTestId('recording-indicator').waitFor();
+      // Scrolled to the form (to the middle of the screen, as a person brings it into view), and to
+      // the end of the page as far as it goes: nothing sits on it either way.
+      const covering = () =>
+        page.evaluate(() => {
+          const form = document.querySelector('[data-testid="refund-form"]')!.getBoundingClientRect();
+          return ['.notices .notice', '[data-testid="recording-indicator"]'].flatMap((selector) =>
+            Array.from(document.querySelectorAll(selector))
+              .map((el) => el.getBoundingClientRect())
+              .filter(
+                (r) =>
+                  r.left < form.right && r.right > form.left && r.top < form.bottom && r.bottom > form.top,
+              )
+              .map(() => selector),
+          );
+        });
+      await page
+        .getByTestId('refund-form')
+        .evaluate((form) => form.scrollIntoView({ block: 'center', behavior: 'instant' }));
+      expect(await covering()).toEqual([]);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await covering()).toEqual([]);
     });
-    await page.setViewportSize({ width: 1024, height: 768 });
-    await page.goto(`${dashboardUrl}#/checkouts`);
-    await page.getByTestId('checkout-row').first().click();
-    await page.getByTestId('checkout-pay-full').click();
-    await page.getByTestId('notice-success').first().waitFor();
-    await page.getByTestId('recording-indicator').waitFor();
-    // Scrolled to the end of the page, as far as it goes: nothing sits on the refund form.
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const overlap = await page.evaluate(() => {
-      const form = document.querySelector('[data-testid="refund-form"]')!.getBoundingClientRect();
-      return ['.notices .notice', '[data-testid="recording-indicator"]'].flatMap((selector) =>
-        Array.from(document.querySelectorAll(selector))
-          .map((el) => el.getBoundingClientRect())
-          .filter(
-            (r) => r.left < form.right && r.right > form.left && r.top < form.bottom && r.bottom > form.top,
-          )
-          .map(() => selector),
-      );
-    });
-    expect(overlap).toEqual([]);
-  });
 
-  it('keeps “Pay part” beside its amount', async () => {
-    await arrange();
-    await page.setViewportSize({ width: 1024, height: 768 });
-    await page.goto(`${dashboardUrl}#/checkouts`);
-    await page.getByTestId('checkout-row').first().click();
-    const input = await page.getByTestId('checkout-pay-amount').boundingBox();
-    const button = await page.getByTestId('checkout-pay-part').boundingBox();
-    expect(input && button).toBeTruthy();
-    // Same line: the button's vertical middle is within the input's height.
-    const middle = button!.y + button!.height / 2;
-    expect(middle).toBeGreaterThan(input!.y);
-    expect(middle).toBeLessThan(input!.y + input!.height);
-  });
+    it(`at ${viewport.width}×${viewport.height} keeps “Pay part” beside its amount`, async () => {
+      await arrange();
+      await page.setViewportSize(viewport);
+      await page.goto(`${dashboardUrl}#/checkouts`);
+      await page.getByTestId('checkout-row').first().click();
+      const input = await page.getByTestId('checkout-pay-amount').boundingBox();
+      const button = await page.getByTestId('checkout-pay-part').boundingBox();
+      expect(input && button).toBeTruthy();
+      // Same line: the button's vertical middle is within the input's height, and it is on one line.
+      const middle = button!.y + button!.height / 2;
+      expect(middle).toBeGreaterThan(input!.y);
+      expect(middle).toBeLessThan(input!.y + input!.height);
+      expect(button!.height).toBeLessThan(input!.height + 4);
+    });
+
+    it(`at ${viewport.width}×${viewport.height} the Fund form shows the business-wallet balance it draws on`, async () => {
+      await arrange();
+      await page.setViewportSize(viewport);
+      await page.goto(`${dashboardUrl}#/cards`);
+      const note = page.getByTestId('fund-available');
+      await note.waitFor();
+      // Layout Co's wallet was credited 250.00 USDC in arrange().
+      await expect.poll(() => note.textContent()).toBe('Business wallet: 250.00 USDC available');
+      const form = await page.getByTestId('fund-form').boundingBox();
+      const box = await note.boundingBox();
+      expect(box!.y).toBeGreaterThanOrEqual(form!.y);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(form!.y + form!.height + 1);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+    });
+  }
 
   it('at 1024×768 the selected checkout’s detail is in view beside the list', async () => {
     await arrange();

@@ -9,7 +9,27 @@ import { dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harne
 setupDashboard();
 
 const byTestId = (id: string) => page.getByTestId(id);
-const DEVELOPER_MATERIAL = /svcb_|whsec_|BEGIN PUBLIC KEY|curl/i;
+
+/** What a presenter must never show: ids, API keys, signing secrets, RSA keys, curl commands. */
+const DEVELOPER_MATERIAL: [string, RegExp][] = [
+  ['a raw id', /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i],
+  ['an API key', /\bsvc[a-z]_/i],
+  ['a signing secret', /whsec_/i],
+  ['an RSA key', /BEGIN PUBLIC KEY|BEGIN RSA/i],
+  ['a curl command', /\bcurl\b/i],
+];
+
+/** The first piece of developer material in the text, named, or undefined. */
+function leak(text: string): string | undefined {
+  for (const [what, pattern] of DEVELOPER_MATERIAL) {
+    const match = pattern.exec(text);
+    if (match) {
+      const at = match.index;
+      return `${what}: …${text.slice(Math.max(0, at - 60), at + 60).replace(/\s+/g, ' ')}…`;
+    }
+  }
+  return undefined;
+}
 
 /** The hash routes the sidebar offers right now. */
 const navRoutes = () =>
@@ -17,28 +37,79 @@ const navRoutes = () =>
     .locator('nav a[data-testid^="nav-"]')
     .evaluateAll((links) => links.map((a) => (a.getAttribute('href') ?? '').replace('#/', '')));
 
+/** Everything a person reads on the page: its text and what the form fields hold. */
+const shownText = () =>
+  page.evaluate(() =>
+    [
+      document.body.innerText,
+      ...Array.from(document.querySelectorAll('input, textarea, select')).map((el) =>
+        el instanceof HTMLSelectElement
+          ? (el.selectedOptions[0]?.textContent ?? '')
+          : (el as HTMLInputElement).value,
+      ),
+    ].join('\n'),
+  );
+
+const settle = async () => {
+  await page.waitForFunction(() => !document.querySelector('[data-testid="page-loading"]'));
+  await page.waitForTimeout(400); // the page's reads land
+};
+
 async function settledText(route: string): Promise<string> {
   await page.goto(`${dashboardUrl}#/${route}`);
   await byTestId(`page-${route}`).waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-testid="page-loading"]'));
-  await page.waitForTimeout(400); // the page's reads land
-  return page.evaluate(() => document.body.innerText);
+  await settle();
+  return shownText();
+}
+
+/**
+ * Opens each of the page's rows or toggles (at most `limit`) in turn, as a presenter clicking
+ * through would, and returns what each showed.
+ */
+async function openEach(testId: string, limit = 6): Promise<string[]> {
+  const texts: string[] = [];
+  const count = Math.min(await byTestId(testId).count(), limit);
+  for (let i = 0; i < count; i++) {
+    const target = byTestId(testId).nth(i);
+    // A row opens its detail; a toggle (attempts, a message) opens in place.
+    const toggle = target.locator('[data-testid="delivery-toggle"], button[aria-expanded]').first();
+    await ((await toggle.count()) > 0 ? toggle : target).click();
+    await settle();
+    texts.push(await shownText());
+  }
+  return texts;
+}
+
+/** Every page and what opens from it: list rows, details, delivery attempts, inbox messages. */
+async function walk(routes: string[]): Promise<Map<string, string>> {
+  const seen = new Map<string, string>();
+  for (const route of routes) {
+    seen.set(`#/${route}`, await settledText(route));
+    const opens: Record<string, string[]> = {
+      checkouts: ['checkout-row'],
+      invoices: ['invoice-row'],
+      customers: ['customer-row'],
+      cards: ['card-row', 'cardholder-item'],
+      webhooks: ['delivery-row', 'inbox-message'],
+      money: ['payout-row'],
+    };
+    for (const testId of opens[route] ?? []) {
+      const texts = await openEach(testId);
+      for (const [i, text] of texts.entries()) seen.set(`#/${route} ${testId} ${i + 1}`, text);
+    }
+  }
+  return seen;
 }
 
 describe('presentation mode', () => {
-  it('hides keys, secrets, curl commands and RSA keys on every page, and is remembered', async () => {
+  it('hides ids, keys, secrets, curl commands and RSA keys on every page and detail, and is remembered', async () => {
     await buildDemo(sandbox);
     await page.goto(dashboardUrl);
     const everyRoute = await navRoutes();
 
     // Outside presentation mode the developer material is there (so the scan below can fail).
-    const seen = [
-      await settledText('merchants'),
-      await settledText('webhooks'),
-      await settledText('cards'),
-      await settledText('developers'),
-    ].join('\n');
-    for (const needle of ['svcb_', 'whsec_', 'BEGIN PUBLIC KEY', 'curl']) expect(seen).toContain(needle);
+    const developer = [...(await walk(everyRoute)).values()].join('\n');
+    for (const [what, pattern] of DEVELOPER_MATERIAL) expect(developer, what).toMatch(pattern);
 
     await byTestId('present-switch').check({ force: true });
     await page.reload();
@@ -47,10 +118,19 @@ describe('presentation mode', () => {
     const routes = await navRoutes();
     expect(routes).not.toContain('developers');
     expect(routes).not.toContain('requests');
-    for (const route of everyRoute) {
-      const text = await settledText(route);
-      expect(text.match(DEVELOPER_MATERIAL)?.[0], `#/${route}`).toBeUndefined();
-    }
+    const presented = await walk(everyRoute);
+    // Every list page opened something, so the details were scanned too.
+    for (const opened of ['checkout-row 1', 'invoice-row 1', 'cardholder-item 1', 'delivery-row 1'])
+      expect(
+        [...presented.keys()].some((k) => k.endsWith(opened)),
+        opened,
+      ).toBe(true);
+    const leaks = [...presented].flatMap(([where, text]) => {
+      const found = leak(text);
+      return found ? [`${where}: ${found}`] : [];
+    });
+    expect(leaks).toEqual([]);
+
     // A developer page opened by its address says what it is instead.
     await settledText('developers');
     await byTestId('page-hidden').waitFor();
@@ -63,7 +143,7 @@ describe('presentation mode', () => {
     await byTestId('present-switch').uncheck({ force: true });
     await page.reload();
     expect(await byTestId('present-switch').isChecked()).toBe(false);
-  }, 180_000);
+  }, 300_000);
 
   it('plays a story step by step with captions, pausable, through the control API', async () => {
     await buildDemo(sandbox);

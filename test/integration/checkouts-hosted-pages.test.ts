@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatTimestamp } from '../../server/format/dates.js';
 import { type Checkout, call, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../helpers/api.js';
 import { at, DAY, post, sandbox, useCheckoutSuite } from '../helpers/checkouts.js';
 import { createMerchant, testSandbox } from '../helpers/sandbox.js';
@@ -22,6 +23,9 @@ describe('checkouts', () => {
       expect(page.body).toContain('Blue Widget');
       expect(page.body).toContain('Two of them');
       expect(page.body).toContain('25.50 USDC');
+      // The dashboard's date format ("03 Dec 2026, 01:45 UTC"), not the browser locale's.
+      expect(page.body).toContain(`data-testid="expires-at">${formatTimestamp(checkout.expires_at)}<`);
+      expect(formatTimestamp(checkout.expires_at)).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/);
       for (const chain of checkout.crypto_chains) expect(page.body).toContain(chain.address);
       const statusOf = async () =>
         ok<Record<string, unknown>>(

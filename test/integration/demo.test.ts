@@ -56,7 +56,12 @@ describe('svc-sandbox serve --demo', () => {
     expect(out.indexOf('svc-sandbox ready')).toBeLessThan(out.indexOf('svc-sandbox demo ready'));
 
     const merchants = await get<{ id: string; name: string }[]>(`${base}/sandbox/merchants`);
-    expect(merchants.map((m) => m.name).sort()).toEqual(['Lumen Studio', 'Marketly', 'Northwind Coffee']);
+    expect(merchants.map((m) => m.name).sort()).toEqual([
+      'Kite Coffee',
+      'Lumen Studio',
+      'Marketly',
+      'Northwind Coffee',
+    ]);
     const id = (name: string) => merchants.find((m) => m.name === name)!.id;
 
     const northwind = await get<{ id: string; status: string; created_at: string }[]>(
@@ -113,6 +118,31 @@ describe('svc-sandbox serve --demo', () => {
     // Activity over days, at different hours: not all in one minute.
     const days = new Set([...northwind, ...transactions].map((row) => row.created_at.slice(0, 10)));
     expect(days.size, [...days].join(' ')).toBeGreaterThanOrEqual(3);
+    // ...and over the whole month, not bunched at its start: Northwind sells and spends in every
+    // week of the 30 days the demo covers.
+    const times = [...northwind, ...transactions].map((row) => Date.parse(row.created_at));
+    const start = Math.min(...times);
+    const weeks = new Set(times.map((t) => Math.min(3, Math.floor((t - start) / (7 * 24 * 3600_000)))));
+    expect([...weeks].sort()).toEqual([0, 1, 2, 3]);
+    expect(Math.max(...times) - start).toBeGreaterThan(27 * 24 * 3600_000);
+    const sales = northwind.filter((c) => c.status === 'completed').map((c) => Date.parse(c.created_at));
+    expect(
+      sales.filter((t) => t - start > 15 * 24 * 3600_000).length,
+      'sales in the second half',
+    ).toBeGreaterThanOrEqual(3);
+
+    // The Resellers page has something on the merchant it opens on: Northwind resells for Kite
+    // Coffee (with fee income) and Marketly resells for Northwind.
+    const connections = await get<{
+      outgoing: { merchant_id: string }[];
+      incoming: { reseller_id: string }[];
+    }>(`${base}/sandbox/merchants/${id('Northwind Coffee')}/reseller-connections?env=test`);
+    expect(connections.outgoing.map((c) => c.merchant_id)).toEqual([id('Kite Coffee')]);
+    expect(connections.incoming.map((c) => c.reseller_id)).toEqual([id('Marketly')]);
+    const northwindIncome = await get<{ currency: string; earned: number; pending: number }[]>(
+      `${base}/sandbox/merchants/${id('Northwind Coffee')}/reseller-income?env=test`,
+    );
+    expect(northwindIncome.find((i) => i.currency === 'USDC')?.earned).toBeGreaterThan(0);
 
     // Names read as a business: states are badges, never part of a name.
     const named = JSON.stringify([
@@ -126,6 +156,7 @@ describe('svc-sandbox serve --demo', () => {
     expect(named).not.toMatch(/\((?:[^)]*\b(?:kyc|pending|draft|approved|rejected)\b[^)]*)\)/i);
     expect(named).not.toMatch(/"username":"[^"]*\b(?:kyc|pending|draft|approved|rejected)\b/i);
     expect(named).toContain('Lea Fischer');
+    expect(named).toContain('Coffee club, 3 months'); // a title with a comma stays whole
 
     const income = await get<{ currency: string; earned: number; pending: number }[]>(
       `${base}/sandbox/merchants/${id('Marketly')}/reseller-income?env=test`,
@@ -188,7 +219,7 @@ describe('svc-sandbox serve --demo on a database file', () => {
 
     const first = await demoRun(db);
     expect(first.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
-    expect(first.merchants).toHaveLength(3);
+    expect(first.merchants).toHaveLength(4);
     // The month of history ends about now: the clock is not days ahead of real time.
     expect(Math.abs(first.now - Date.now())).toBeLessThan(2 * DAY);
 
@@ -200,7 +231,7 @@ describe('svc-sandbox serve --demo on a database file', () => {
 
     const fresh = await demoRun(db, ['--fresh']);
     expect(fresh.out).toMatch(/svc-sandbox demo ready: \d+ steps/);
-    expect(fresh.merchants).toHaveLength(3);
+    expect(fresh.merchants).toHaveLength(4);
     expect(fresh.merchants.filter((id) => first.merchants.includes(id))).toEqual([]);
     expect(Math.abs(fresh.now - Date.now())).toBeLessThan(2 * DAY);
   });

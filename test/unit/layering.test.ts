@@ -27,7 +27,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 //   server/sandbox.ts;
 // - server/http/** never imports server/db/** or server/request-log/** (not even types);
 // - server/** never imports electron;
-// - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types.
+// - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types
+//   (and, as values, the display formats in server/format it shares with the hosted pages);
+// - server/format/** imports only its sibling files (pure: the renderer bundles it).
 // - renderer/{store,api,lib}/** never import renderer/{components,pages}/** (a TypeScript scan at the end
 //   of this file, like the contract's type-only rule).
 //
@@ -96,6 +98,7 @@ const MSG = {
   importType: 'only used as types',
   domainSimulate: 'the domain never imports server/simulate',
   sandbox: 'nothing below the wiring imports server/sandbox.ts',
+  format: 'server/format imports nothing but its sibling files',
 } as const;
 
 interface Probe {
@@ -411,6 +414,25 @@ const probes: Probe[] = [
     expect: banned(MSG.electron),
   },
 
+  // server/format/** imports nothing but its siblings: the renderer bundles it.
+  {
+    name: 'format → node:crypto',
+    file: 'server/format/__probe__-node.ts',
+    source: "import { randomUUID } from 'node:crypto';\nexport const probe = randomUUID;\n",
+    expect: banned(MSG.format),
+  },
+  {
+    name: 'format → server/ids',
+    file: 'server/format/__probe__-ids.ts',
+    source: "import { newId } from '../ids.js';\nexport const probe = newId;\n",
+    expect: banned(MSG.format),
+  },
+  {
+    name: 'format → a sibling (allowed)',
+    file: 'server/format/__probe__-ok.ts',
+    source: "import { formatDay } from './dates.js';\nexport const probe = formatDay;\n",
+  },
+
   // renderer/**: its own files, the dashboard's packages, and types from the contract.
   {
     name: 'renderer → import type from the contract (allowed)',
@@ -433,6 +455,19 @@ const probes: Probe[] = [
       "import { useState } from 'react';\nimport { createRoot } from 'react-dom/client';\n" +
       "import { create } from 'zustand';\nimport { request } from '../api/client';\n\n" +
       'export const probe = [useState, createRoot, create, request];\n',
+  },
+  {
+    name: 'renderer → server/format, the display formats it shares with the hosted pages (allowed)',
+    file: 'renderer/lib/__probe__-format.ts',
+    source:
+      "import { formatTimestamp } from '../../server/format/dates.js';\nexport const probe = formatTimestamp;\n",
+  },
+  {
+    name: 'renderer → server/format/../http (escaping the shared formats)',
+    file: 'renderer/lib/__probe__-format-escape.ts',
+    source:
+      "import { escapeHtml } from '../../server/format/../http/pages/html.js';\nexport const probe = escapeHtml;\n",
+    expect: banned(MSG.rendererServer),
   },
   {
     name: 'renderer → contract without `type`, used as a type',

@@ -191,7 +191,9 @@ describe('Statements.read', () => {
     // Nothing is prepared until used: a context of a hundred statements costs nothing idle.
     const update = sql.read("UPDATE checkouts SET note = 'x'");
     expect(() => update.get()).toThrow(/writeRow\(\) or write\(\)/);
-    expect(() => sql.read("INSERT INTO checkouts (id) VALUES ('x')").all()).toThrow(/writeRow\(\) or write\(\)/);
+    expect(() => sql.read("INSERT INTO checkouts (id) VALUES ('x')").all()).toThrow(
+      /writeRow\(\) or write\(\)/,
+    );
   });
 });
 

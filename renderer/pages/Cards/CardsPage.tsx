@@ -1,5 +1,5 @@
 import { Card } from '../../components/Card';
-import { Private } from '../../components/Private';
+import { Private, useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
@@ -13,6 +13,7 @@ export function CardsPage() {
   useScopedLoad(loadCards);
   const selected = useStore((s) => (s.cardholdersScope === scopeKey(s) ? s.selectedCardholderId : null));
   const env = useStore((s) => s.env);
+  const words = useWords();
   return (
     <ScopeGate>
       <div className="stack">
@@ -20,7 +21,10 @@ export function CardsPage() {
           <div className="stack">
             <Card
               title="New cardholder"
-              subtitle={`Created in ${env} as the merchant’s owner (POST /v1/cardholders).`}
+              subtitle={words(
+                `Created in ${env} as the merchant’s owner (POST /v1/cardholders).`,
+                'A team member who gets company cards, once their identity is checked.',
+              )}
             >
               <NewCardholderForm />
             </Card>

@@ -4,6 +4,7 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { AmountInput, Field, Select } from '../../components/Field';
+import { useWords } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { chainName, formatAmount, formatMoney, formatTimestamp, parseAmount } from '../../lib/format';
@@ -11,7 +12,7 @@ import { useStore } from '../../store';
 import { CheckoutChains } from './CheckoutChains';
 import { CheckoutPayments, CheckoutRefunds } from './CheckoutHistory';
 import { RefundForm } from './RefundForm';
-import { CHECKOUT_TONE, REFUNDABLE } from './status';
+import { CHECKOUT_LABEL, CHECKOUT_TONE, REFUNDABLE } from './status';
 
 function Summary({ detail }: { detail: Detail }) {
   const { checkout } = detail;
@@ -25,6 +26,7 @@ function Summary({ detail }: { detail: Detail }) {
           <StatusBadge
             status={checkout.status}
             tone={CHECKOUT_TONE[checkout.status]}
+            label={CHECKOUT_LABEL[checkout.status]}
             testId="checkout-status"
             large
           />
@@ -96,11 +98,15 @@ function Simulate({ checkout }: { checkout: Checkout }) {
 
   const pay = (amount?: number) =>
     run(() => payCheckout(checkout.id, amount === undefined ? payWith : { ...payWith, amount }));
+  const words = useWords();
 
   return (
     <Card
-      title="Play the outside world"
-      subtitle="A transfer the chain detects, settlement, expiry: each fires its webhook as the service would."
+      title={words('Play the outside world', 'Act as the customer')}
+      subtitle={words(
+        'A transfer the chain detects, settlement, expiry: each fires its webhook as the service would.',
+        'Pay in full or in part, settle the payment now, or let the time to pay run out.',
+      )}
       testId="checkout-simulate"
     >
       <div className="action-rows">
@@ -203,6 +209,7 @@ function Simulate({ checkout }: { checkout: Checkout }) {
 
 export function CheckoutDetail({ checkoutId }: { checkoutId: string }) {
   const detail = useStore((s) => (s.checkoutDetail?.checkout.id === checkoutId ? s.checkoutDetail : null));
+  const words = useWords();
   if (!detail) {
     return (
       <Card>
@@ -218,7 +225,10 @@ export function CheckoutDetail({ checkoutId }: { checkoutId: string }) {
       <CheckoutPayments payments={detail.payments} currency={checkout.currency} />
       <Card
         title="Refunds"
-        subtitle="As the merchant’s owner (POST /v1/checkouts/{id}/refund). Gas comes off the refund unless the merchant pays it."
+        subtitle={words(
+          'As the merchant’s owner (POST /v1/checkouts/{id}/refund). Gas comes off the refund unless the merchant pays it.',
+          'Money back to the customer, all or part. The network fee comes off the refund unless the business pays it.',
+        )}
         testId="checkout-refunds"
       >
         <RefundForm checkout={checkout} enabled={REFUNDABLE.includes(checkout.status)} />

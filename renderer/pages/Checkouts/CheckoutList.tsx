@@ -4,11 +4,11 @@ import { PagedList } from '../../components/PagedList';
 import { Private } from '../../components/Private';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatMoney, formatTimestamp, humanize } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import type { CheckoutFilter } from '../../store/checkouts';
 import { scopeKey } from '../../store/scope';
-import { CHECKOUT_TONE } from './status';
+import { CHECKOUT_LABEL, CHECKOUT_TONE } from './status';
 
 const STATUSES = Object.keys(CHECKOUT_TONE) as CheckoutStatus[];
 
@@ -39,7 +39,7 @@ export function CheckoutList() {
             <option value="all">Any status</option>
             {STATUSES.map((status) => (
               <option key={status} value={status}>
-                {humanize(status)}
+                {CHECKOUT_LABEL[status]}
               </option>
             ))}
           </Select>
@@ -81,7 +81,11 @@ export function CheckoutList() {
           </span>
           <span className="row-item-side">
             <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
-            <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+            <StatusBadge
+              status={checkout.status}
+              tone={CHECKOUT_TONE[checkout.status]}
+              label={CHECKOUT_LABEL[checkout.status]}
+            />
           </span>
         </button>
       )}

@@ -1,4 +1,5 @@
 import { Card } from '../../components/Card';
+import { useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
@@ -13,6 +14,7 @@ export function CheckoutsPage() {
   // Right after a switch of merchant or environment, the previous scope's checkout is not shown.
   const selected = useStore((s) => (s.checkoutsScope === scopeKey(s) ? s.selectedCheckoutId : null));
   const env = useStore((s) => s.env);
+  const words = useWords();
 
   return (
     <ScopeGate>
@@ -20,7 +22,10 @@ export function CheckoutsPage() {
         <div className="stack">
           <Card
             title="New checkout"
-            subtitle={`Created in ${env} as the merchant’s owner, with the body and answer of POST /v1/checkouts.`}
+            subtitle={words(
+              `Created in ${env} as the merchant’s owner, with the body and answer of POST /v1/checkouts.`,
+              'Ask a customer to pay: they get a payment page with the amount and where to send it.',
+            )}
           >
             <NewCheckoutForm />
           </Card>

@@ -3,7 +3,7 @@ import type { CustomerDetail } from '../../api/types';
 import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { PagedList } from '../../components/PagedList';
-import { Private } from '../../components/Private';
+import { Private, useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -13,7 +13,7 @@ import { useStore } from '../../store';
 import { customersKey } from '../../store/customers';
 import { scopeKey } from '../../store/scope';
 import { openCheckout } from '../Checkouts/open';
-import { CHECKOUT_TONE } from '../Checkouts/status';
+import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 import { INVOICE_TONE, openInvoice } from '../Invoices/status';
 
 function CustomerList() {
@@ -28,10 +28,14 @@ function CustomerList() {
   const selected = useStore((s) => s.selectedCustomerId);
   const { searchCustomers, customersPage, selectCustomer } = useStore.getState();
   const env = useStore((s) => s.env);
+  const words = useWords();
   return (
     <PagedList
       title="Customers"
-      subtitle={`Made through /v1/customers, or inline with a checkout or invoice, in ${env}. Newest first.`}
+      subtitle={words(
+        `Made through /v1/customers, or inline with a checkout or invoice, in ${env}. Newest first.`,
+        'The people and businesses who buy, newest first.',
+      )}
       testId="customer-list"
       toolbar={
         <SearchBox
@@ -170,7 +174,11 @@ function Detail({ detail }: { detail: CustomerDetail }) {
             </span>
             <span className="row-item-side">
               <span className="amount">{formatMoney(checkout.amount, checkout.currency)}</span>
-              <StatusBadge status={checkout.status} tone={CHECKOUT_TONE[checkout.status]} />
+              <StatusBadge
+                status={checkout.status}
+                tone={CHECKOUT_TONE[checkout.status]}
+                label={CHECKOUT_LABEL[checkout.status]}
+              />
             </span>
           </button>
         )}

@@ -17,7 +17,7 @@ import {
 } from '../../lib/insights';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
-import { CHECKOUT_TONE } from '../Checkouts/status';
+import { CHECKOUT_TONE, checkoutLabel } from '../Checkouts/status';
 import type { ChartSeries } from './Chart';
 import { Stories } from './Stories';
 
@@ -129,7 +129,11 @@ function CheckoutStatuses() {
         <ul className="status-bars">
           {rows.map(({ status, count }) => (
             <li key={status} className="status-bar" data-testid="home-status" data-status={status}>
-              <StatusBadge status={status} tone={CHECKOUT_TONE[status as CheckoutStatus] ?? 'neutral'} />
+              <StatusBadge
+                status={status}
+                tone={CHECKOUT_TONE[status as CheckoutStatus] ?? 'neutral'}
+                label={checkoutLabel(status)}
+              />
               <span className="status-bar-track" aria-hidden="true">
                 <span
                   className={`status-bar-fill tone-${CHECKOUT_TONE[status as CheckoutStatus] ?? 'neutral'}`}

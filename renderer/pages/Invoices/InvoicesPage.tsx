@@ -3,6 +3,7 @@ import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { FilterTabs } from '../../components/FilterTabs';
 import { PagedList } from '../../components/PagedList';
+import { Private, useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { SearchBox } from '../../components/SearchBox';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -12,7 +13,7 @@ import { useStore } from '../../store';
 import { invoicesKey } from '../../store/invoices';
 import { scopeKey } from '../../store/scope';
 import { openCheckout } from '../Checkouts/open';
-import { CHECKOUT_TONE } from '../Checkouts/status';
+import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 import { INVOICE_FILTERS, INVOICE_TONE } from './status';
 
 const label = (f: string) => (f === 'all' ? 'All' : f.charAt(0).toUpperCase() + f.slice(1));
@@ -30,10 +31,14 @@ function InvoiceList() {
   const selected = useStore((s) => s.selectedInvoiceId);
   const { setInvoiceFilter, searchInvoices, invoicesPage, selectInvoice } = useStore.getState();
   const env = useStore((s) => s.env);
+  const words = useWords();
   return (
     <PagedList
       title="Invoices"
-      subtitle={`Made through /v1/invoices in ${env}, newest first. Activating one creates the checkout that collects it.`}
+      subtitle={words(
+        `Made through /v1/invoices in ${env}, newest first. Activating one creates the checkout that collects it.`,
+        'Bills to customers, newest first. Sending one opens the payment page that collects it.',
+      )}
       testId="invoice-list"
       toolbar={
         <>
@@ -195,14 +200,17 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
           <div className="row-item-static">
             <span className="row-item-text">
               <span className="row-item-title">{checkout.title}</span>
-              <code className="mono small" data-testid="invoice-checkout-id">
-                {checkout.id}
-              </code>
+              <Private>
+                <code className="mono small" data-testid="invoice-checkout-id">
+                  {checkout.id}
+                </code>
+              </Private>
             </span>
             <span className="row-item-side">
               <StatusBadge
                 status={checkout.status}
                 tone={CHECKOUT_TONE[checkout.status]}
+                label={CHECKOUT_LABEL[checkout.status]}
                 testId="invoice-checkout-status"
               />
               <button

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { Payout, PayoutStatus } from '../../api/types';
 import { Card } from '../../components/Card';
 import { AmountInput, Field, Select } from '../../components/Field';
+import { useWords } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -116,6 +117,7 @@ export function CreditForm() {
   const [currency, setCurrency] = useState('USDC');
   const [busy, run] = useBusy();
   const minor = parseAmount(amount);
+  const words = useWords();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -125,8 +127,11 @@ export function CreditForm() {
 
   return (
     <Card
-      title="Credit"
-      subtitle="Top up the available balance directly, say to fund cards. No webhook: it is a sandbox shortcut."
+      title={words('Credit', 'Add money')}
+      subtitle={words(
+        'Top up the available balance directly, say to fund cards. No webhook: it is a sandbox shortcut.',
+        'Top up the business’s balance directly, for example to fund its cards.',
+      )}
       testId="credit"
     >
       <form className="form" onSubmit={submit} data-testid="credit-form">

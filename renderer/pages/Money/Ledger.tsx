@@ -1,7 +1,8 @@
 import { Fragment, useState } from 'react';
 import type { LedgerTransaction } from '../../api/types';
 import { Card } from '../../components/Card';
-import { formatAmount, formatTimestamp, humanize } from '../../lib/format';
+import { useWords } from '../../components/Private';
+import { formatAmount, formatTimestamp, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 
@@ -27,6 +28,21 @@ function Delta({ parts }: { parts: { currency: string; amount: number }[] }) {
   );
 }
 
+/** What moved the money, as the merchant says it (the ledger's own kind is in `data-kind`). */
+const KIND_WORDS: Record<string, string> = {
+  'checkout.payment': 'Payment received, not yet settled',
+  'checkout.settlement': 'Payment settled',
+  'checkout.refund': 'Refund to a customer',
+  'checkout.cancel': 'Checkout cancelled',
+  'fees.release': 'Fees released',
+  deposit: 'Deposit',
+  payout: 'Payout',
+  credit: 'Money added',
+  'card.fund': 'Money moved to cards',
+  'card.recall': 'Money back from cards',
+};
+const kindInWords = (kind: string) => KIND_WORDS[kind] ?? statusLabel(kind);
+
 /** Accounts as the ledger names them, shortened for people: merchant:<id>:available → merchant available. */
 const accountLabel = (account: string, merchantId: string) =>
   account
@@ -38,13 +54,17 @@ export function Ledger() {
   const ledger = useStore((s) => (s.moneyScope === scopeKey(s) ? s.ledger : null));
   const merchantId = useStore((s) => s.selectedMerchantId) ?? '';
   const [open, setOpen] = useState<string | null>(null);
+  const words = useWords();
   const available = `merchant:${merchantId}:available`;
   const pending = `merchant:${merchantId}:pending`;
 
   return (
     <Card
       title="Ledger"
-      subtitle="Double-entry transactions touching the merchant’s balances, newest first."
+      subtitle={words(
+        'Double-entry transactions touching the merchant’s balances, newest first.',
+        'Every movement of the merchant’s money, newest first.',
+      )}
       testId="ledger"
     >
       {ledger === null ? (
@@ -69,7 +89,7 @@ export function Ledger() {
                   <tr data-testid="ledger-row" data-kind={tx.kind}>
                     <td className="nowrap">{formatTimestamp(tx.created_at)}</td>
                     <td>
-                      <span className="strong ledger-kind">{humanize(tx.kind)}</span>
+                      <span className="strong ledger-kind">{kindInWords(tx.kind)}</span>
                       {tx.memo && <div className="muted small">{tx.memo}</div>}
                     </td>
                     <td className="num nowrap">

@@ -3,6 +3,7 @@ import type { StaticAddress } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
+import { useWords } from '../../components/Private';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { chainName, parseAmount } from '../../lib/format';
@@ -85,11 +86,15 @@ export function StaticAddresses() {
   const loaded = useStore((s) => s.moneyScope !== null && s.moneyScope === scopeKey(s));
   const chains = useStore((s) => s.chains);
   const [open, setOpen] = useState<string | null>(null);
+  const words = useWords();
 
   return (
     <Card
-      title="Static addresses"
-      subtitle="One per chain. Play the sender: the deposit is confirmed at once and fires deposit.received."
+      title={words('Static addresses', 'Deposit addresses')}
+      subtitle={words(
+        'One per chain. Play the sender: the deposit is confirmed at once and fires deposit.received.',
+        'The business’s own address on each network: money sent there lands in its balance.',
+      )}
       testId="static-addresses"
     >
       {loaded && addresses.length === 0 ? (

@@ -256,7 +256,7 @@ export function OutgoingConnections() {
   return (
     <Card
       title="Merchants this merchant resells"
-      subtitle={`Outgoing connections in ${env}: effective at once, no approval. The rate is taken from each checkout made on their behalf.`}
+      subtitle={`Outgoing connections in ${env}: effective at once, no approval. The rate is taken from each checkout made on their behalf; fees are in that checkout’s currency.`}
       testId="outgoing-connections"
     >
       <NewConnectionForm outgoing={outgoing ?? NONE} />
@@ -295,7 +295,7 @@ export function IncomingConnections() {
   return (
     <Card
       title="Resellers of this merchant"
-      subtitle={`Incoming connections in ${env}: who may create checkouts for this merchant, and their cut.`}
+      subtitle={`Incoming connections in ${env}: who may create checkouts for this merchant, and their cut (in each checkout’s currency).`}
       testId="incoming-connections"
     >
       {incoming === null ? (

@@ -10,7 +10,7 @@ import { formatMoney, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
 import { merchantName } from '../../store/resellers';
 import { scopeKey } from '../../store/scope';
-import { CHECKOUT_TONE } from '../Checkouts/status';
+import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 
 /** Hours until an on-behalf checkout expires (as the Checkouts form's default). */
 const HOURS = 24;
@@ -39,6 +39,7 @@ function CreatedCheckout({ checkout }: { checkout: CheckoutItem }) {
         <StatusBadge
           status={checkout.status}
           tone={CHECKOUT_TONE[checkout.status]}
+          label={CHECKOUT_LABEL[checkout.status]}
           testId="on-behalf-checkout-status"
         />
       </div>

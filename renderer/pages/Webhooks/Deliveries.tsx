@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Select } from '../../components/Field';
 import { FilterTabs } from '../../components/FilterTabs';
 import { Pager } from '../../components/Pager';
-import { Private } from '../../components/Private';
+import { Private, useShown } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp } from '../../lib/format';
@@ -38,6 +38,7 @@ function Headers({ headers }: { headers: Record<string, string> }) {
 }
 
 function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryAttempt }) {
+  const shown = useShown();
   const ok =
     attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
   return (
@@ -71,11 +72,14 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
       )}
       <div className="attempt-grid">
         <div>
-          <h4 className="attempt-label">Request headers</h4>
-          <Headers headers={attempt.request_headers} />
+          {/* The headers carry the signature and the delivery's id: developer material. */}
+          <Private>
+            <h4 className="attempt-label">Request headers</h4>
+            <Headers headers={attempt.request_headers} />
+          </Private>
           <h4 className="attempt-label">Request body</h4>
           <pre className="code-block code-block-light" data-testid="attempt-request-body">
-            {prettyBody(attempt.request_body)}
+            {shown(prettyBody(attempt.request_body))}
           </pre>
         </div>
         <div>
@@ -83,7 +87,7 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
             Response {attempt.response_status !== null ? `(HTTP ${attempt.response_status})` : ''}
           </h4>
           <pre className="code-block code-block-light" data-testid="attempt-response-body">
-            {attempt.response_body ? prettyBody(attempt.response_body) : '(no body)'}
+            {attempt.response_body ? shown(prettyBody(attempt.response_body)) : '(no body)'}
           </pre>
         </div>
       </div>

@@ -4,7 +4,7 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextInput } from '../../components/Field';
-import { Private } from '../../components/Private';
+import { Private, useShown } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -175,6 +175,7 @@ function EndpointRow({
   const [testType, setTestType] = useState<TestEventType>(() => defaultTestType(endpoint.events));
   const [toggling, runToggle] = useBusy();
   const everything = endpoint.events.includes('*');
+  const shown = useShown();
   if (editing) {
     return (
       <li className="key-item" data-testid="endpoint-row" data-endpoint-id={endpoint.id}>
@@ -193,8 +194,8 @@ function EndpointRow({
     >
       <div className="key-item-main">
         <div className="key-item-title">
-          <code className="mono endpoint-url" data-testid="endpoint-url" title={endpoint.url}>
-            {endpoint.url}
+          <code className="mono endpoint-url" data-testid="endpoint-url" title={shown(endpoint.url)}>
+            {shown(endpoint.url)}
           </code>
           {endpoint.disabled && (
             <StatusBadge status="disabled" tone="neutral" label="Disabled" testId="endpoint-disabled" />

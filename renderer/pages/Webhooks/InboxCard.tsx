@@ -4,6 +4,7 @@ import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, Select } from '../../components/Field';
 import { InboxIcon } from '../../components/icons';
+import { useShown } from '../../components/Private';
 import { useBusy } from '../../components/useBusy';
 import { useInboxUrl } from '../../components/useInboxUrl';
 import { formatTimestamp } from '../../lib/format';
@@ -27,6 +28,7 @@ function Signature({ valid }: { valid: InboxMessage['signature_valid'] }) {
 
 function Message({ message }: { message: InboxMessage }) {
   const [open, setOpen] = useState(false);
+  const shown = useShown();
   const event = eventOfBody(message.body);
   return (
     <li className="inbox-message" data-testid="inbox-message" data-event={event ?? ''}>
@@ -41,7 +43,7 @@ function Message({ message }: { message: InboxMessage }) {
         <span className="muted small">answered {message.response_status}</span>
         <span className="muted small inbox-time">{formatTimestamp(message.received_at)}</span>
       </button>
-      {open && <pre className="code-block code-block-light">{prettyBody(message.body)}</pre>}
+      {open && <pre className="code-block code-block-light">{shown(prettyBody(message.body))}</pre>}
     </li>
   );
 }
@@ -54,6 +56,7 @@ export function InboxCard() {
   const url = useInboxUrl(name) ?? '';
   const [draft, setDraft] = useState(name);
   const [busy, run] = useBusy();
+  const shown = useShown();
   useEffect(() => setDraft(name), [name]);
 
   const show = (e: FormEvent) => {
@@ -74,7 +77,7 @@ export function InboxCard() {
       <div className="form">
         <div className="key-cell">
           <code className="mono key-value" data-testid="inbox-url">
-            {url}
+            {shown(url)}
           </code>
           <CopyButton value={url} />
         </div>

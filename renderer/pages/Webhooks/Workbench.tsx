@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Delivery, EndpointHealth, WebhookEndpoint } from '../../api/types';
 import { listEndpointHealth, resendDelivery } from '../../api/workbench';
+import { useShown } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp, shorten } from '../../lib/format';
@@ -103,7 +104,9 @@ export function DeliveryTarget({ delivery }: { delivery: Delivery }) {
   const forwardTo = useStore(
     (s) => s.endpoints.find((e) => e.id === delivery.endpoint_id)?.forward_to ?? null,
   );
-  const url = forwardTo ?? delivery.url;
+  // Presentation mode hides the ids in it (a listen URL carries the merchant's).
+  const shown = useShown();
+  const url = shown(forwardTo ?? delivery.url);
   return (
     <div className="muted small mono" title={url} data-testid="delivery-target">
       {shorten(url, 18)}

@@ -7,6 +7,7 @@ import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import { NotFoundError } from '../../errors.js';
+import { formatTimestamp } from '../../format/dates.js';
 import { lazy } from '../../lazy-require.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
@@ -30,9 +31,8 @@ const qrcode = lazy<typeof import('qrcode')>('qrcode');
 const qr = (address: string): Promise<string> =>
   qrcode().toString(address, { type: 'svg', margin: 1, width: 176, errorCorrectionLevel: 'M' });
 
-/** A sandbox timestamp as a customer reads it (UTC: the sandbox clock is not the viewer's). */
-const utc = (iso: string): string =>
-  `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+/** A sandbox timestamp as the dashboard writes it (UTC: the sandbox clock is not the viewer's). */
+const utc = formatTimestamp;
 
 function statusPill(status: string, received: number, open: boolean): string {
   const [label, tone] =
@@ -83,7 +83,7 @@ async function checkoutPage(
 <div class="qr" data-testid="qr-${chain}" role="img" aria-label="QR code of the ${name} address">${codes[i] ?? ''}</div>
 <div class="fields">
 <div class="field"><div class="field-label">Amount to send</div><div class="field-row"><span class="field-value" data-pay-amount data-testid="pay-amount-${chain}">${escapeHtml(payAmount)}</span>${left === null ? '' : `<button type="button" class="copy" data-copy-amount data-testid="copy-amount-${chain}">Copy</button>`}</div></div>
-<div class="field"><div class="field-label">${name} address</div><div class="field-row"><code class="field-value mono" data-testid="address-${chain}">${escapeHtml(c.address)}</code><button type="button" class="copy" data-copy="${escapeHtml(c.address)}" data-testid="copy-address-${chain}">Copy</button></div></div>
+<div class="field field-address" style="--chars: ${c.address.length}"><div class="field-label">${name} address</div><div class="field-row"><code class="field-value mono" data-testid="address-${chain}">${escapeHtml(c.address)}</code><button type="button" class="copy" data-copy="${escapeHtml(c.address)}" data-testid="copy-address-${chain}">Copy</button></div></div>
 <p class="hint">Send ${tokens} on <b>${name}</b> only. Transfers on another network are lost.</p>
 </div></div>`;
     })

@@ -5,6 +5,7 @@
  * is frozen. It loads nothing from anywhere else (the app works offline).
  */
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
+import { formatClock, formatTimestamp } from '../../../format/dates.js';
 import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
 import { all, byTestId, copyText, findTestId, readData, WORKSPACE_BASE } from './dom.js';
@@ -29,8 +30,8 @@ function duration(ms: number): string {
   if (h > 0) return `${h}h ${two(m)}m ${two(s % 60)}s`;
   return `${m}m ${two(s % 60)}s`;
 }
-const when = (iso: string): string =>
-  `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+// The same words as the server's first paint and the dashboard: "03 Dec 2026, 01:45 UTC".
+const when = formatTimestamp;
 
 // ---- what the customer sees ----
 const PAID: readonly CheckoutStatus[] = ['paid', 'completed', 'partially_refunded', 'refunded'];
@@ -162,7 +163,7 @@ function render(): void {
     el.dataset.copy = rest === null ? '' : formatUnits(rest).replace(/,/g, '');
 
   const clockLine = byTestId('sandbox-clock');
-  clockLine.textContent = `Sandbox clock: ${new Date(sandboxNow()).toISOString().replace('T', ' ').slice(0, 19)} UTC${clock.frozen ? ' · frozen' : ''}`;
+  clockLine.textContent = `Sandbox clock: ${formatClock(sandboxNow())}${clock.frozen ? ' · frozen' : ''}`;
   clockLine.dataset.frozen = String(clock.frozen);
 
   if (p !== 'open') {
