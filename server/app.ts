@@ -41,6 +41,7 @@ import { scenarioControlRoutes } from './http/sandbox/scenarios.js';
 import { streamControlRoutes } from './http/sandbox/stream.js';
 import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
+import { webhookWorkbenchRoutes } from './http/sandbox/webhook-workbench.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
 import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
 import { type WorkspaceHostRoutesDeps, workspaceRoutes } from './http/sandbox/workspaces.js';
@@ -196,6 +197,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         inbox: ctx.inbox,
         merchants: ctx.merchants,
         webhooks: ctx.webhooks,
+      });
+      await control.register(webhookWorkbenchRoutes, {
+        merchants: ctx.merchants,
+        workbench: ctx.webhookWorkbench,
       });
       await control.register(fundsControlRoutes, {
         chain: ctx.chain,

@@ -53,6 +53,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
 import { WebhookService } from './webhooks/service.js';
 import { WebhookTransport } from './webhooks/transport.js';
+import { WebhookWorkbench } from './webhooks/workbench.js';
 
 export interface ContextOptions {
   db: Db;
@@ -257,6 +258,14 @@ export function createContext(options: ContextOptions) {
     unit,
   });
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
+  const webhookWorkbench = new WebhookWorkbench({
+    repo: repos.webhooks,
+    kv,
+    clock,
+    ids,
+    dispatcher,
+    transaction,
+  });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({ clock, merchants, events, baseUrl });
 
@@ -293,6 +302,7 @@ export function createContext(options: ContextOptions) {
     identity,
     dispatcher,
     webhooks,
+    webhookWorkbench,
     inbox,
     addressSource,
     baseUrl,

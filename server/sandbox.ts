@@ -148,7 +148,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     version: VERSION,
     urls,
     reset: () => workspaces.reset(workspaces.require(currentScope().id)),
-    startWorkspace: () => workspaces.start,
+    startWorkspace: () => workspaces.startWorkspace,
   };
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of
   // the listeners, so it is built here, beside them, not in the core context.

@@ -109,6 +109,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  EndpointHealth,
   Inbox,
   InboxMessage,
   TestEventBody,

@@ -1,6 +1,7 @@
 import { DEFAULT_WORKSPACE, onWorkspaceMissing, setActiveWorkspace } from '../api/active-workspace';
 import { importWorkspace } from '../api/scenarios';
 import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../api/types';
+import { health as sandboxHealth } from '../api/sandbox';
 import * as api from '../api/workspaces';
 import { formatTimestamp } from '../lib/format';
 import { chooseStartWorkspace, withWorkspaceParam, workspaceParamOf } from '../lib/workspaces';
@@ -151,7 +152,7 @@ export const createWorkspacesSlice: Slice<WorkspacesSlice> = (set, get) => {
       const fromLink = workspaceParamOf(globalThis.location?.search ?? '');
       const last = remembered();
       await attempt(get, async () => {
-        const [workspaces, health] = await Promise.all([api.listWorkspaces(), api.health()]);
+        const [workspaces, health] = await Promise.all([api.listWorkspaces(), sandboxHealth()]);
         set({ workspaces, workspacesReadAt: Date.now() });
         const { workspace, missing } = chooseStartWorkspace(
           workspaces,

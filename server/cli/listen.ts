@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { WebhookEndpoint } from '../contract/webhooks.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
 import { CHAOS_HELP, describeChaos, parseChaos } from './chaos-option.js';
-import { clientFor } from './client.js';
+import { clientFor, type SseMessage } from './client.js';
 import {
   CliFailure,
   COMMON_HELP,
@@ -17,27 +17,34 @@ import {
 } from './common.js';
 
 export const LISTEN_USAGE = `Usage: svc-sandbox listen --forward-to <url> [options]
+       svc-sandbox listen --print-secret
 
 Forwards the sandbox's webhooks to a URL on your machine, like \`stripe listen\`. Starts a local
 listener on 127.0.0.1 (a free port), registers a temporary webhook endpoint pointing at it for each
-merchant, prints each endpoint's signing secret, then forwards every delivery to --forward-to: the
-exact body with the original X-SVC-Event, X-SVC-Delivery-Id and X-SVC-Signature headers, so the
-signature verifies against the printed secret. The sandbox sees your app's answer (status and body;
-502 when it cannot be reached), so failures are retried on the sandbox clock as usual. One line per
-delivery: <time>  <event>  <delivery id>  → <status> <url>.
+merchant, all signed with one secret, then forwards every delivery to --forward-to: the exact body
+with the original X-SVC-Event, X-SVC-Delivery-Id and X-SVC-Signature headers (so the signature
+verifies against the printed secret), plus X-SVC-Merchant-Id and X-SVC-Endpoint-Id. The secret is
+kept by the sandbox (per workspace): it stays the same across runs of listen, so configure your app
+with it once. The sandbox sees your app's answer (status and body; 502 when it cannot be reached),
+so failures are retried on the sandbox clock as usual. One line per attempt:
+  <time>  <event>  <delivery id>  #<attempt>  → <status> <url>  [pending|delivered|failed ...]
+pending: a retry is due (its sandbox time is shown); delivered/failed after several attempts say so.
 
 Without --merchant every merchant is included: those present at start, and new ones (the merchant
-list is polled every 2 s). The endpoints are removed on exit (Ctrl-C, SIGTERM).
+list is polled every 2 s). The endpoints are removed on exit (Ctrl-C, SIGTERM); the Webhooks page
+and \`logs tail\` show them as listen's, with the --forward-to URL.
 
 Options:
   --forward-to <url>  where to send each delivery (required)
   --events <a,b>      only these event types (default: every event)
   --merchant <id>     only this merchant (default: every merchant, including new ones)
   --env <env>         test or production (default test)
+  --print-secret      print listen's signing secret and exit
 ${CHAOS_HELP}
 ${COMMON_HELP}
-Example:
+Examples:
   svc-sandbox listen --forward-to http://localhost:3000/webhooks --events checkout.paid
+  svc-sandbox listen --print-secret
 `;
 
 const OPTIONS = {
@@ -45,10 +52,13 @@ const OPTIONS = {
   events: { type: 'string' },
   merchant: { type: 'string' },
   env: { type: 'string' },
+  'print-secret': { type: 'boolean' },
   chaos: { type: 'string' },
 } as const;
 
 const POLL_MS = 2000;
+/** The body listen answers with when --forward-to could not be reached (see `forward`). */
+const UNREACHABLE = 'svc-sandbox listen: ';
 const FORWARD_TIMEOUT_MS = 30_000;
 
 interface Endpoint {
@@ -68,6 +78,12 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) return 'help';
   noExtra(positionals, 1);
+  if (values['print-secret']) {
+    const { secret } = await clientFor(values).get<{ secret: string }>('/sandbox/listen-secret');
+    if (values.json) json({ secret });
+    else out(secret);
+    return 0;
+  }
   const forwardTo = values['forward-to'] as string | undefined;
   if (!forwardTo) throw new UsageError('--forward-to <url> is required');
   let target: URL;
@@ -94,6 +110,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
 
   await client.get('/sandbox/health');
   if (only !== undefined) await client.get(`/sandbox/merchants/${encodeURIComponent(only)}`);
+  const { secret } = await client.get<{ secret: string }>('/sandbox/listen-secret');
 
   // The local listener the sandbox delivers to: /<merchant id>, one path per endpoint.
   // Held to the sandbox's own connection limits: any local process can connect to it.
@@ -114,6 +131,12 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   });
   const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  /** This run's endpoints, by merchant and by id. */
+  const byMerchant = new Map<string, Endpoint>();
+  const endpointIds = new Set<string>();
+
+  // The line for each attempt is printed from the sandbox's record of it (the event stream), not
+  // here: only the sandbox knows its attempt number and what follows (a retry, or giving up).
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -125,9 +148,10 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
         headers[name] = value;
     }
     const merchantId = decodeURIComponent((req.url ?? '/').slice(1).split('?')[0] ?? '');
-    const event = headers['x-svc-event'] ?? '?';
-    const deliveryId = headers['x-svc-delivery-id'] ?? '?';
-    const started = performance.now();
+    // Which merchant (and temporary endpoint) this is for: listen covers many with one secret.
+    headers['x-svc-merchant-id'] = merchantId;
+    const endpoint = byMerchant.get(merchantId);
+    if (endpoint) headers['x-svc-endpoint-id'] = endpoint.id;
     let status: number | null = null;
     let answer = '';
     let error: string | null = null;
@@ -148,26 +172,72 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
           ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`
           : (cause?.code ?? cause?.message ?? (caught as Error).message);
     }
-    const duration = Math.round(performance.now() - started);
+    if (status !== null) res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
+    else res.writeHead(502, { 'content-type': 'text/plain' }).end(`${UNREACHABLE}${error}`);
+  }
+
+  const onAttempt = (message: SseMessage): void => {
+    if (message.event !== 'delivery') return;
+    let delivery: StreamedDelivery;
+    try {
+      delivery = JSON.parse(message.data) as StreamedDelivery;
+    } catch {
+      return;
+    }
+    if (!endpointIds.has(delivery.endpoint_id)) return;
+    const { attempt } = delivery;
+    const unreachable =
+      attempt.response_status === 502 && attempt.response_body?.startsWith(UNREACHABLE) === true
+        ? attempt.response_body.slice(UNREACHABLE.length)
+        : null;
+    const status = unreachable === null ? attempt.response_status : null;
+    const error = unreachable ?? (status === null ? attempt.error : null);
     if (asJson) {
       json({
         type: 'delivery',
         at: new Date().toISOString(),
-        event,
-        delivery_id: deliveryId,
-        merchant_id: merchantId,
-        env,
+        event: delivery.event,
+        delivery_id: delivery.id,
+        merchant_id: delivery.merchant_id,
+        env: delivery.env,
         url: forwardTo,
+        attempt: attempt.number,
+        state: delivery.status,
+        next_attempt_at: delivery.next_attempt_at,
         status,
         error,
-        duration_ms: duration,
+        duration_ms: attempt.duration_ms,
       });
-    } else {
-      out(`${clockTime()}  ${event}  ${deliveryId}  → ${status ?? `error (${error})`} ${forwardTo}`);
+      return;
     }
-    if (status !== null) res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
-    else res.writeHead(502, { 'content-type': 'text/plain' }).end(`svc-sandbox listen: ${error}`);
-  }
+    out(
+      `${clockTime()}  ${delivery.event}  ${delivery.id}  #${attempt.number}  → ${status ?? `error (${error ?? 'unknown'})`} ${forwardTo}  [${stateText(delivery)}]`,
+    );
+  };
+
+  // The stream is open before any endpoint exists: no attempt goes unprinted.
+  const streaming = new AbortController();
+  const query = new URLSearchParams({ env });
+  if (only !== undefined) query.set('merchant_id', only);
+  let streamWarned = false;
+  const openStream = (): Promise<void> =>
+    new Promise<void>((opened, failed) => {
+      client
+        .stream(`/sandbox/events?${query}`, onAttempt, streaming.signal, () => {
+          streamWarned = false;
+          opened();
+        })
+        .then(undefined, (error: unknown) => {
+          failed(error);
+          if (streaming.signal.aborted) return;
+          // The sandbox went away (a restart): reconnect, warning once.
+          if (!streamWarned) process.stderr.write(`svc-sandbox: ${(error as Error).message}\n`);
+          streamWarned = true;
+          setTimeout(() => {
+            if (!streaming.signal.aborted) openStream().catch(() => {});
+          }, POLL_MS).unref();
+        });
+    });
 
   const endpoints: Endpoint[] = [];
   const known = new Set<string>();
@@ -178,9 +248,16 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     known.add(merchant.id);
     const endpoint = await client.post<Endpoint>(
       `/sandbox/merchants/${encodeURIComponent(merchant.id)}/webhook-endpoints?env=${env}`,
-      { url: `${local}/${encodeURIComponent(merchant.id)}`, ...(events ? { events } : {}) },
+      {
+        url: `${local}/${encodeURIComponent(merchant.id)}`,
+        secret,
+        forward_to: forwardTo,
+        ...(events ? { events } : {}),
+      },
     );
     endpoints.push(endpoint);
+    byMerchant.set(merchant.id, endpoint);
+    endpointIds.add(endpoint.id);
     const chaotic =
       chaos === undefined
         ? undefined
@@ -192,19 +269,13 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     if (closing) return;
     if (asJson) {
       json({
-        type: 'ready',
+        type: 'endpoint',
         endpoint_id: endpoint.id,
         merchant_id: merchant.id,
         merchant_name: merchant.name,
         env,
-        secret: endpoint.secret,
-        forward_to: forwardTo,
       });
-    } else {
-      out(
-        `Ready! Your webhook signing secret is ${endpoint.secret} (merchant ${merchant.name} ${merchant.id}, ${env})`,
-      );
-    }
+    } else out(`  forwarding ${merchant.name} (${merchant.id}, ${env})`);
     if (chaotic?.chaos) {
       if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic.chaos });
       else out(`Chaos on ${merchant.name}'s endpoint: ${describeChaos(chaotic.chaos)}`);
@@ -241,6 +312,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
         );
       }
     }
+    streaming.abort();
     server.closeAllConnections();
     server.close();
     process.stderr.write(`svc-sandbox: removed ${removed} temporary webhook endpoint(s)\n`);
@@ -274,6 +346,9 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   }, POLL_MS);
 
   try {
+    await openStream();
+    if (asJson) json({ type: 'ready', secret, forward_to: forwardTo, env });
+    else out(`Ready! Your webhook signing secret is ${secret} (forwarding ${env} webhooks to ${forwardTo})`);
     pending = sync();
     await pending;
   } catch (error) {
@@ -282,7 +357,36 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     return code || 1;
   }
   if (endpoints.length === 0 && !asJson) {
-    out(`Ready! No merchants yet: new ones get an endpoint as they appear (forwarding to ${forwardTo})`);
+    out('  no merchants yet: new ones get an endpoint as they appear');
   }
   return done;
+}
+
+/** A delivery attempt as the event stream carries it (the fields listen reads). */
+interface StreamedDelivery {
+  id: string;
+  event: string;
+  merchant_id: string;
+  env: string;
+  endpoint_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  next_attempt_at: string | null;
+  attempt: {
+    number: number;
+    response_status: number | null;
+    response_body: string | null;
+    duration_ms: number;
+    error: string | null;
+  };
+}
+
+/** The delivery's state after an attempt, with what comes next or how it ended. */
+export function stateText(
+  delivery: Pick<StreamedDelivery, 'status' | 'next_attempt_at' | 'attempt'>,
+): string {
+  const n = delivery.attempt.number;
+  if (delivery.status === 'pending')
+    return delivery.next_attempt_at === null ? 'pending' : `pending: retry at ${delivery.next_attempt_at}`;
+  if (delivery.status === 'delivered') return n > 1 ? `delivered after ${n} attempts` : 'delivered';
+  return `failed: gave up after ${n} attempt${n === 1 ? '' : 's'}`;
 }

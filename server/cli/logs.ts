@@ -5,7 +5,8 @@ export const LOGS_USAGE = `Usage: svc-sandbox logs tail [options]
 
 Streams what happens in the sandbox (GET /sandbox/events) until interrupted, one line each:
   event     <time> <env> <type> <resource id>  (merchant <id>)
-  delivery  <time> <env> delivery <event> <delivery id> #<attempt> → <status> <url>
+  delivery  <time> <env> delivery <event> <delivery id> #<attempt> → <status> <url>  [<state>]
+            (<url> is the --forward-to URL for the endpoints of \`svc-sandbox listen\`, marked "via listen")
   request   <time> <env> <method> <path> → <status> <duration>ms  (merchant <id>)  (every /v1 request;
             one no key matched ends in "(no merchant: unauthenticated)")
 <time> is sandbox time. With --json, one object per line: {"kind": "event"|"delivery"|"request", "data": {...}}.
@@ -41,7 +42,9 @@ export function formatMessage(kind: string, data: Row): string | undefined {
       attempt.response_status !== null && attempt.response_status !== undefined
         ? String(attempt.response_status)
         : `error (${str(attempt.error, 'unknown')})`;
-    return `${str(attempt.at ?? data.updated_at)} ${str(data.env)} delivery ${str(data.event)} ${str(data.id)} #${str(attempt.number)} → ${outcome} ${str(data.url)}  [${str(data.status)}]`;
+    // listen's endpoints deliver to listen itself: the URL that matters is where it forwards to.
+    const url = typeof data.forward_to === 'string' ? `${data.forward_to} (via listen)` : str(data.url);
+    return `${str(attempt.at ?? data.updated_at)} ${str(data.env)} delivery ${str(data.event)} ${str(data.id)} #${str(attempt.number)} → ${outcome} ${url}  [${str(data.status)}]`;
   }
   if (kind === 'request') {
     // A request no merchant's key matched says so: the most common integration mistake.
@@ -79,6 +82,26 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
+  // Each endpoint's forward_to (listen's endpoints), read once per endpoint; null for others.
+  const forwardTo = new Map<string, Promise<string | null>>();
+  const forwardToOf = (endpointId: string): Promise<string | null> => {
+    let known = forwardTo.get(endpointId);
+    if (!known) {
+      known = client
+        .get<{ forward_to?: string | null }>(`/sandbox/webhook-endpoints/${encodeURIComponent(endpointId)}`)
+        .then(
+          (endpoint) => endpoint.forward_to ?? null,
+          // Gone already (listen removed it on exit): its deliveries show the URL they went to.
+          () => null,
+        );
+      if (forwardTo.size >= 10_000) forwardTo.clear();
+      forwardTo.set(endpointId, known);
+    }
+    return known;
+  };
+
+  // Lines leave in the order their messages came, whatever a lookup costs.
+  let printed: Promise<void> = Promise.resolve();
   const onMessage = (message: SseMessage) => {
     // Change notices (`event: change`) drive the dashboard's re-reads; a log shows what happened.
     if (message.event === 'change') return;
@@ -88,15 +111,25 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
     } catch {
       return;
     }
-    if (asJson) {
-      json({ kind: message.event, data });
-      return;
-    }
-    const line = formatMessage(message.event, data);
-    if (line !== undefined) out(line);
+    const ready =
+      message.event === 'delivery' && typeof data.endpoint_id === 'string'
+        ? forwardToOf(data.endpoint_id).then((url) => {
+            if (url !== null) data.forward_to = url;
+          })
+        : undefined;
+    const print = () => {
+      if (asJson) {
+        json({ kind: message.event, data });
+        return;
+      }
+      const line = formatMessage(message.event, data);
+      if (line !== undefined) out(line);
+    };
+    printed = ready ? printed.then(() => ready).then(print) : printed.then(print);
   };
   await client.stream(path, onMessage, controller.signal, () => {
     process.stderr.write(`svc-sandbox: tailing ${client.baseUrl}${path} (Ctrl-C to stop)\n`);
   });
+  await printed;
   return 0;
 }

@@ -1,5 +1,4 @@
-import type { LibraryList } from '../contract/scenario-library.js';
-import type { ScenarioRun } from '../contract/scenarios.js';
+import type { LibraryList, LibraryRun, RunChanges } from '../contract/scenario-library.js';
 import { clientFor } from './client.js';
 import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
@@ -8,9 +7,11 @@ export const TRIGGER_USAGE = `Usage: svc-sandbox trigger <name> [--env test|prod
 
 Runs a built-in scenario against the running sandbox: each produces one event sequence (every
 webhook event type, and paths like checkout.partial, refund.clawback, card.declined.limit,
-webhook.retries-exhausted) and checks it. It creates its own merchants; scenarios that wait for
-time (expiry, retries, fee release) advance the sandbox clock. Exit 0 when every step held, 1 when
-one failed.
+webhook.retries-exhausted) and checks it. Its merchants are reused: a scenario's merchant step
+takes the newest merchant of that name (e.g. "Demo Coffee Roasters") and makes one only the first
+time. Scenarios that wait for time (expiry, retries, fee release) advance the sandbox clock. After
+the steps it prints what it changed: merchants made or reused, how far the clock moved, the events
+fired. Exit 0 when every step held, 1 when one failed.
 
 Options:
   --list            list the built-in scenarios with the events each produces
@@ -52,10 +53,10 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`no built-in scenario named ${name} (svc-sandbox trigger --list shows them)`);
   const env = envOption(values.env);
   const client = clientFor(values);
-  const run = await client.post<ScenarioRun>(
-    `/sandbox/scenarios/library/${encodeURIComponent(name)}/run`,
-    env === undefined ? {} : { env },
-  );
+  const run = await client.post<LibraryRun>(`/sandbox/scenarios/library/${encodeURIComponent(name)}/run`, {
+    ...(env === undefined ? {} : { env }),
+    reuse_merchants: true,
+  });
   if (values.json) {
     json(run);
     return run.ok ? 0 : 1;
@@ -72,5 +73,30 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
     `  ${run.ok ? 'passed' : 'FAILED'}: ${run.steps.length - failed} of ${run.steps.length} steps held` +
       (failed ? `, ${failed} failed` : ''),
   );
+  if (run.changes) for (const line of changeLines(run.changes)) out(`  ${line}`);
   return run.ok ? 0 : 1;
+}
+
+/** What a run changed, in words: one line each for merchants, the clock and the events. */
+export function changeLines(changes: RunChanges): string[] {
+  const merchants = changes.merchants.map((m) => `${m.made ? 'made' : 'reused'} ${m.name} (${m.id})`);
+  const s = changes.clock.moved_seconds;
+  const moved =
+    s === 0
+      ? 'not moved'
+      : `moved ${[
+          [Math.floor(s / 86_400), 'd'],
+          [Math.floor((s % 86_400) / 3600), 'h'],
+          [Math.floor((s % 3600) / 60), 'm'],
+          [s % 60, 's'],
+        ]
+          .filter(([n]) => n !== 0)
+          .map(([n, unit]) => `${n}${unit}`)
+          .join(' ')} (${changes.clock.from} → ${changes.clock.to})`;
+  const events = changes.events.map((e) => `${e.type} ×${e.count}`);
+  return [
+    `merchants: ${merchants.length ? merchants.join(', ') : 'none'}`,
+    `clock: ${moved}`,
+    `events fired: ${events.length ? events.join(', ') : 'none'}`,
+  ];
 }

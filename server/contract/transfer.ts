@@ -45,3 +45,7 @@ export const ImportResult = Type.Object({
   }),
 });
 export type ImportResult = Static<typeof ImportResult>;
+
+/** GET /sandbox/contents: what the workspace holds, counted as an import counts (what an import replaces). */
+export const WorkspaceContents = ImportResult.properties.imported;
+export type WorkspaceContents = Static<typeof WorkspaceContents>;

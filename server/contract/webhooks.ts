@@ -88,14 +88,26 @@ export const WebhookEndpoint = Type.Object({
   secret: Type.String(),
   /** a disabled endpoint is kept but gets no new deliveries (its pending ones still run) */
   disabled: Type.Boolean(),
+  /**
+   * Set on the temporary endpoints `svc-sandbox listen` makes: the URL it forwards their deliveries
+   * to (`url` is listen's own local address). Null on every other endpoint.
+   */
+  forward_to: Nullable(Type.String()),
   /** delivery chaos in force; null: off */
   chaos: Nullable(ChaosSettings),
   created_at: Timestamp,
 });
 
+/** A signing secret a client chooses (listen's one secret for all its endpoints). */
+export const WebhookSecret = Type.String({ pattern: '^whsec_[A-Za-z0-9]{16,64}$' });
+
 export const CreateEndpointBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048 }),
   events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
+  /** the signing secret to use (default: a new random one) */
+  secret: Type.Optional(WebhookSecret),
+  /** marks the endpoint as listen's temporary one, forwarding to this URL (see WebhookEndpoint) */
+  forward_to: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
 
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
@@ -191,6 +203,40 @@ export const DeliveryQuery = Type.Object({
 });
 
 export type DeliveryQuery = Static<typeof DeliveryQuery>;
+
+/** GET /sandbox/listen-secret: the one signing secret `svc-sandbox listen` gives its endpoints. */
+export const ListenSecret = Type.Object({ secret: WebhookSecret });
+export type ListenSecret = Static<typeof ListenSecret>;
+
+/**
+ * An endpoint's health, from its deliveries' record (GET /sandbox/merchants/{id}/webhook-endpoints/
+ * health). `failure_streak` counts the failed attempts since the last successful one; `given_up`
+ * the deliveries that failed for good (retries exhausted, or the endpoint was removed under them).
+ * `state`: `idle` (never sent to), `healthy` (the last attempt succeeded), `failing` (the last
+ * attempts failed, retries still to come), `down` (the streak ends in a delivery given up).
+ */
+export const EndpointHealthState = StringEnum(['idle', 'healthy', 'failing', 'down']);
+export const EndpointHealth = Type.Object({
+  endpoint_id: Uuid,
+  state: EndpointHealthState,
+  last_success_at: Nullable(Timestamp),
+  last_failure_at: Nullable(Timestamp),
+  failure_streak: Type.Integer({ minimum: 0 }),
+  given_up: Type.Integer({ minimum: 0 }),
+  pending: Type.Integer({ minimum: 0 }),
+  delivered: Type.Integer({ minimum: 0 }),
+});
+export type EndpointHealth = Static<typeof EndpointHealth>;
+export type EndpointHealthState = Static<typeof EndpointHealthState>;
+
+/**
+ * POST /sandbox/deliveries/{id}/resend: this delivery's payload (its event and data) as a new
+ * delivery to another endpoint of the same merchant and environment, signed with that endpoint's
+ * secret. The new delivery has its own id (the body carries it) and keeps the event id, as a
+ * second endpoint's delivery of the same event would. Answers once its first attempt is recorded.
+ */
+export const ResendBody = Type.Object({ endpoint_id: Uuid });
+export type ResendBody = Static<typeof ResendBody>;
 
 export const InboxName = Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
 

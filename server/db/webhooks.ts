@@ -11,11 +11,23 @@ export interface EndpointRow {
   secret: string;
   /** 1: kept, but fanned out to no more */
   disabled: 0 | 1;
+  /** listen's temporary endpoints: where listen forwards to; null on others */
+  forward_to: string | null;
   /** delivery chaos settings (JSON of ChaosSettings); null: off */
   chaos: string | null;
   /** the state of the endpoint's seeded random sequence (server/webhooks/chaos.ts); null: off */
   chaos_state: number | null;
   created_at: string;
+}
+
+/** What an endpoint's health is computed from (see healthOf). */
+interface HealthRow {
+  last_success_id: number | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  given_up: number;
+  pending: number;
+  delivered: number;
 }
 
 export interface DeliveryRow {
@@ -94,9 +106,9 @@ export function createWebhooksRepo(sql: Statements) {
   const insertEndpoint = sql.writeRow<EndpointRow>(
     'webhook_endpoints',
     `INSERT INTO webhook_endpoints (id, merchant_id, env, url, events, secret, disabled, chaos,
-       chaos_state, created_at)
+       chaos_state, forward_to, created_at)
      VALUES (@id, @merchant_id, @env, @url, @events, @secret, @disabled, @chaos, @chaos_state,
-       @created_at)`,
+       @forward_to, @created_at)`,
   );
   const updateChaos = sql.writeRow<Pick<EndpointRow, 'id' | 'chaos' | 'chaos_state'>>(
     'webhook_endpoints',
@@ -206,7 +218,41 @@ export function createWebhooksRepo(sql: Statements) {
      ORDER BY a.delivery_id, a.number`,
   );
 
+  // An endpoint's health (server/webhooks/health.ts): through the (merchant_id, env[, status])
+  // indexes, as an endpoint's deliveries are its merchant's. Dashboard reads only.
+  const SUCCESS = 'a.response_status BETWEEN 200 AND 299';
+  const OF_ENDPOINT = 'd.merchant_id = @merchant_id AND d.env = @env AND d.endpoint_id = @id';
+  const healthOf = sql.read<Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>, HealthRow>(
+    `SELECT
+       (SELECT MAX(a.id) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         WHERE ${OF_ENDPOINT} AND ${SUCCESS}) AS last_success_id,
+       (SELECT a.at FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         WHERE ${OF_ENDPOINT} AND ${SUCCESS} ORDER BY a.id DESC LIMIT 1) AS last_success_at,
+       (SELECT a.at FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         WHERE ${OF_ENDPOINT} AND (a.response_status IS NULL OR NOT ${SUCCESS})
+         ORDER BY a.id DESC LIMIT 1) AS last_failure_at,
+       (SELECT COUNT(*) FROM webhook_deliveries d WHERE ${OF_ENDPOINT} AND d.status = 'failed') AS given_up,
+       (SELECT COUNT(*) FROM webhook_deliveries d WHERE ${OF_ENDPOINT} AND d.status = 'pending') AS pending,
+       (SELECT COUNT(*) FROM webhook_deliveries d WHERE ${OF_ENDPOINT} AND d.status = 'delivered') AS delivered`,
+  );
+  // The failed attempts after the last success, and the deliveries given up among them.
+  const streakOf = sql.read<
+    Pick<EndpointRow, 'id' | 'merchant_id' | 'env'> & { after: number },
+    { streak: number; given_up: number }
+  >(
+    `SELECT COUNT(*) AS streak,
+       COUNT(DISTINCT CASE WHEN d.status = 'failed' THEN d.id END) AS given_up
+     FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+     WHERE ${OF_ENDPOINT} AND a.id > @after`,
+  );
+
   return {
+    healthOf: (endpoint: Pick<EndpointRow, 'id' | 'merchant_id' | 'env'>) => {
+      const key = { id: endpoint.id, merchant_id: endpoint.merchant_id, env: endpoint.env };
+      const row = healthOf.get(key)!;
+      const streak = streakOf.get({ ...key, after: row.last_success_id ?? 0 })!;
+      return { ...row, failure_streak: streak.streak, given_up_in_streak: streak.given_up };
+    },
     insertEndpoint: (row: EndpointRow) => void insertEndpoint(row),
     findEndpoint: (id: string) => endpointById.get(id),
     endpointsOf: (merchantId: string, env: Env) => endpointsOf.all(merchantId, env),

@@ -53,6 +53,8 @@ export const withQuery = (path: string, query?: Record<string, string | number |
  */
 export class ScenarioClient {
   private readonly merchants = new Map<string, { id: string; key: string }>();
+  /** What merchants the run reused already had when it took them (./reuse.ts), by merchant id. */
+  private readonly before = new Map<string, Baseline>();
 
   constructor(
     readonly urls: ScenarioTarget['urls'],
@@ -143,10 +145,34 @@ export class ScenarioClient {
     return response.body;
   }
 
+  /** The merchant's events (newest first), without those a reused merchant had before this run. */
   async events(merchantId: string, env: Env): Promise<ListedEvent[]> {
-    return (await this.controlOk(
+    const all = (await this.controlOk(
       'GET',
       `/sandbox/merchants/${merchantId}/events?env=${env}&limit=1000`,
     )) as ListedEvent[];
+    const before = this.before.get(merchantId);
+    return before ? all.filter((e) => !before.events.has(e.id)) : all;
   }
+
+  /** Records what a reused merchant already had: expectations then see only what this run made. */
+  setBaseline(merchantId: string, baseline: Baseline): void {
+    this.before.set(merchantId, baseline);
+  }
+
+  /** Whether the event was there before this run took the (reused) merchant. */
+  eventBefore(merchantId: string, eventId: string): boolean {
+    return this.before.get(merchantId)?.events.has(eventId) ?? false;
+  }
+
+  /** A reused merchant's balance when the run took it (zero for one the run made). */
+  balanceBefore(merchantId: string, env: Env, currency: string): { available: number; held: number } {
+    return this.before.get(merchantId)?.balances.get(`${env}:${currency}`) ?? { available: 0, held: 0 };
+  }
+}
+
+/** A reused merchant's state when a run took it: its event ids, its balances by `env:currency`. */
+export interface Baseline {
+  events: Set<string>;
+  balances: Map<string, { available: number; held: number }>;
 }

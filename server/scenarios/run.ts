@@ -4,10 +4,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Env } from '../contract/common.js';
+import type { RunChanges } from '../contract/scenario-library.js';
 import type { ScenarioRun, ScenarioStepResult } from '../contract/scenarios.js';
 import { ScenarioClient, type ScenarioTarget, StepFailure } from './client.js';
 import type { Scenario } from './format.js';
 import { UnresolvedReference } from './refs.js';
+import { freshMerchants, runChanges } from './reuse.js';
 import { StepRunner, stepLabel } from './steps.js';
 
 export type { ScenarioRun, ScenarioStepResult, ScenarioTarget };
@@ -21,13 +23,15 @@ export interface RunOptions {
    * the work they trigger finish after the call that caused them has answered.
    */
   waitMs?: number;
+  /** merchant steps reuse merchants by name, and the run reports what it changed (./reuse.ts) */
+  reuseMerchants?: boolean;
 }
 
 export async function runScenario(
   target: ScenarioTarget,
   scenario: Scenario,
   options: RunOptions = {},
-): Promise<ScenarioRun> {
+): Promise<ScenarioRun & { changes?: RunChanges }> {
   const client = new ScenarioClient(
     target.urls,
     {
@@ -37,7 +41,11 @@ export async function runScenario(
     target.controlToken,
     target.workspace,
   );
-  const runner = new StepRunner(client, options.waitMs ?? 3000);
+  const reuse = options.reuseMerchants ? { fresh: freshMerchants(scenario) } : undefined;
+  const clockFrom = reuse
+    ? ((await client.controlOk('GET', '/sandbox/clock')) as { now: string }).now
+    : undefined;
+  const runner = new StepRunner(client, options.waitMs ?? 3000, reuse);
   const steps: ScenarioStepResult[] = [];
   for (const [i, step] of scenario.steps.entries()) {
     const started = performance.now();
@@ -67,5 +75,8 @@ export async function runScenario(
     ok: steps.every((s) => s.ok) && steps.length === scenario.steps.length,
     name: scenario.name,
     steps,
+    ...(clockFrom === undefined
+      ? {}
+      : { changes: await runChanges(client, clockFrom, runner.advanced, runner.taken) }),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../contract/common.js';
+import type { RunChanges } from '../contract/scenario-library.js';
 import type { ScenarioProgress, ScenarioRun } from '../contract/scenarios.js';
 import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
 import { AppError, ConflictError } from '../errors.js';
@@ -30,6 +31,8 @@ export interface ScenarioRunOptions {
   env?: Env;
   /** the workspace to run in (the id of the request's): every control call of the run names it */
   workspace?: string | undefined;
+  /** reuse merchants of the same name (a trigger run again makes none twice) */
+  reuseMerchants?: boolean;
 }
 
 /**
@@ -61,7 +64,10 @@ export class ScenarioService {
     return this.run(parsed.scenario, options);
   }
 
-  async run(scenario: Scenario, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
+  async run(
+    scenario: Scenario,
+    options: ScenarioRunOptions = {},
+  ): Promise<ScenarioRun & { changes?: RunChanges }> {
     // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
     // seeded generator would shift every id the scenario itself then makes.
     const runId = randomUUID();
@@ -72,6 +78,7 @@ export class ScenarioService {
     const heardIn = workspace ?? DEFAULT_WORKSPACE_ID;
     return runScenario({ urls, controlToken: this.deps.controlToken, workspace }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.reuseMerchants ? { reuseMerchants: true } : {}),
       onStep: (step) => {
         // The runner stops after a failed action, so the last step is known as it finishes.
         const done = step.index === scenario.steps.length || (!step.ok && step.kind !== 'expect');

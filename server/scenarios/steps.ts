@@ -14,6 +14,7 @@ import {
 } from './expect.js';
 import { durationSeconds, type ScenarioStep } from './format.js';
 import { referencesIn, resolve, stringsIn } from './refs.js';
+import { type TakenMerchant, takeMerchant } from './reuse.js';
 
 /** The label a step is shown with: its `name`, or what it does. */
 export function stepLabel(step: ScenarioStep): string {
@@ -37,11 +38,17 @@ export function stepLabel(step: ScenarioStep): string {
 export class StepRunner {
   /** What `${...}` references resolve against, by name. */
   private readonly results: Map<string, unknown>;
+  /** the merchants the merchant steps made or reused, in step order */
+  readonly taken: { step: string; name: string; id: string; made: boolean }[] = [];
+  /** the seconds the clock steps advanced the sandbox clock by */
+  advanced = 0;
 
   constructor(
     private readonly client: ScenarioClient,
     /** how long an expectation keeps looking before it fails (ms) */
     private readonly waitMs: number,
+    /** reuse merchants by name, except those named here (./reuse.ts) */
+    private readonly reuse?: { fresh: Set<string> },
   ) {
     this.results = new Map<string, unknown>([
       ['sandbox', { url: client.refUrls().test, urls: client.refUrls() }],
@@ -55,13 +62,21 @@ export class StepRunner {
     switch (step.kind) {
       case 'merchant': {
         const body = resolve(step.body ?? {}, results);
-        const created = (await client.controlOk('POST', '/sandbox/merchants', {
-          name: step.merchant,
-          ...body,
-        })) as {
-          merchant: { id: string; name: string };
-          api_key: { id: string; key: string };
-        };
+        const name = typeof body.name === 'string' ? body.name : step.merchant;
+        const reused =
+          this.reuse && !this.reuse.fresh.has(step.merchant) ? await takeMerchant(client, name) : undefined;
+        const created =
+          reused ??
+          ((await client.controlOk('POST', '/sandbox/merchants', {
+            name: step.merchant,
+            ...body,
+          })) as TakenMerchant);
+        this.taken.push({
+          step: step.merchant,
+          name: created.merchant.name,
+          id: created.merchant.id,
+          made: reused === undefined,
+        });
         client.addMerchant(step.merchant, { id: created.merchant.id, key: created.api_key.key });
         results.set(step.merchant, {
           id: created.merchant.id,
@@ -99,10 +114,11 @@ export class StepRunner {
         const marks = fired === undefined ? undefined : await eventMarks(client);
         if (step.clock === 'freeze') await client.controlOk('POST', '/sandbox/clock/freeze');
         else if (step.clock === 'resume') await client.controlOk('POST', '/sandbox/clock/resume');
-        else
-          await client.controlOk('POST', '/sandbox/clock/advance', {
-            seconds: durationSeconds(step.clock.advance),
-          });
+        else {
+          const seconds = durationSeconds(step.clock.advance);
+          await client.controlOk('POST', '/sandbox/clock/advance', { seconds });
+          this.advanced += seconds ?? 0;
+        }
         if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
         return;
       }

@@ -93,7 +93,12 @@ export class WebhookService {
   createEndpoint(
     merchantId: string,
     env: Env,
-    body: { url: string; events?: string[] | undefined },
+    body: {
+      url: string;
+      events?: string[] | undefined;
+      secret?: string | undefined;
+      forward_to?: string | undefined;
+    },
   ): WebhookEndpoint {
     const row: EndpointRow = {
       id: this.deps.ids.uuid(),
@@ -101,8 +106,9 @@ export class WebhookService {
       env,
       url: checkUrl(body.url),
       events: subscriptions(body.events),
-      secret: `whsec_${this.deps.ids.token(32)}`,
+      secret: body.secret ?? `whsec_${this.deps.ids.token(32)}`,
       disabled: 0,
+      forward_to: body.forward_to === undefined ? null : checkUrl(body.forward_to, 'forward_to'),
       chaos: null,
       chaos_state: null,
       created_at: this.deps.clock.nowIso(),
@@ -305,15 +311,15 @@ export class WebhookService {
   }
 }
 
-function checkUrl(text: string): string {
+function checkUrl(text: string, field = 'url'): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ValidationError('url', `not a valid URL: ${text}`);
+    throw new ValidationError(field, `not a valid URL: ${text}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ValidationError('url', `must be an http(s) URL, got ${url.protocol}`);
+    throw new ValidationError(field, `must be an http(s) URL, got ${url.protocol}`);
   }
   return text;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { Settings } from '../contract/settings.js';
-import type { ImportResult } from '../contract/transfer.js';
+import type { ImportResult, WorkspaceContents } from '../contract/transfer.js';
 import {
   BUNDLE_FORMAT,
   BUNDLE_FORMAT_VERSION,
@@ -115,6 +115,16 @@ export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
  */
 export class WorkspaceTransfer {
   constructor(private readonly deps: TransferDeps) {}
+
+  /** What the workspace holds now, counted as an import counts a bundle: what an import would replace. */
+  contents(): WorkspaceContents {
+    return Object.fromEntries(
+      COUNTED.map((table) => [
+        table,
+        (this.deps.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
+      ]),
+    ) as WorkspaceContents;
+  }
 
   async export(options: ExportOptions = {}): Promise<ExportedBundle> {
     const merchantId = options.merchantId ?? null;

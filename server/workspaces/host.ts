@@ -79,7 +79,7 @@ export class WorkspaceHost {
   }
 
   /** The id of that workspace, while it exists. */
-  get start(): string | null {
+  get startWorkspace(): string | null {
     return this.startName === null ? null : (this.find(this.startName)?.id ?? null);
   }
 

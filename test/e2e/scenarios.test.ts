@@ -242,6 +242,9 @@ describe('scenarios page', () => {
     // The workspace is emptied, then the bundle brings the merchant back.
     await h.sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/reset' });
     await byTestId('bundle-import').setInputFiles(file);
+    // The import asks first (an empty workspace has nothing to lose).
+    await el('[data-testid="import-confirm-text"]:has-text("Replace nothing")').waitFor();
+    await byTestId('import-confirm-replace').click();
     await el('[data-testid="notice-success"]:has-text("Imported 1 merchant")').waitFor();
     const merchants = (await h.sandbox.apps.test.inject({ url: '/sandbox/merchants' })).json() as {
       id: string;

@@ -1,6 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../server/cli/logs.js';
 import type { Sandbox } from '../../server/sandbox.js';
@@ -8,6 +6,7 @@ import { verify } from '../../server/webhooks/signing.js';
 import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { testSandbox } from '../helpers/sandbox.js';
+import { Streaming } from '../helpers/streaming.js';
 
 // The client commands of the built CLI (`node dist/server/cli.js <command> --url ...`), real child
 // processes talking over HTTP to a sandbox started in this process.
@@ -19,80 +18,6 @@ beforeAll(() => ensureBuilt(), 120_000);
 /** Runs the CLI to completion; rejects if it has not exited within EXIT_TIMEOUT_MS. */
 const run = (args: string[], env: Record<string, string> = {}) =>
   runCli(args, { env, timeoutMs: EXIT_TIMEOUT_MS });
-
-/** A long-running command (listen, logs tail): its lines as they come, and a way to wait for one. */
-class Streaming {
-  readonly lines: string[] = [];
-  stderr = '';
-  private waiters: { test: () => boolean; resolve: () => void }[] = [];
-  readonly exit: Promise<{ code: number | null; signal: string | null }>;
-
-  constructor(readonly child: ChildProcess) {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      this.lines.push(line);
-      this.check();
-    });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr += chunk;
-      this.check();
-    });
-    this.exit = new Promise((resolve) => {
-      child.once('close', (code, signal) => {
-        resolve({ code, signal });
-        this.check();
-      });
-    });
-  }
-
-  /** Resolves with the first stdout line matching `pattern` (rejects after LINE_TIMEOUT_MS). */
-  line(pattern: RegExp, ms = LINE_TIMEOUT_MS): Promise<string> {
-    const find = () => this.lines.find((l) => pattern.test(l));
-    return this.until(() => find() !== undefined, `a line matching ${pattern}`, ms).then(() => find()!);
-  }
-
-  stderrMatches(pattern: RegExp, ms = LINE_TIMEOUT_MS): Promise<void> {
-    return this.until(() => pattern.test(this.stderr), `stderr matching ${pattern}`, ms);
-  }
-
-  async stop(signal: NodeJS.Signals, ms = EXIT_TIMEOUT_MS) {
-    this.child.kill(signal);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`still running ${ms} ms after ${signal}`)), ms);
-    });
-    try {
-      return await Promise.race([this.exit, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private until(test: () => boolean, what: string, ms: number): Promise<void> {
-    if (test()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new Error(`no ${what} within ${ms} ms\nstdout: ${this.lines.join('\n')}\nstderr: ${this.stderr}`),
-        );
-      }, ms);
-      this.waiters.push({
-        test,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      });
-    });
-  }
-
-  private check(): void {
-    this.waiters = this.waiters.filter((w) => {
-      if (!w.test()) return true;
-      w.resolve();
-      return false;
-    });
-  }
-}
 
 function start(args: string[]): Streaming {
   return new Streaming(spawnCli(args));
@@ -420,7 +345,8 @@ describe('svc-sandbox listen', () => {
       url,
     ]);
     const ready = await listener.line(/^Ready! Your webhook signing secret is /);
-    const secret = /(whsec_\S+)/.exec(ready)![1]!;
+    const secret = /(whsec_[A-Za-z0-9]+)/.exec(ready)![1]!;
+    await listener.line(/^ {2}forwarding Acme /);
     const endpoints = await endpointsOf(url, actor.merchant.id);
     expect(endpoints).toHaveLength(1);
 
@@ -436,7 +362,7 @@ describe('svc-sandbox listen', () => {
     const line = await listener.line(/checkout\.created/);
     expect(line).toMatch(
       new RegExp(
-        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${got.body.id} {2}→ 200 ${receiver.url}$`,
+        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${got.body.id} {2}#1 {2}→ 200 ${receiver.url} {2}\\[delivered\\]$`,
       ),
     );
     // The sandbox recorded the receiver's answer as the delivery's.
@@ -463,12 +389,11 @@ describe('svc-sandbox listen', () => {
       '--url',
       url,
     ]);
-    await listener.line(new RegExp(`"type":"ready".*"merchant_id":"${first.merchant.id}"`));
-    const later = await createMerchant(url, 'Later');
-    const ready = JSON.parse(
-      await listener.line(new RegExp(`"type":"ready".*"merchant_id":"${later.merchant.id}"`)),
-    ) as { secret: string; env: string };
+    const ready = JSON.parse(await listener.line(/"type":"ready"/)) as { secret: string; env: string };
     expect(ready.env).toBe('test');
+    await listener.line(new RegExp(`"type":"endpoint".*"merchant_id":"${first.merchant.id}"`));
+    const later = await createMerchant(url, 'Later');
+    await listener.line(new RegExp(`"type":"endpoint".*"merchant_id":"${later.merchant.id}"`));
 
     await createCheckout(url, later.api_key.key);
     await receiver.count(1);
@@ -485,6 +410,8 @@ describe('svc-sandbox listen', () => {
       merchant_id: later.merchant.id,
       status: 503,
       url: receiver.url,
+      attempt: 1,
+      state: 'pending',
     });
     // The app's failure is the sandbox's failed attempt (retried later on the sandbox clock).
     const [recorded] = await settledDeliveries(url, `merchant_id=${later.merchant.id}`);

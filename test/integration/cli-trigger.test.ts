@@ -67,6 +67,22 @@ describe('svc-sandbox trigger', () => {
     expect(events).toEqual([{ type: 'checkout.created' }, { type: 'checkout.partial' }]);
   });
 
+  it('run twice, it reuses its merchant and prints what it changed', { timeout: 30_000 }, async () => {
+    const sandbox = await testSandbox();
+    const urls = await sandbox.listen();
+    const first = await run(['trigger', 'checkout.partial', '--url', urls.test]);
+    expect(first.code, first.stdout).toBe(0);
+    const [merchant] = sandbox.db.prepare('SELECT id FROM merchants').all() as { id: string }[];
+    expect(first.stdout).toContain(`  merchants: made Demo Coffee Roasters (${merchant!.id})\n`);
+    expect(first.stdout).toMatch(/^ {2}clock: moved 2h \(\S+Z → \S+Z\)$/m);
+    expect(first.stdout).toContain('  events fired: checkout.partial ×1, checkout.created ×1\n');
+    const second = await run(['trigger', 'checkout.partial', '--url', urls.test]);
+    expect(second.code, second.stdout).toBe(0);
+    expect(second.stdout).toContain(`  merchants: reused Demo Coffee Roasters (${merchant!.id})\n`);
+    expect(second.stdout).toContain('  events fired: checkout.partial ×1, checkout.created ×1\n');
+    expect(sandbox.db.prepare('SELECT COUNT(*) AS n FROM merchants').get()).toEqual({ n: 1 });
+  });
+
   it('a step that fails in this sandbox is exit 1 naming the step', { timeout: 30_000 }, async () => {
     const sandbox = await testSandbox();
     const urls = await sandbox.listen();

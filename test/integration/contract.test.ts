@@ -857,6 +857,7 @@ const STEPS: Record<string, Step> = {
   'GET /sandbox/invoices/{id}': { params: (w) => ({ id: w.invoice }) },
   'PATCH /sandbox/webhook-endpoints/{id}': { body: () => ({ disabled: false }) },
   'POST /sandbox/webhook-endpoints/{id}/test': { body: () => ({ event: 'checkout.created' }) },
+  'POST /sandbox/deliveries/{id}/resend': { body: (w) => ({ endpoint_id: w.endpoint }) },
   'POST /sandbox/cards/{id}/secrets': { body: (w) => ({ session: cardSession(w.pem).session }) },
   'POST /sandbox/cards/{id}/pin': { body: (w) => ({ session: cardSession(w.pem).session }) },
   'POST /sandbox/merchants/{id}/webhook-endpoints': {

@@ -33,6 +33,19 @@ describe('which workspace the dashboard opens', () => {
     expect(chooseStartWorkspace(list, null, null)).toEqual({ workspace: list[0], missing: null });
   });
 
+  it('opens the sandbox’s start workspace (serve --demo) before the remembered one, the link before both', () => {
+    expect(
+      chooseStartWorkspace(list, null, 'ws_AAAAAAAAAAAAAAAA', 'ws_BBBBBBBBBBBBBBBB').workspace?.name,
+    ).toBe('Demo');
+    expect(chooseStartWorkspace(list, 'QA checkout', null, 'ws_BBBBBBBBBBBBBBBB').workspace?.name).toBe(
+      'QA checkout',
+    );
+    // a start workspace that is gone is no reason to complain: the remembered one opens
+    expect(chooseStartWorkspace(list, null, 'ws_AAAAAAAAAAAAAAAA', 'ws_GONE').workspace?.name).toBe(
+      'QA checkout',
+    );
+  });
+
   it('falls back to the default, saying what is gone, when the asked-for workspace is not there', () => {
     expect(chooseStartWorkspace(list, null, 'ws_CCCCCCCCCCCCCCCC')).toEqual({
       workspace: list[0],

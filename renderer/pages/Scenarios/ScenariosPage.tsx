@@ -6,6 +6,7 @@ import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import { type Download, scenarioFileName } from '../../store/scenarios';
 import '../../components/recording-indicator.css';
+import { ImportConfirm } from './ImportConfirm';
 import { resourceLabels } from './labels';
 import { StepError } from './StepError';
 
@@ -326,11 +327,13 @@ function BundleCard() {
   const exportWorkspace = useStore((s) => s.exportWorkspace);
   const importWorkspace = useStore((s) => s.importWorkspace);
   const [busy, run] = useBusy();
+  // The file chosen, waiting for the user to confirm the replacement (ImportConfirm).
+  const [chosen, setChosen] = useState<File | null>(null);
 
   const upload = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (file) void run(() => importWorkspace(file));
+    if (file) setChosen(file);
   };
 
   return (
@@ -365,6 +368,20 @@ function BundleCard() {
           />
         </Field>
       </div>
+      {chosen && (
+        <ImportConfirm
+          file={chosen}
+          busy={busy}
+          onCancel={() => setChosen(null)}
+          onConfirm={() =>
+            void run(async () => {
+              const ok = await importWorkspace(chosen);
+              setChosen(null);
+              return ok;
+            })
+          }
+        />
+      )}
     </Card>
   );
 }

@@ -8,13 +8,14 @@ import { Pager } from '../../components/Pager';
 import { Private, useShown } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
-import { formatTimestamp, shorten } from '../../lib/format';
+import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
 import { ChaosBadges } from './Chaos';
 import { curlCommand } from './curl';
 import { EVENT_TYPES, prettyBody } from './events';
+import { DeliveryTarget, ResendControl } from './Workbench';
 
 const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
 const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
@@ -98,7 +99,6 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retryDelivery = useStore((s) => s.retryDelivery);
   const [open, setOpen] = useState(false);
   const [busy, run] = useBusy();
-  const shown = useShown();
   const last = delivery.attempts[delivery.attempts.length - 1];
   return (
     <Fragment>
@@ -109,11 +109,12 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         data-event={delivery.event}
         data-status={delivery.status}
       >
+        <td className="nowrap muted" data-testid="delivery-time" title={delivery.created_at}>
+          {formatTimestamp(delivery.created_at)}
+        </td>
         <td>
           <code className="mono strong">{delivery.event}</code>
-          <div className="muted small mono" title={shown(delivery.url)}>
-            {shorten(shown(delivery.url), 18)}
-          </div>
+          <DeliveryTarget delivery={delivery} />
         </td>
         <td>
           <StatusBadge status={delivery.status} tone={TONE[delivery.status]} testId="delivery-status" />
@@ -144,11 +145,12 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           >
             {busy ? 'Sending…' : 'Retry'}
           </button>
+          <ResendControl delivery={delivery} />
         </td>
       </tr>
       {open && (
         <tr className="row-expanded">
-          <td colSpan={6}>
+          <td colSpan={7}>
             {delivery.attempts.length === 0 ? (
               <p className="muted">Not attempted yet.</p>
             ) : (
@@ -214,6 +216,7 @@ export function Deliveries() {
           <table className="table">
             <thead>
               <tr>
+                <th>Time</th>
                 <th>Event</th>
                 <th>Status</th>
                 <th className="num">Attempts</th>

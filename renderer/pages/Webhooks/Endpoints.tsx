@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { WebhookEndpoint } from '../../api/types';
+import type { EndpointHealth, WebhookEndpoint } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
@@ -14,6 +14,7 @@ import { scopeKey } from '../../store/scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
 import { EndpointChaos } from './Chaos';
 import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
+import { HealthBadge, ListenLabel, useEndpointHealth } from './Workbench';
 
 /** The events an endpoint subscribes to: all (`*`, including types added later) or a chosen set. */
 function EventPicker({
@@ -159,7 +160,13 @@ function EditEndpointForm({ endpoint, onDone }: { endpoint: WebhookEndpoint; onD
   );
 }
 
-function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
+function EndpointRow({
+  endpoint,
+  health,
+}: {
+  endpoint: WebhookEndpoint;
+  health: EndpointHealth | undefined;
+}) {
   const deleteEndpoint = useStore((s) => s.deleteEndpoint);
   const updateEndpoint = useStore((s) => s.updateEndpoint);
   const sendTestEvent = useStore((s) => s.sendTestEvent);
@@ -193,7 +200,9 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           {endpoint.disabled && (
             <StatusBadge status="disabled" tone="neutral" label="Disabled" testId="endpoint-disabled" />
           )}
+          <ListenLabel endpoint={endpoint} />
         </div>
+        <HealthBadge health={health} />
         <div className="token-chips">
           {everything ? (
             <span className="chip chip-accent">All events</span>
@@ -278,6 +287,7 @@ export function Endpoints() {
   const endpoints = useStore((s) => s.endpoints);
   const loaded = useStore((s) => s.webhooksScope !== null && s.webhooksScope === scopeKey(s));
   const env = useStore((s) => s.env);
+  const health = useEndpointHealth();
   return (
     <Card
       title="Endpoints"
@@ -290,7 +300,7 @@ export function Endpoints() {
       ) : (
         <ul className="key-list" data-testid="endpoint-list">
           {(loaded ? endpoints : []).map((endpoint) => (
-            <EndpointRow key={endpoint.id} endpoint={endpoint} />
+            <EndpointRow key={endpoint.id} endpoint={endpoint} health={health.get(endpoint.id)} />
           ))}
         </ul>
       )}

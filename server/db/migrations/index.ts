@@ -15,6 +15,7 @@ import { leanWebhookRows } from './013-lean-webhook-rows.js';
 import { webhookParts } from './014-webhook-parts.js';
 import { feesWhenPaid } from './015-fees-when-paid.js';
 import { webhookChaos } from './017-webhook-chaos.js';
+import { listenEndpoints } from './018-listen-endpoints.js';
 import { paymentOutcomes } from './020-payment-outcomes.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -35,5 +36,6 @@ export const migrations: readonly Migration[] = [
   webhookParts,
   feesWhenPaid,
   webhookChaos,
+  listenEndpoints,
   paymentOutcomes,
 ];

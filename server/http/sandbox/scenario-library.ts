@@ -3,10 +3,10 @@ import { ErrorBody } from '../../contract/common.js';
 import {
   LibraryList,
   LibraryNameParams,
+  LibraryRun,
   LibraryRunBody,
   LibraryScenarioDetail,
 } from '../../contract/scenario-library.js';
-import { ScenarioRun } from '../../contract/scenarios.js';
 import { NotFoundError } from '../../errors.js';
 import { LIBRARY, libraryEntry, libraryText } from '../../scenarios/library.js';
 import { parseScenario } from '../../scenarios/parse.js';
@@ -77,7 +77,7 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
         tags,
         params: LibraryNameParams,
         body: LibraryRunBody,
-        response: { 200: ScenarioRun, 404: ErrorBody, 422: ErrorBody },
+        response: { 200: LibraryRun, 404: ErrorBody, 422: ErrorBody },
       },
     },
     async (request) => {
@@ -88,6 +88,7 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
       return runner.run(parsed.scenario, {
         ...(request.body.env === undefined ? {} : { env: request.body.env }),
         workspace: request.workspace.id,
+        ...(request.body.reuse_merchants ? { reuseMerchants: true } : {}),
       });
     },
   );

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ErrorBody } from '../../contract/common.js';
-import { BundleFile, ExportQuery, ImportResult } from '../../contract/transfer.js';
+import { BundleFile, ExportQuery, ImportResult, WorkspaceContents } from '../../contract/transfer.js';
 import { MAX_BUNDLE_BYTES, type WorkspaceTransfer } from '../../workspace-transfer/service.js';
 
 export interface TransferControlRoutesDeps {
-  transfer: Pick<WorkspaceTransfer, 'export' | 'import'>;
+  transfer: Pick<WorkspaceTransfer, 'contents' | 'export' | 'import'>;
 }
 
 const OCTET = 'application/octet-stream';
@@ -57,6 +57,21 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
         .header('cache-control', 'no-store')
         .send(bytes);
     },
+  );
+
+  app.get(
+    '/contents',
+    {
+      schema: {
+        operationId: 'sandboxGetWorkspaceContents',
+        summary: 'Count what the workspace holds',
+        description:
+          'What an import would replace, counted as the import counts the bundle (the dashboard asks before importing).',
+        tags,
+        response: { 200: WorkspaceContents },
+      },
+    },
+    async () => transfer.contents(),
   );
 
   app.post(
