@@ -64,6 +64,9 @@ describe('svc-sandbox serve --demo', () => {
     const demoId = /demo ready in workspace Demo \((ws_\w+)\)/.exec(out)![1]!;
     expect(demoId).toMatch(/^ws_/);
     expect(out).toMatch(/svc-sandbox demo dashboard=http:\/\/\S+\/\?workspace=Demo\n/);
+    // and a dashboard opened at `/` with nothing in mind opens on it too
+    const health = await get<{ start_workspace: string | null }>(`${base}/sandbox/health`, null);
+    expect(health.start_workspace).toBe(demoId);
     expect(await get<unknown[]>(`${base}/sandbox/merchants`, null)).toEqual([]);
     const saved = await get<{ name: string }[] | { items: { name: string }[] }>(
       `${base}/sandbox/checkpoints`,
