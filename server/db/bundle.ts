@@ -361,6 +361,12 @@ export function replaceWorkspace(db: Db, path: string): Record<string, number> {
           .run();
         counts[table] = result.changes;
       }
+      // The AUTOINCREMENT counters exactly as the bundle has them: an INSERT into such a table
+      // writes its counter even when it copies no row (seq 0), which the bundle may not have.
+      db.prepare('DELETE FROM main.sqlite_sequence').run();
+      db.prepare(
+        'INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM bundle.sqlite_sequence',
+      ).run();
     })();
     return counts;
   } finally {

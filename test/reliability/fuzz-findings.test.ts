@@ -155,3 +155,35 @@ describe('recording a deeply nested body', () => {
     expect(replay.steps).toHaveLength(5);
   });
 });
+
+describe('fuzz finding: AUTOINCREMENT counters through an import', () => {
+  it('export → import → export is the same after a reset (an import copies no counter the bundle lacks)', async () => {
+    const sandbox = await testSandbox();
+    const first = await createMerchant(sandbox, 'Before reset');
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/v1/customers',
+      headers: first.auth,
+      payload: { name: 'x' },
+    });
+    await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/reset' });
+    const after = await createMerchant(sandbox, 'After reset');
+    await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/v1/customers',
+      headers: after.auth,
+      payload: { name: 'y' },
+    });
+    const counters = () => sandbox.db.prepare('SELECT name, seq FROM sqlite_sequence ORDER BY name').all();
+    const before = counters();
+    const bundle = (await sandbox.apps.test.inject({ method: 'GET', url: '/sandbox/export' })).rawPayload;
+    const imported = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/import',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: bundle,
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(counters()).toEqual(before);
+  });
+});
