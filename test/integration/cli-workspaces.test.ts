@@ -304,7 +304,9 @@ describe('the streaming commands with --workspace', () => {
       '--workspace',
       w.id,
     ]);
-    const ready = await until(listen, /Ready! Your webhook signing secret is \S+ \(merchant Here /);
+    // one secret for every endpoint, then a line per merchant it forwards for: only this workspace's
+    const ready = await until(listen, /forwarding Here \(/);
+    expect(ready).toMatch(/Ready! Your webhook signing secret is whsec_\S+/);
     expect(ready).not.toContain('Elsewhere');
     listen.kill('SIGINT');
   });

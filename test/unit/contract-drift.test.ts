@@ -8,12 +8,14 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 // Inside the repository (git-ignored), so the copy resolves react, zustand and typebox from node_modules.
 const probe = join(root, '.tmp', `contract-drift-${process.pid}`);
 
-/** Copies the renderer and the contract, applies `edit` to one contract file, typechecks the renderer. */
+/** Copies the renderer, the contract and the shared format, applies `edit` to one contract file, typechecks the renderer. */
 function typecheckWith(file: string, edit?: (source: string) => string) {
   rmSync(probe, { recursive: true, force: true });
   mkdirSync(join(probe, 'server'), { recursive: true });
   cpSync(join(root, 'renderer'), join(probe, 'renderer'), { recursive: true });
   cpSync(join(root, 'server', 'contract'), join(probe, 'server', 'contract'), { recursive: true });
+  // The one other server folder the renderer may import: the shared date format.
+  cpSync(join(root, 'server', 'format'), join(probe, 'server', 'format'), { recursive: true });
   for (const config of ['tsconfig.base.json', 'tsconfig.web.json'])
     cpSync(join(root, config), join(probe, config));
   const target = join(probe, 'server', 'contract', file);
