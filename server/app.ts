@@ -102,7 +102,7 @@ export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAl
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { env } = options;
   // The request's workspace's services: each route serves every workspace.
-  const ctx = scopedContext();
+  const ctx = scopedContext(options.workspaces.unscoped);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -243,7 +243,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(recordingControlRoutes, { recorder: ctx.recorder });
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
-      await control.register(transferControlRoutes, { transfer: scoped((scope) => scope.transfer) });
+      await control.register(transferControlRoutes, {
+        transfer: scoped((scope) => scope.transfer, options.workspaces.unscoped),
+      });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },

@@ -147,7 +147,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const workspace = {
     version: VERSION,
     urls,
-    reset: () => workspaces.reset(workspaces.require(currentScope().id)),
+    reset: () => workspaces.reset(workspaces.require(currentScope(workspaces.unscoped).id)),
     startWorkspace: () => workspaces.startWorkspace,
   };
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of

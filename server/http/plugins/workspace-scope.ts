@@ -8,6 +8,10 @@ import { enterScope, type Scope } from '../../workspaces/scope.js';
 /** What the edge needs to find a request's workspace. */
 export interface WorkspaceFinder {
   readonly default: Scope;
+  /** whether requests enter their workspace's scope (once the sandbox has more than the default) */
+  readonly scoped: boolean;
+  /** the workspace of a request that entered none (the default, while it is the only one) */
+  readonly unscoped: () => Scope | undefined;
   /** by id or name */
   find(idOrName: string): Scope | undefined;
   /** the workspace holding this API key */
@@ -92,17 +96,20 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
         }
       }
       request.workspace = scope;
-      enterScope(scope, done);
+      if (workspaces.scoped) enterScope(scope, done);
+      else done();
     });
     // The body arrives on the connection's own callbacks, outside the scope: go back in for the
     // rest (validation, handler, answer).
     app.addHook('preValidation', (request, _reply, done) => {
-      enterScope(request.workspace, done);
+      if (workspaces.scoped) enterScope(request.workspace, done);
+      else done();
     });
     // An answer may leave from outside the scope (a 413 decided while the body arrives, a URL
     // refused before routing): the answer's own hooks, which run after this one, run inside it.
     app.addHook('onSend', (request, _reply, payload, done) => {
-      enterScope(request.workspace ?? workspaces.default, () => done(null, payload));
+      if (workspaces.scoped) enterScope(request.workspace ?? workspaces.default, () => done(null, payload));
+      else done(null, payload);
     });
   },
   { name: 'workspace-scope' },
