@@ -1,7 +1,7 @@
 import { DEFAULT_WORKSPACE, onWorkspaceMissing, setActiveWorkspace } from '../api/active-workspace';
+import { health as sandboxHealth } from '../api/sandbox';
 import { importWorkspace } from '../api/scenarios';
 import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../api/types';
-import { health as sandboxHealth } from '../api/sandbox';
 import * as api from '../api/workspaces';
 import { formatTimestamp } from '../lib/format';
 import { chooseStartWorkspace, withWorkspaceParam, workspaceParamOf } from '../lib/workspaces';
