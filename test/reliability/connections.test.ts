@@ -408,9 +408,14 @@ describe('svc-sandbox listen', () => {
     const deadline = performance.now() + 15_000;
     while (!stdout.includes('Ready!') && performance.now() < deadline) await sleep(50);
     expect(stdout).toContain('Ready!');
-    const endpoints = ok<{ url: string }[]>(
-      await control(sandbox, 'GET', `/sandbox/merchants/${actor.merchantId}/webhook-endpoints`),
-    );
+    // The secret is printed first; the merchant's endpoint is made right after.
+    let endpoints: { url: string }[] = [];
+    while (endpoints.length === 0 && performance.now() < deadline) {
+      endpoints = ok<{ url: string }[]>(
+        await control(sandbox, 'GET', `/sandbox/merchants/${actor.merchantId}/webhook-endpoints`),
+      );
+      if (endpoints.length === 0) await sleep(50);
+    }
     const local = new URL(endpoints[0]!.url);
     const started = performance.now();
     const sockets = await Promise.all(Array.from({ length: 50 }, () => open(Number(local.port))));
