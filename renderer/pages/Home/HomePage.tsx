@@ -21,8 +21,24 @@ import { CHECKOUT_TONE, checkoutLabel } from '../Checkouts/status';
 import type { ChartSeries } from './Chart';
 import { Stories } from './Stories';
 
-// The chart library is a chunk of its own, fetched after the figures are on screen.
-const Chart = lazy(async () => ({ default: (await import('./Chart')).Chart }));
+// The chart library is a chunk of its own, fetched after the figures are on screen. If it cannot
+// load (offline mid-update, or a browser locale its number format refuses, such as `en-US@posix`),
+// the figures stay and the chart says so, rather than the whole page failing.
+const Chart = lazy(async () => {
+  try {
+    return { default: (await import('./Chart')).Chart };
+  } catch {
+    return { default: ChartUnavailable };
+  }
+});
+
+function ChartUnavailable({ testId }: { testId?: string }) {
+  return (
+    <p className="muted small" data-testid={testId}>
+      The chart could not be shown in this browser.
+    </p>
+  );
+}
 
 const PALETTE = ['#4f46e5', '#0e9384', '#dc6803', '#7a5af8', '#e31b54'];
 const MINOR = 1_000_000;

@@ -1,0 +1,45 @@
+import { chromium } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { CHROMIUM_ARGS, findChromium } from './browser.js';
+
+// A browser started from a POSIX environment (LANG=C) reports `en-US@posix` as its language, a tag
+// the chart library's number format refuses when it loads: the home page still shows its figures.
+it('the home page works in a browser whose language is en-US@posix (LANG=C)', {
+  timeout: 60_000,
+}, async () => {
+  const sandbox = await testSandbox();
+  const urls = await sandbox.listen();
+  const acme = await createMerchant(sandbox, 'Acme Posix');
+  const checkout = await sandbox.apps.test.inject({
+    method: 'POST',
+    url: '/v1/checkouts',
+    headers: acme.auth,
+    payload: {
+      title: 'Beans',
+      amount: 12_500_000,
+      expires_at: new Date(sandbox.ctx.clock.now() + 86_400_000).toISOString(),
+    },
+  });
+  const id = (checkout.json() as { id: string }).id;
+  await sandbox.apps.test.inject({ method: 'POST', url: `/sandbox/checkouts/${id}/payments`, payload: {} });
+  const binary = await findChromium();
+  const browser = await chromium.launch({
+    executablePath: binary.executablePath,
+    env: { ...(binary.env ?? (process.env as Record<string, string>)), LANG: 'C', LC_ALL: 'C' },
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US@posix');
+    await page.goto(urls.dashboard);
+    // the home page's figures: the balance the payment left
+    await page.getByText('USDC').first().waitFor({ timeout: 20_000 });
+    expect(await page.textContent('body')).toContain('Acme Posix');
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
