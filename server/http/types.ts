@@ -29,3 +29,10 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new UnauthorizedError();
   return request.principal;
 }
+
+/**
+ * How a route plugin reaches its services: from the workspace its request carries, narrowed to
+ * what the plugin calls (`use(request).checkouts.create(…)`). app.ts passes
+ * `(request) => request.workspace.ctx`.
+ */
+export type Use<Deps> = (request: FastifyRequest) => Deps;
