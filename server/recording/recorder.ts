@@ -8,6 +8,7 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../contract/recording.js';
+import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -46,6 +47,8 @@ import {
 
 export type { Exchange, ResourceReader } from './exchange.js';
 
+import { ownUrl } from '../workspaces/own-url.js';
+
 type Step = Record<string, unknown>;
 
 interface Owner {
@@ -76,6 +79,10 @@ export interface ScenarioRecorderDeps {
   /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
    * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
   baseUrl: (env: Env) => string;
+  /** checkouts made before the recording, to adopt one a step uses */
+  checkouts?: Pick<CheckoutLifecycle, 'findIfExists' | 'present'> | undefined;
+  /** whether a webhook delivery id is one of this workspace's own (its dispatcher sent it) */
+  ownDelivery?: ((deliveryId: string) => boolean) | undefined;
 }
 
 /** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
@@ -170,8 +177,11 @@ export class ScenarioRecorder {
   capture(raw: Exchange): Promise<void> | undefined {
     const s = this.session;
     if (!s || !recordable(raw)) return undefined;
+    // The sandbox's own webhook arriving at its built-in inbox is not something the user did.
+    if (raw.deliveryId && this.deps.ownDelivery?.(raw.deliveryId)) return undefined;
     // Bounded first: every walk over the body below, and the render at stop, recurse per level.
     const exchange = { ...raw, body: clipDepth(raw.body), response: clipDepth(raw.response) };
+    exchange.url = withoutWorkspace(exchange.url);
     const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
     if (!step) return undefined;
     s.steps.push(step);
@@ -256,6 +266,21 @@ export class ScenarioRecorder {
     return (['test', 'production'] as const).map((env) => [this.deps.baseUrl(env), `sandbox.urls.${env}`]);
   }
 
+  /**
+   * Any address of this sandbox (loopback under any name, a `/w/<id>` prefix, `?workspace=`) as
+   * this workspace's own base URL and the rest, which the splice then writes as
+   * `${sandbox.urls.*}`: a file never names a workspace id, and replays in its own workspace.
+   */
+  private asOwnUrl(value: string): string {
+    if (!value.includes('://')) return value;
+    const origins = {
+      test: listenerOrigin(this.deps.baseUrl('test')),
+      production: listenerOrigin(this.deps.baseUrl('production')),
+    };
+    const own = ownUrl(value, origins);
+    return own ? `${this.deps.baseUrl(own.env)}${own.rest === '/' ? '' : own.rest}` : value;
+  }
+
   private ownerKey(merchantId: string): string | null {
     const keys = this.deps.merchants.listKeys(merchantId).filter((k) => k.revoked_at === null);
     return (keys.find((k) => k.role === 'owner') ?? keys[0])?.key ?? null;
@@ -284,7 +309,9 @@ export class ScenarioRecorder {
       if (typeof seconds === 'number')
         return {
           clock: { advance: duration(seconds) },
-          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants) } } : {}),
+          // Only the events of objects the recording made or adopted: earlier objects of the
+          // workspace (expiring meanwhile) do not exist where it replays.
+          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants, (id) => s.refs.has(id)) } } : {}),
         };
     }
     if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
@@ -300,7 +327,13 @@ export class ScenarioRecorder {
   private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
     const now = this.deps.clock.now();
     const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
-    const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf, this.ownUrls());
+    const body = isEmptyBody(ex.body)
+      ? undefined
+      : substitute(
+          mapStrings(ex.body, (v) => this.asOwnUrl(v)),
+          refOf,
+          this.ownUrls(),
+        );
     if (ex.status >= 400) {
       if (body !== undefined) step.body = body;
       step.expect = { status: ex.status };
@@ -393,12 +426,43 @@ export class ScenarioRecorder {
     for (const [, value] of strings(ex.body)) if (isUuid(value)) candidates.add(value);
     for (const id of candidates) {
       if (s.refs.has(id)) continue;
+      if (this.adoptCheckout(s, id)) continue;
       try {
         this.merchantName(s, id);
       } catch {
         // not a merchant (or not any more): the value stays literal
       }
     }
+  }
+
+  /**
+   * A checkout made before the recording that a step uses: a `call:` step making one like it (its
+   * merchant adopted first) comes before, so the replay has it under a name. It is made as new
+   * (active, nothing received): what happened to it before the recording is not replayed.
+   */
+  private adoptCheckout(s: Session, id: string): boolean {
+    const row = this.deps.checkouts?.findIfExists(id);
+    if (!row) return false;
+    const merchant = this.merchantName(s, row.merchant_id);
+    const checkout = this.deps.checkouts!.present(row);
+    const body: Record<string, unknown> = { title: checkout.title };
+    if (checkout.description !== null) body.description = checkout.description;
+    if (checkout.amount !== null) body.amount = checkout.amount;
+    body.currency = checkout.currency;
+    if (checkout.method !== 'crypto') body.method = checkout.method;
+    if (checkout.crypto_chains.length > 0) body.chains = checkout.crypto_chains.map((c) => c.chain);
+    if (checkout.reference !== null) body.reference = checkout.reference;
+    const now = this.deps.clock.now();
+    // Still open: it expires as far ahead as it does now; else an hour ahead, to be usable.
+    const left = Math.max(Date.parse(checkout.expires_at) - now, 3600_000);
+    body.expires_at = `\${${relativeTime(new Date(now + left).toISOString(), now)}}`;
+    const name = this.nextName(s, 'co');
+    s.names.add(name);
+    s.counters.set('co', (s.counters.get('co') ?? 0) + 1);
+    s.refs.set(id, `${name}.id`);
+    s.owners.set(id, { merchantId: row.merchant_id, env: row.env });
+    s.steps.push({ call: 'POST /v1/checkouts', merchant, env: row.env, as: name, body });
+    return true;
   }
 
   private controlOwner(s: Session, ex: Exchange): Owner | null {
@@ -424,6 +488,26 @@ export class ScenarioRecorder {
     s.merchants.set(id, name);
     s.refs.set(id, `${name}.id`);
   }
+}
+
+/** A base URL without the `/w/<id>` prefix a workspace's addresses carry: the listener's own. */
+const listenerOrigin = (base: string) => base.replace(/\/w\/[^/]+$/, '');
+
+/** A called URL without its `workspace=` parameter: the replay runs in a workspace of its own. */
+function withoutWorkspace(url: string): string {
+  const [path = '', query] = url.split('?', 2);
+  if (query === undefined || !query.includes('workspace=')) return url;
+  const kept = query.split('&').filter((pair) => !pair.startsWith('workspace='));
+  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
+}
+
+/** A JSON value with every string passed through `fn`. */
+function mapStrings(value: unknown, fn: (s: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn)]));
+  return value;
 }
 
 function recordable(ex: Exchange): boolean {
