@@ -218,6 +218,20 @@ export class RequestLog {
     this.head = 0;
   }
 
+  /**
+   * Closes the files without writing what is queued or deleting anything: the whole log goes with
+   * its directory (a reset), which the workspace's storage moves away and deletes in the
+   * background.
+   */
+  discard(): void {
+    this.cancelTimers();
+    this.queued = [];
+    for (const segment of this.segments) closeSegment(segment);
+    this.segments.length = 0;
+    this.index.length = 0;
+    this.head = 0;
+  }
+
   /** Writes what is queued and closes the files. */
   close(): void {
     this.flush();
