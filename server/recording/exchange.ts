@@ -84,3 +84,18 @@ export const typesIn = (
   fired
     .filter((e) => known.has(e.merchantId) && (!about || e.resourceId === null || about(e.resourceId)))
     .map((e) => e.type);
+
+/** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
+const EXCLUDED =
+  /^\/sandbox\/(recording|events|openapi\.json|scenario\.schema\.json|scenarios|export|import)(\/|\?|$)/;
+/** Statuses that say nothing a replay could reproduce (no key, rate limit, not JSON, server fault). */
+const SKIPPED_STATUS = new Set([401, 415, 429]);
+
+/** Whether an exchange can be a step: a write to /v1 or /sandbox, answered with something a replay reproduces. */
+export function recordable(ex: Exchange): boolean {
+  if (ex.method === 'GET' || ex.method === 'HEAD' || ex.method === 'OPTIONS') return false;
+  if (!ex.url.startsWith('/v1/') && !ex.url.startsWith('/sandbox/')) return false;
+  if (EXCLUDED.test(ex.url)) return false;
+  if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
+  return true;
+}

@@ -17,6 +17,7 @@ import {
   type FiredEvents,
   FiredEventsScope,
   type ResourceReader,
+  recordable,
   typesIn,
 } from './exchange.js';
 import {
@@ -28,6 +29,7 @@ import {
   stateExpectations,
   stateReads,
 } from './outcomes.js';
+import { adoptedCheckoutBody, asOwnUrl, mapStrings, withoutWorkspace } from './own.js';
 import {
   clipDepth,
   duration,
@@ -46,8 +48,6 @@ import {
 } from './translate.js';
 
 export type { Exchange, ResourceReader } from './exchange.js';
-
-import { ownUrl } from '../workspaces/own-url.js';
 
 type Step = Record<string, unknown>;
 
@@ -79,17 +79,10 @@ export interface ScenarioRecorderDeps {
   /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
    * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
   baseUrl: (env: Env) => string;
-  /** checkouts made before the recording, to adopt one a step uses */
+  /** earlier checkouts, to adopt one a step uses; whether a delivery id is one of the workspace's own */
   checkouts?: Pick<CheckoutLifecycle, 'findIfExists' | 'present'> | undefined;
-  /** whether a webhook delivery id is one of this workspace's own (its dispatcher sent it) */
   ownDelivery?: ((deliveryId: string) => boolean) | undefined;
 }
-
-/** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
-const EXCLUDED =
-  /^\/sandbox\/(recording|events|openapi\.json|scenario\.schema\.json|scenarios|export|import)(\/|\?|$)/;
-/** Statuses that say nothing a replay could reproduce (no key, rate limit, not JSON, server fault). */
-const SKIPPED_STATUS = new Set([401, 415, 429]);
 
 /**
  * Turns what is done to the sandbox while a recording runs into a scenario file (docs/scenarios.md).
@@ -266,21 +259,6 @@ export class ScenarioRecorder {
     return (['test', 'production'] as const).map((env) => [this.deps.baseUrl(env), `sandbox.urls.${env}`]);
   }
 
-  /**
-   * Any address of this sandbox (loopback under any name, a `/w/<id>` prefix, `?workspace=`) as
-   * this workspace's own base URL and the rest, which the splice then writes as
-   * `${sandbox.urls.*}`: a file never names a workspace id, and replays in its own workspace.
-   */
-  private asOwnUrl(value: string): string {
-    if (!value.includes('://')) return value;
-    const origins = {
-      test: listenerOrigin(this.deps.baseUrl('test')),
-      production: listenerOrigin(this.deps.baseUrl('production')),
-    };
-    const own = ownUrl(value, origins);
-    return own ? `${this.deps.baseUrl(own.env)}${own.rest === '/' ? '' : own.rest}` : value;
-  }
-
   private ownerKey(merchantId: string): string | null {
     const keys = this.deps.merchants.listKeys(merchantId).filter((k) => k.revoked_at === null);
     return (keys.find((k) => k.role === 'owner') ?? keys[0])?.key ?? null;
@@ -309,8 +287,7 @@ export class ScenarioRecorder {
       if (typeof seconds === 'number')
         return {
           clock: { advance: duration(seconds) },
-          // Only the events of objects the recording made or adopted: earlier objects of the
-          // workspace (expiring meanwhile) do not exist where it replays.
+          // Only events of objects it made or adopted: earlier ones do not exist where it replays.
           ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants, (id) => s.refs.has(id)) } } : {}),
         };
     }
@@ -327,13 +304,10 @@ export class ScenarioRecorder {
   private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
     const now = this.deps.clock.now();
     const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
+    const own = (v: string) => asOwnUrl(v, this.deps.baseUrl);
     const body = isEmptyBody(ex.body)
       ? undefined
-      : substitute(
-          mapStrings(ex.body, (v) => this.asOwnUrl(v)),
-          refOf,
-          this.ownUrls(),
-        );
+      : substitute(mapStrings(ex.body, own), refOf, this.ownUrls());
     if (ex.status >= 400) {
       if (body !== undefined) step.body = body;
       step.expect = { status: ex.status };
@@ -435,27 +409,12 @@ export class ScenarioRecorder {
     }
   }
 
-  /**
-   * A checkout made before the recording that a step uses: a `call:` step making one like it (its
-   * merchant adopted first) comes before, so the replay has it under a name. It is made as new
-   * (active, nothing received): what happened to it before the recording is not replayed.
-   */
+  /** An earlier checkout a step uses: a step making one like it (./own.ts) comes first. */
   private adoptCheckout(s: Session, id: string): boolean {
     const row = this.deps.checkouts?.findIfExists(id);
     if (!row) return false;
     const merchant = this.merchantName(s, row.merchant_id);
-    const checkout = this.deps.checkouts!.present(row);
-    const body: Record<string, unknown> = { title: checkout.title };
-    if (checkout.description !== null) body.description = checkout.description;
-    if (checkout.amount !== null) body.amount = checkout.amount;
-    body.currency = checkout.currency;
-    if (checkout.method !== 'crypto') body.method = checkout.method;
-    if (checkout.crypto_chains.length > 0) body.chains = checkout.crypto_chains.map((c) => c.chain);
-    if (checkout.reference !== null) body.reference = checkout.reference;
-    const now = this.deps.clock.now();
-    // Still open: it expires as far ahead as it does now; else an hour ahead, to be usable.
-    const left = Math.max(Date.parse(checkout.expires_at) - now, 3600_000);
-    body.expires_at = `\${${relativeTime(new Date(now + left).toISOString(), now)}}`;
+    const body = adoptedCheckoutBody(this.deps.checkouts!.present(row), this.deps.clock.now());
     const name = this.nextName(s, 'co');
     s.names.add(name);
     s.counters.set('co', (s.counters.get('co') ?? 0) + 1);
@@ -488,32 +447,4 @@ export class ScenarioRecorder {
     s.merchants.set(id, name);
     s.refs.set(id, `${name}.id`);
   }
-}
-
-/** A base URL without the `/w/<id>` prefix a workspace's addresses carry: the listener's own. */
-const listenerOrigin = (base: string) => base.replace(/\/w\/[^/]+$/, '');
-
-/** A called URL without its `workspace=` parameter: the replay runs in a workspace of its own. */
-function withoutWorkspace(url: string): string {
-  const [path = '', query] = url.split('?', 2);
-  if (query === undefined || !query.includes('workspace=')) return url;
-  const kept = query.split('&').filter((pair) => !pair.startsWith('workspace='));
-  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
-}
-
-/** A JSON value with every string passed through `fn`. */
-function mapStrings(value: unknown, fn: (s: string) => string): unknown {
-  if (typeof value === 'string') return fn(value);
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn)]));
-  return value;
-}
-
-function recordable(ex: Exchange): boolean {
-  if (ex.method === 'GET' || ex.method === 'HEAD' || ex.method === 'OPTIONS') return false;
-  if (!ex.url.startsWith('/v1/') && !ex.url.startsWith('/sandbox/')) return false;
-  if (EXCLUDED.test(ex.url)) return false;
-  if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
-  return true;
 }

@@ -218,18 +218,11 @@ export class RequestLog {
     this.head = 0;
   }
 
-  /**
-   * Closes the files without writing what is queued or deleting anything: the whole log goes with
-   * its directory (a reset), which the workspace's storage moves away and deletes in the
-   * background.
-   */
+  /** Closes its files without writing or deleting: the log goes with its directory (a reset). */
   discard(): void {
     this.cancelTimers();
     this.queued = [];
-    for (const segment of this.segments) closeSegment(segment);
-    this.segments.length = 0;
-    this.index.length = 0;
-    this.head = 0;
+    for (const segment of this.segments.splice(0)) closeSegment(segment);
   }
 
   /** Writes what is queued and closes the files. */

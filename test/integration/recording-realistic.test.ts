@@ -111,7 +111,7 @@ describe('recordings made in realistic use replay', () => {
     const failed = red.run.steps.find((s) => !s.ok)!;
     expect(failed.label).toContain('/payments');
     expect(failed.error).toMatch(/4000000|5000000/);
-  });
+  }, 90_000);
 
   it('with the built-in inbox named by ?workspace=: its deliveries are not steps, the file names no workspace', async () => {
     const sandbox = await testSandbox();
@@ -169,5 +169,5 @@ describe('recordings made in realistic use replay', () => {
     const failed = red.run.steps.find((s) => !s.ok)!;
     expect(failed.index).toBeGreaterThan(1);
     expect(failed.error).toMatch(/3000000|2000000/);
-  });
+  }, 90_000);
 });

@@ -84,7 +84,7 @@ describe('forks keep their deliveries', () => {
     await depositIn(sandbox, source.id, merchant.id);
     await waitForMessages(sandbox, source.id, 'query', 1);
     expect(await messages(sandbox, fork.id, 'query')).toBe(1);
-  });
+  }, 60_000);
 
   it("a fork of the default workspace re-points endpoints on the default's bare inbox address", async () => {
     const sandbox = await testSandbox();
@@ -107,5 +107,5 @@ describe('forks keep their deliveries', () => {
     await waitForMessages(sandbox, fork.id, 'dock', 1);
     const res = await sandbox.apps.test.inject({ url: '/sandbox/inboxes/dock' });
     expect(res.statusCode === 404 || res.json().messages.length === 0, res.body).toBe(true);
-  });
+  }, 60_000);
 });

@@ -68,5 +68,5 @@ describe('reset of a file-backed workspace', () => {
     expect((await merchants(again)).length).toBe(1);
     await fill(again, ws);
     expect((await merchants(again, ws)).length).toBe(2);
-  });
+  }, 60_000);
 });
