@@ -267,7 +267,14 @@ export function createContext(options: ContextOptions) {
     transaction,
   });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
-  const recorder = new ScenarioRecorder({ clock, merchants, events, baseUrl });
+  const recorder = new ScenarioRecorder({
+    clock,
+    merchants,
+    events,
+    baseUrl,
+    checkouts: lifecycle,
+    ownDelivery: (id) => repos.webhooks.findDelivery(id) !== undefined,
+  });
 
   return {
     db,

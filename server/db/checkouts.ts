@@ -119,6 +119,9 @@ export function createCheckoutsRepo(sql: Statements) {
   const payments = sql.read<[string], CheckoutPaymentRow>(
     'SELECT * FROM checkout_payments WHERE checkout_id = ? ORDER BY rowid',
   );
+  const paymentByTxid = sql.read<[string], CheckoutPaymentRow>(
+    'SELECT * FROM checkout_payments WHERE txid = ? ORDER BY rowid LIMIT 1',
+  );
   const list = createScopedLister<CheckoutRow>(db, 'checkouts');
   // A reseller's fees still in the 7-day hold: settled, not yet released (checkouts_reseller index).
   const heldResellerFees = sql.read<[string, string], { currency: string; total: number }>(
@@ -163,6 +166,8 @@ export function createCheckoutsRepo(sql: Statements) {
     list: (merchantId: string, env: Env, page: Page) => list(merchantId, env, page),
     insertPayment: (row: CheckoutPaymentRow) => void insertPayment(row),
     payments: (checkoutId: string) => payments.all(checkoutId),
+    /** The first payment of a transfer, by its txid. */
+    paymentByTxid: (txid: string) => paymentByTxid.get(txid),
     heldResellerFees: (resellerId: string, env: Env) => heldResellerFees.all(resellerId, env),
   };
 }

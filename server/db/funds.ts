@@ -36,6 +36,9 @@ export function createFundsRepo(sql: Statements) {
     `INSERT INTO payouts (id, merchant_id, env, amount, currency, destination, status, failure_reason, created_at)
      VALUES (@id, @merchant_id, @env, @amount, @currency, @destination, @status, @failure_reason, @created_at)`,
   );
+  const byTxid = sql.read<[string], DepositRow>(
+    'SELECT * FROM deposits WHERE txid = ? ORDER BY rowid LIMIT 1',
+  );
   const deposits = sql.read<[string, string, number], DepositRow>(
     'SELECT * FROM deposits WHERE merchant_id = ? AND env = ? ORDER BY rowid DESC LIMIT ?',
   );
@@ -45,6 +48,8 @@ export function createFundsRepo(sql: Statements) {
   return {
     insertDeposit: (row: DepositRow) => void insertDeposit(row),
     insertPayout: (row: PayoutRow) => void insertPayout(row),
+    /** The first deposit of a transfer, by its txid. */
+    depositByTxid: (txid: string) => byTxid.get(txid),
     deposits: (merchantId: string, env: Env, limit: number) => deposits.all(merchantId, env, limit),
     payouts: (merchantId: string, env: Env, limit: number) => payouts.all(merchantId, env, limit),
   };

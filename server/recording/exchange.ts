@@ -25,6 +25,8 @@ export interface Exchange {
   merchantId: string | null;
   /** the events handling it fired, in order (null: not collected, it began before the recording) */
   fired?: readonly Fired[] | null;
+  /** the webhook delivery id the request carried (X-SVC-Delivery-Id): a webhook arriving, maybe the sandbox's own */
+  deliveryId?: string | null;
 }
 
 /** Reads a resource's current state through the app of an environment (GET, as a merchant's key). */
@@ -34,6 +36,8 @@ export type ResourceReader = (path: string, key: string | null) => Promise<{ sta
 export interface Fired {
   type: string;
   merchantId: string;
+  /** the object the event is about (a checkout's id), when it names one */
+  resourceId: string | null;
 }
 
 /** The events one request fires while it is handled. */
@@ -55,7 +59,8 @@ export class FiredEventsScope {
     events.onRecord((event) => {
       if (!active()) return;
       const fired = this.scope.getStore();
-      if (fired?.open) fired.events.push({ type: event.type, merchantId: event.merchant_id });
+      if (fired?.open)
+        fired.events.push({ type: event.type, merchantId: event.merchant_id, resourceId: event.resource_id });
     });
   }
 
@@ -67,6 +72,30 @@ export class FiredEventsScope {
   }
 }
 
-/** The types of the events in the logs of `known` merchants (the only logs a replay sees), in order. */
-export const typesIn = (fired: readonly Fired[], known: ReadonlyMap<string, unknown>): string[] =>
-  fired.filter((e) => known.has(e.merchantId)).map((e) => e.type);
+/**
+ * The types of the events in the logs of `known` merchants (the only logs a replay sees), in order;
+ * with `about`, only those of objects it accepts (or of none in particular).
+ */
+export const typesIn = (
+  fired: readonly Fired[],
+  known: ReadonlyMap<string, unknown>,
+  about?: (resourceId: string) => boolean,
+): string[] =>
+  fired
+    .filter((e) => known.has(e.merchantId) && (!about || e.resourceId === null || about(e.resourceId)))
+    .map((e) => e.type);
+
+/** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
+const EXCLUDED =
+  /^\/sandbox\/(recording|events|openapi\.json|scenario\.schema\.json|scenarios|export|import)(\/|\?|$)/;
+/** Statuses that say nothing a replay could reproduce (no key, rate limit, not JSON, server fault). */
+const SKIPPED_STATUS = new Set([401, 415, 429]);
+
+/** Whether an exchange can be a step: a write to /v1 or /sandbox, answered with something a replay reproduces. */
+export function recordable(ex: Exchange): boolean {
+  if (ex.method === 'GET' || ex.method === 'HEAD' || ex.method === 'OPTIONS') return false;
+  if (!ex.url.startsWith('/v1/') && !ex.url.startsWith('/sandbox/')) return false;
+  if (EXCLUDED.test(ex.url)) return false;
+  if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
+  return true;
+}

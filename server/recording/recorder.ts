@@ -8,6 +8,7 @@ import type {
   RecordingState,
   RecordingStopped,
 } from '../contract/recording.js';
+import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -16,6 +17,7 @@ import {
   type FiredEvents,
   FiredEventsScope,
   type ResourceReader,
+  recordable,
   typesIn,
 } from './exchange.js';
 import {
@@ -27,6 +29,7 @@ import {
   stateExpectations,
   stateReads,
 } from './outcomes.js';
+import { adoptedCheckoutBody, asOwnUrl, mapStrings, withoutWorkspace } from './own.js';
 import {
   clipDepth,
   duration,
@@ -76,13 +79,10 @@ export interface ScenarioRecorderDeps {
   /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
    * written as `${sandbox.urls.test}/...`, so it points at the replaying sandbox */
   baseUrl: (env: Env) => string;
+  /** earlier checkouts, to adopt one a step uses; whether a delivery id is one of the workspace's own */
+  checkouts?: Pick<CheckoutLifecycle, 'findIfExists' | 'present'> | undefined;
+  ownDelivery?: ((deliveryId: string) => boolean) | undefined;
 }
-
-/** Paths never recorded: the recorder's own routes, streams, documents, runs and bundles. */
-const EXCLUDED =
-  /^\/sandbox\/(recording|events|openapi\.json|scenario\.schema\.json|scenarios|export|import)(\/|\?|$)/;
-/** Statuses that say nothing a replay could reproduce (no key, rate limit, not JSON, server fault). */
-const SKIPPED_STATUS = new Set([401, 415, 429]);
 
 /**
  * Turns what is done to the sandbox while a recording runs into a scenario file (docs/scenarios.md).
@@ -170,8 +170,11 @@ export class ScenarioRecorder {
   capture(raw: Exchange): Promise<void> | undefined {
     const s = this.session;
     if (!s || !recordable(raw)) return undefined;
+    // The sandbox's own webhook arriving at its built-in inbox is not something the user did.
+    if (raw.deliveryId && this.deps.ownDelivery?.(raw.deliveryId)) return undefined;
     // Bounded first: every walk over the body below, and the render at stop, recurse per level.
     const exchange = { ...raw, body: clipDepth(raw.body), response: clipDepth(raw.response) };
+    exchange.url = withoutWorkspace(exchange.url);
     const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
     if (!step) return undefined;
     s.steps.push(step);
@@ -284,7 +287,8 @@ export class ScenarioRecorder {
       if (typeof seconds === 'number')
         return {
           clock: { advance: duration(seconds) },
-          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants) } } : {}),
+          // Only events of objects it made or adopted: earlier ones do not exist where it replays.
+          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants, (id) => s.refs.has(id)) } } : {}),
         };
     }
     if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
@@ -300,7 +304,10 @@ export class ScenarioRecorder {
   private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
     const now = this.deps.clock.now();
     const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
-    const body = isEmptyBody(ex.body) ? undefined : substitute(ex.body, refOf, this.ownUrls());
+    const own = (v: string) => asOwnUrl(v, this.deps.baseUrl);
+    const body = isEmptyBody(ex.body)
+      ? undefined
+      : substitute(mapStrings(ex.body, own), refOf, this.ownUrls());
     if (ex.status >= 400) {
       if (body !== undefined) step.body = body;
       step.expect = { status: ex.status };
@@ -393,12 +400,28 @@ export class ScenarioRecorder {
     for (const [, value] of strings(ex.body)) if (isUuid(value)) candidates.add(value);
     for (const id of candidates) {
       if (s.refs.has(id)) continue;
+      if (this.adoptCheckout(s, id)) continue;
       try {
         this.merchantName(s, id);
       } catch {
         // not a merchant (or not any more): the value stays literal
       }
     }
+  }
+
+  /** An earlier checkout a step uses: a step making one like it (./own.ts) comes first. */
+  private adoptCheckout(s: Session, id: string): boolean {
+    const row = this.deps.checkouts?.findIfExists(id);
+    if (!row) return false;
+    const merchant = this.merchantName(s, row.merchant_id);
+    const body = adoptedCheckoutBody(this.deps.checkouts!.present(row), this.deps.clock.now());
+    const name = this.nextName(s, 'co');
+    s.names.add(name);
+    s.counters.set('co', (s.counters.get('co') ?? 0) + 1);
+    s.refs.set(id, `${name}.id`);
+    s.owners.set(id, { merchantId: row.merchant_id, env: row.env });
+    s.steps.push({ call: 'POST /v1/checkouts', merchant, env: row.env, as: name, body });
+    return true;
   }
 
   private controlOwner(s: Session, ex: Exchange): Owner | null {
@@ -424,12 +447,4 @@ export class ScenarioRecorder {
     s.merchants.set(id, name);
     s.refs.set(id, `${name}.id`);
   }
-}
-
-function recordable(ex: Exchange): boolean {
-  if (ex.method === 'GET' || ex.method === 'HEAD' || ex.method === 'OPTIONS') return false;
-  if (!ex.url.startsWith('/v1/') && !ex.url.startsWith('/sandbox/')) return false;
-  if (EXCLUDED.test(ex.url)) return false;
-  if (ex.status >= 500 || ex.status < 200 || SKIPPED_STATUS.has(ex.status)) return false;
-  return true;
 }

@@ -218,6 +218,13 @@ export class RequestLog {
     this.head = 0;
   }
 
+  /** Closes its files without writing or deleting: the log goes with its directory (a reset). */
+  discard(): void {
+    this.cancelTimers();
+    this.queued = [];
+    for (const segment of this.segments.splice(0)) closeSegment(segment);
+  }
+
   /** Writes what is queued and closes the files. */
   close(): void {
     this.flush();

@@ -22,7 +22,7 @@ const noChain = { target: null, tokenEntry: null } as const;
 export interface ChainDeps {
   lifecycle: CheckoutLifecycle;
   funds: Pick<FundsService, 'merchant'>;
-  fundsRepo: Pick<FundsRepo, 'insertDeposit'>;
+  fundsRepo: Pick<FundsRepo, 'insertDeposit' | 'depositByTxid'>;
   addresses: Pick<StaticAddressesRepo, 'list' | 'findByAddress'>;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
@@ -63,6 +63,10 @@ export class ChainSimulator {
       );
     }
     const found = lifecycle.find(id);
+    if (body.txid !== undefined) {
+      const seen = this.seenPayment(found, body.txid);
+      if (seen) return seen;
+    }
     const method = body.method ?? (found.method === 'fiat' ? 'fiat' : 'crypto');
     if (method === 'fiat' && found.method === 'crypto')
       throw new BusinessRuleError('Checkout does not accept fiat payment');
@@ -98,6 +102,22 @@ export class ChainSimulator {
       const payment = lifecycle.recordUncounted(closed, incoming, 'late');
       return { checkout: lifecycle.present(closed), payment };
     });
+  }
+
+  /**
+   * A transfer the chain already reported (its txid seen before) is the same transfer: the first
+   * payment comes back with the checkout as it is now, and nothing is credited or recorded again.
+   */
+  private seenPayment(
+    row: CheckoutRow,
+    txid: string,
+  ): { checkout: Checkout; payment: CheckoutPayment } | null {
+    const seen = this.deps.lifecycle.paymentByTxid(txid);
+    if (!seen) return null;
+    if (seen.checkout_id !== row.id) {
+      throw new ValidationError('txid', `already reported as a payment to checkout ${seen.checkout_id}`);
+    }
+    return { checkout: this.deps.lifecycle.present(row), payment: seen };
   }
 
   /**
@@ -227,8 +247,15 @@ export class ChainSimulator {
     return this.deps.lifecycle.present(this.deps.lifecycle.cancel(this.deps.lifecycle.find(id)));
   }
 
-  /** A transfer to a merchant's static address: credited on confirmation, emits deposit.received. */
+  /**
+   * A transfer to a merchant's static address: credited on confirmation, emits deposit.received.
+   * A txid already seen is the same transfer reported again: the first deposit, nothing credited.
+   */
   deposit(input: DepositInput): DepositRow {
+    if (input.txid !== undefined) {
+      const seen = this.deps.fundsRepo.depositByTxid(input.txid);
+      if (seen) return this.sameTransfer(seen, input);
+    }
     const addresses = this.deps.addresses.list(input.merchant_id, input.env);
     // A merchant with addresses exists (they go with it): only without any is it looked up, so
     // an unknown merchant is still the first error.
@@ -293,6 +320,17 @@ export class ChainSimulator {
       for (let i = 0; i < count; i++) deposits.push(this.deposit(input));
       return { count, total, deposits };
     });
+  }
+
+  /** The first deposit of a txid, unless the repeat names another merchant or environment. */
+  private sameTransfer(seen: DepositRow, input: DepositInput): DepositRow {
+    if (seen.merchant_id !== input.merchant_id || seen.env !== input.env) {
+      throw new ValidationError(
+        'txid',
+        `already reported as a deposit to merchant ${seen.merchant_id} (${seen.env})`,
+      );
+    }
+    return seen;
   }
 
   depositToAddress(address: string, input: Omit<DepositInput, 'merchant_id' | 'env' | 'chain'>): DepositRow {

@@ -26,8 +26,13 @@ export interface ChaosPlan {
   holdKey: number;
 }
 
-/** How long a reorder window waits to fill before it releases what it holds (real time, like the send timeout). */
-export const REORDER_BOUND_MS = 500;
+/**
+ * How long a reorder window that is not full waits after the last send joined it before it counts
+ * its endpoint's queue as idle and releases what it holds. A quiet period, not a deadline from the
+ * first send: while sends keep coming (a slow CI machine's calls 150 ms apart as much as a fast
+ * one's 1 ms apart) the window holds the next N sends of the sequence, whatever the pace.
+ */
+export const REORDER_IDLE_MS = 2_000;
 
 /** Draws per attempt, whatever the settings: a decision always consumes the same part of the sequence. */
 const DRAWS = 5;
@@ -136,30 +141,40 @@ interface Held {
 
 interface Window {
   held: Held[];
-  timer: NodeJS.Timeout;
+  /** the quiet period's timer (restarted by each send that joins) */
+  timer: NodeJS.Timeout | null;
 }
 
 /**
- * Reorder windows, one per endpoint: sends are held until the window has `size` of them, or
- * REORDER_BOUND_MS after the first was held, or someone waits for the dispatcher to be idle (a
- * clock advance, a settle), whichever comes first; then released one after another (each once the
- * previous has been answered) in the order of their keys, which were drawn with their decisions.
- * Nothing is held forever.
+ * Reorder windows, one per endpoint. What a window holds follows the delivery sequence: the
+ * endpoint's next N sends, in the order they were decided. It is released when it is full, when
+ * someone waits for the dispatcher's sends (a clock advance, a resume, a settle, an export: an
+ * explicit flush), or when its endpoint's queue has gone idle (no send joined it for
+ * REORDER_IDLE_MS); then its sends leave one after another (each once the previous has been
+ * answered) in the order of their keys, which were drawn with their decisions. A window's release
+ * waits for the previous window of the same endpoint to have sent everything, so two windows never
+ * interleave. Nothing is held forever.
  */
 export class ReorderWindows {
   private readonly windows = new Map<string, Window>();
+  /** per endpoint: the sends of its windows released so far, done; the next release waits for it */
+  private readonly draining = new Map<string, Promise<void>>();
 
   hold(endpointId: string, size: number, key: number): Promise<Turn> {
     return new Promise((start) => {
       let window = this.windows.get(endpointId);
       if (!window) {
-        const timer = setTimeout(() => this.release(endpointId), REORDER_BOUND_MS);
-        timer.unref();
-        window = { held: [], timer };
+        window = { held: [], timer: null };
         this.windows.set(endpointId, window);
       }
       window.held.push({ key, start });
-      if (window.held.length >= size) this.release(endpointId);
+      if (window.held.length >= size) {
+        this.release(endpointId);
+        return;
+      }
+      if (window.timer) clearTimeout(window.timer);
+      window.timer = setTimeout(() => this.release(endpointId), REORDER_IDLE_MS);
+      window.timer.unref();
     });
   }
 
@@ -172,11 +187,21 @@ export class ReorderWindows {
     const window = this.windows.get(endpointId);
     if (!window) return;
     this.windows.delete(endpointId);
-    clearTimeout(window.timer);
+    if (window.timer) clearTimeout(window.timer);
     const order = [...window.held].sort((a, b) => a.key - b.key);
+    const before = this.draining.get(endpointId);
+    let drained!: () => void;
+    const done = new Promise<void>((resolve) => {
+      drained = resolve;
+    });
+    this.draining.set(endpointId, done);
     const next = (i: number): void => {
       const held = order[i];
-      if (!held) return;
+      if (!held) {
+        if (this.draining.get(endpointId) === done) this.draining.delete(endpointId);
+        drained();
+        return;
+      }
       let called = false;
       held.start({
         position: i + 1,
@@ -188,7 +213,8 @@ export class ReorderWindows {
         },
       });
     };
-    next(0);
+    if (before) void before.then(() => next(0));
+    else next(0);
   }
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
 import { openDatabase } from '../db/connection.js';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../errors.js';
 import { createIds } from '../ids.js';
+import { repointInboxes } from './fork.js';
 import type { CheckpointRecord, WorkspaceRecord } from './registry.js';
 import { WorkspaceRegistry } from './registry.js';
 import { WorkspaceStorage } from './storage.js';
@@ -158,8 +159,9 @@ export class WorkspaceHost {
       throw new ConflictError(`A workspace named "${name}" already exists`);
     let image: Buffer | null = null;
     let clock: { at: number; frozen: boolean } | undefined;
+    let source: Workspace | undefined;
     if (body.from) {
-      const source = this.require(body.from.workspace_id);
+      source = this.require(body.from.workspace_id);
       if (body.from.checkpoint === undefined) {
         image = source.image();
         clock = { at: source.ctx.clock.now(), frozen: source.ctx.clock.frozen };
@@ -192,6 +194,10 @@ export class WorkspaceHost {
     };
     const place = this.storage.place(id, false, ephemeral);
     const db = image === null ? this.storage.open(place) : this.storage.openImage(place, image);
+    if (source) {
+      const origins = { test: this.deps.baseUrl('test'), production: this.deps.baseUrl('production') };
+      repointInboxes(db, { id: source.id, name: source.record.name }, id, origins);
+    }
     const workspace = new Workspace(record, false, this.deps, db);
     // A copy holds its source's keys: it gets its own (a key finds exactly one workspace).
     if (image !== null) workspace.ctx.merchants.reissueKeys();

@@ -1,6 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Db, memoryImage, type OpenOptions, openDatabase, openDatabaseImage } from '../db/connection.js';
+import {
+  type Db,
+  memoryImage,
+  type OpenOptions,
+  openDatabase,
+  openDatabaseImage,
+  walImage,
+} from '../db/connection.js';
 import { requestLogDir } from '../request-log/segments.js';
 
 /** Where one workspace keeps its database, request log and checkpoints. */
@@ -24,6 +32,8 @@ export class WorkspaceStorage {
   /** `<db>-workspaces`, or null for a `:memory:` sandbox */
   readonly dir: string | null;
   private readonly memoryCheckpoints = new Map<string, Buffer>();
+  /** files and directories moved away so far (numbers their places in the trash) */
+  private discarded = 0;
 
   constructor(
     private readonly mainDb: string,
@@ -31,6 +41,36 @@ export class WorkspaceStorage {
     private readonly options: OpenOptions,
   ) {
     this.dir = mainDb === ':memory:' ? null : `${mainDb}-workspaces`;
+    // What an earlier run moved away and had not finished deleting when it stopped.
+    if (this.dir !== null) void rm(join(this.dir, TRASH), { recursive: true, force: true }).catch(() => {});
+  }
+
+  /**
+   * Moves a workspace's database files (and, with `log`, its request log) out of their place at
+   * once, to be deleted in the background: a reset or a restore does not wait for the file system
+   * to free a database of 100,000 checkouts. A rename keeps the open connection's file, so the
+   * connection can still be closed afterwards (it then writes into the moved file, never into the
+   * new one at the old name). Nothing to do in memory.
+   */
+  discard(place: WorkspacePlace, log: boolean): void {
+    if (this.dir === null) return;
+    const trash = join(this.dir, TRASH);
+    const away: string[] = [];
+    const paths = place.db === null ? [] : DB_SUFFIXES.map((suffix) => `${place.db}${suffix}`);
+    if (log && place.requestLog !== undefined) paths.push(place.requestLog);
+    for (const path of paths) {
+      if (!existsSync(path)) continue;
+      mkdirSync(trash, { recursive: true });
+      const target = join(trash, `${process.pid}-${++this.discarded}`);
+      try {
+        renameSync(path, target);
+        away.push(target);
+      } catch {
+        // Another file system (a --db on another disk than its -workspaces directory): deleted now.
+        rmSync(path, { recursive: true, force: true });
+      }
+    }
+    for (const target of away) void rm(target, { recursive: true, force: true }).catch(() => {});
   }
 
   place(id: string, isDefault: boolean, ephemeral: boolean): WorkspacePlace {
@@ -60,7 +100,13 @@ export class WorkspaceStorage {
     if (place.db === null)
       return openDatabaseImage(image ?? this.template, { ...this.options, current: image === null });
     this.removeDatabase(place.db);
-    this.write(place.db, image ?? this.template);
+    if (image === null) {
+      // The template (a reset): this process made it, with today's schema, straight into WAL mode.
+      mkdirSync(join(place.db, '..'), { recursive: true });
+      writeFileSync(place.db, walImage(this.template));
+      return openDatabase(place.db, { ...this.options, current: true });
+    }
+    this.write(place.db, image);
     return openDatabase(place.db, this.options);
   }
 
@@ -107,9 +153,13 @@ export class WorkspaceStorage {
   }
 
   private removeDatabase(path: string): void {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+    for (const suffix of DB_SUFFIXES) rmSync(`${path}${suffix}`, { force: true });
   }
 }
+
+const DB_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const;
+/** Where discarded files wait to be deleted, inside the workspaces' directory. */
+const TRASH = '.trash';
 
 /** A checkpoint's file: its name in hex, so any name the contract admits is a safe file name. */
 function checkpointFile(dir: string, name: string): string {

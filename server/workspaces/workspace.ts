@@ -144,13 +144,20 @@ export class Workspace implements Scope {
     this.ctx.changes.retire('deleted');
   }
 
+  /**
+   * Stops the context and closes a database that is going (replaced, or deleted): its files, and
+   * with `clearLog` its request log, are moved away first and deleted in the background, and the
+   * close writes nothing durable (the WAL it folds back goes with the file).
+   */
   private async unmount(clearLog: boolean): Promise<void> {
     const { ctx, db } = this;
     await ctx.scheduler.stop();
     await ctx.dispatcher.abandon();
     ctx.batcher.commit();
-    if (clearLog) ctx.repos.requestLog.clear();
-    ctx.repos.requestLog.close();
+    if (clearLog) ctx.repos.requestLog.discard();
+    else ctx.repos.requestLog.close();
+    this.deps.storage.discard(this.place, clearLog);
+    db.pragma('synchronous = OFF');
     db.close();
   }
 

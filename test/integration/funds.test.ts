@@ -186,4 +186,92 @@ describe('deposits and payouts', () => {
     }
     expect(sandbox.ctx.repos.ledger.unbalanced()).toEqual([]);
   });
+  it('a deposit repeating a txid returns the first deposit and credits nothing more', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const other = await createMerchant(sandbox, 'Other');
+    const body = {
+      merchant_id: actor.merchantId,
+      chain: 'ethereum',
+      currency: 'USDC',
+      amount: 5_000_000,
+      txid: '0xsame',
+    };
+    const first = await post(sandbox, '/sandbox/deposits', body);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await post(sandbox, '/sandbox/deposits', body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    // Reported again with another amount, it is still the same transfer.
+    const changed = await post(sandbox, '/sandbox/deposits', { ...body, amount: 9_000_000 });
+    expect(changed.json()).toEqual(first.json());
+    // Through the static address too.
+    const via = await post(sandbox, `/sandbox/static-addresses/${first.json().address}/deposits`, {
+      currency: 'USDC',
+      amount: 5_000_000,
+      txid: '0xsame',
+    });
+    expect(via.json()).toEqual(first.json());
+    // The same txid named for another merchant is a contradiction, refused naming the field.
+    const elsewhere = await post(sandbox, '/sandbox/deposits', { ...body, merchant_id: other.merchantId });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json().error).toMatch(/txid/);
+
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
+    expect(balances).toEqual([{ currency: 'USDC', available: 5_000_000, held: 0 }]);
+    const deposits = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/deposits` })
+    ).json();
+    expect(deposits).toHaveLength(1);
+    const events = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/events` })
+    ).json();
+    expect(events.filter((e: { type: string }) => e.type === 'deposit.received')).toHaveLength(1);
+  });
+
+  it('a checkout payment repeating a txid returns the first payment and credits nothing more', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const create = (title: string) =>
+      sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/checkouts',
+        headers: actor.auth,
+        payload: { title, amount: 20_000_000, expires_at: inFuture(sandbox), chains: ['polygon'] },
+      });
+    const checkout = (await create('Once')).json();
+    const other = (await create('Other')).json();
+    const url = `/sandbox/checkouts/${checkout.id}/payments`;
+    const inspect = async () =>
+      (await sandbox.apps.test.inject({ url: `/sandbox/checkouts/${checkout.id}` })).json();
+    const first = await post(sandbox, url, { amount: 8_000_000, txid: '0xpay' });
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await post(sandbox, url, { amount: 8_000_000, txid: '0xpay' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().payment).toEqual(first.json().payment);
+    expect(again.json().checkout.status).toBe('active');
+    expect((await inspect()).received_amount).toBe(8_000_000);
+
+    // Paid in full, then the first transfer reported once more: still no second credit, and
+    // the repeat is answered although the checkout no longer accepts payments.
+    const rest = await post(sandbox, url, { txid: '0xrest' });
+    expect(rest.json().checkout.status).toBe('paid');
+    const late = await post(sandbox, url, { amount: 8_000_000, txid: '0xpay' });
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json().payment).toEqual(first.json().payment);
+    const seen = await inspect();
+    expect(seen.received_amount).toBe(20_000_000);
+    expect(seen.payments).toHaveLength(2);
+    const balances = (
+      await sandbox.apps.test.inject({ url: `/sandbox/merchants/${actor.merchantId}/balances` })
+    ).json();
+    expect(balances).toEqual([{ currency: 'USDC', available: 0, held: 20_000_000 }]);
+
+    // The txid of one checkout's transfer named for another: refused naming the field.
+    const elsewhere = await post(sandbox, `/sandbox/checkouts/${other.id}/payments`, { txid: '0xpay' });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json().error).toMatch(/txid/);
+  });
 });

@@ -74,6 +74,11 @@ export class CheckoutLifecycle {
     return this.deps.checkouts.payments(id);
   }
 
+  /** The payment a transfer already made, by its txid (a chain reports a transfer once). */
+  paymentByTxid(txid: string): CheckoutPaymentRow | undefined {
+    return this.deps.checkouts.paymentByTxid(txid);
+  }
+
   /** Writes the row with a new status (checked against the state table) and other changes. */
   transition(row: CheckoutRow, to: CheckoutStatus, changes: Partial<CheckoutRow> = {}, message?: string) {
     return this.save({ ...checkoutStates.move(row, to, message), ...changes });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
+import { WEBHOOK_HEADER } from '../../contract/webhooks.js';
 import type { FiredEvents } from '../../recording/exchange.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { Scope } from '../../workspaces/scope.js';
@@ -10,6 +11,11 @@ export interface RecordingOptions {
   /** the listener's environment */
   env: Env;
 }
+
+const headerOf = (request: FastifyRequest, name: string): string | null => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : null;
+};
 
 const parse = (payload: unknown): unknown => {
   const text =
@@ -58,6 +64,7 @@ export const recording = fp<RecordingOptions>(
             response: parse(payload),
             merchantId: request.principal?.merchantId ?? null,
             fired: collected?.events ?? null,
+            deliveryId: headerOf(request, WEBHOOK_HEADER.deliveryId),
           });
           if (pending) {
             pending.then(
