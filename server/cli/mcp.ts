@@ -82,6 +82,7 @@ export async function callTool(
       : client;
   try {
     const answer = await tool.run(args, scoped);
+    // The words first (explain's run over several lines), the JSON alone on the last line.
     return { content: [text(`${answer.words}\n${JSON.stringify(answer.data)}`)] };
   } catch (error) {
     const known = error instanceof CliFailure || error instanceof ToolRefusal;

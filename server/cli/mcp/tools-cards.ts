@@ -220,7 +220,12 @@ export const cardTools: Tool[] = [
     'activate',
     'Activate a physical card (notActivated → active).',
   ),
-  cardMove('card_cancel', 'sandboxCancelCard', 'cancel', 'Cancel a card for good.'),
+  cardMove(
+    'card_cancel',
+    'sandboxCancelCard',
+    'cancel',
+    'Cancel a card for good: it authorizes nothing more (card status canceled).',
+  ),
   txTool(
     'card_authorize',
     'sandboxCreateCardAuthorization',
@@ -257,14 +262,14 @@ export const cardTools: Tool[] = [
     'card_deposit',
     'sandboxCreateCardDeposit',
     '/sandbox/cards/{id}/deposits',
-    'A deposit onto the card.',
+    'A deposit onto the card (amount in minor units): the cardholder balance grows.',
     CardMoveBody,
   ),
   txTool(
     'card_withdrawal',
     'sandboxCreateCardWithdrawal',
     '/sandbox/cards/{id}/withdrawals',
-    'A withdrawal from the card.',
+    'A withdrawal from the card (amount in minor units): the cardholder balance shrinks.',
     CardMoveBody,
   ),
   operationTool<CardTransaction>({

@@ -170,7 +170,7 @@ export const merchantTools: Tool[] = [
   }),
   operationTool<Merchant[]>({
     name: 'merchants_list',
-    description: 'List the merchants of the workspace.',
+    description: 'List the merchants of the workspace: id, name, KYB status (newest first).',
     operationId: 'sandboxListMerchants',
     method: 'GET',
     path: '/sandbox/merchants',

@@ -91,7 +91,7 @@ export const worldTools: Tool[] = [
   }),
   operationTool<Checkpoint[]>({
     name: 'checkpoints_list',
-    description: 'List the checkpoints saved in the workspace.',
+    description: 'List the checkpoints saved in the workspace: name, the sandbox time saved, size.',
     operationId: 'sandboxListCheckpoints',
     method: 'GET',
     path: '/sandbox/checkpoints',
@@ -100,7 +100,7 @@ export const worldTools: Tool[] = [
   }),
   operationTool<undefined>({
     name: 'checkpoint_delete',
-    description: 'Delete a saved checkpoint of the workspace.',
+    description: 'Delete a saved checkpoint of the workspace (the workspace itself is unchanged).',
     operationId: 'sandboxDeleteCheckpoint',
     method: 'DELETE',
     path: '/sandbox/checkpoints/{name}',
