@@ -39,6 +39,12 @@ describe('mcp tools', () => {
     );
   });
 
+  it('each say what they do in words an agent can act on, under a unique name', () => {
+    expect(TOOLS.filter((t) => t.description.length < 50).map((t) => t.name)).toEqual([]);
+    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
+    expect(TOOLS.filter((t) => !/^[a-z][a-z_]*$/.test(t.name)).map((t) => t.name)).toEqual([]);
+  });
+
   it('are listed with the contract schema, plus `workspace` unless fixed or sandbox-wide', () => {
     const partial = listed(tool('checkout_pay_partial'), false);
     expect(partial.inputSchema.required).toEqual(expect.arrayContaining(['id', 'amount']));

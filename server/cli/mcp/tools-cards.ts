@@ -123,7 +123,7 @@ export const cardTools: Tool[] = [
   }),
   operationTool<Cardholder[]>({
     name: 'cardholders_list',
-    description: "A merchant's cardholders, newest first.",
+    description: "A merchant's cardholders with KYC flag and balances, newest first.",
     operationId: 'sandboxListMerchantCardholders',
     method: 'GET',
     path: '/sandbox/merchants/{id}/cardholders',
@@ -218,7 +218,7 @@ export const cardTools: Tool[] = [
     'card_activate',
     'sandboxActivateCard',
     'activate',
-    'Activate a physical card (notActivated → active).',
+    'Activate a physical card once it has arrived (notActivated → active); virtual cards start active.',
   ),
   cardMove(
     'card_cancel',

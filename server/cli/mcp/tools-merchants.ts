@@ -192,7 +192,7 @@ export const merchantTools: Tool[] = [
   }),
   operationTool<Merchant>({
     name: 'merchant_get',
-    description: 'One merchant: name, KYB status, platform_rate.',
+    description: 'One merchant by id: name, legal name, KYB status, platform_rate override.',
     operationId: 'sandboxGetMerchant',
     method: 'GET',
     path: '/sandbox/merchants/{id}',
@@ -365,7 +365,8 @@ export const merchantTools: Tool[] = [
   }),
   operationTool<Deposit[]>({
     name: 'deposits_list',
-    description: "A merchant's deposits, newest first.",
+    description:
+      "A merchant's on-chain deposits (chain, address, amount in minor units, txid), newest first.",
     operationId: 'sandboxListMerchantDeposits',
     method: 'GET',
     path: '/sandbox/merchants/{id}/deposits',
@@ -375,7 +376,7 @@ export const merchantTools: Tool[] = [
   }),
   operationTool<Payout[]>({
     name: 'payouts_list',
-    description: "A merchant's payouts, newest first.",
+    description: "A merchant's payouts (amount in minor units, completed or failed, reason), newest first.",
     operationId: 'sandboxListMerchantPayouts',
     method: 'GET',
     path: '/sandbox/merchants/{id}/payouts',

@@ -307,7 +307,8 @@ export const webhookTools: Tool[] = [
   }),
   operationTool<undefined>({
     name: 'inbox_clear',
-    description: "Delete the inbox's messages.",
+    description:
+      "Delete the inbox's messages, to start a test from an empty inbox (its response_status stays).",
     operationId: 'sandboxClearInboxMessages',
     method: 'DELETE',
     path: '/sandbox/inboxes/{name}/messages',
