@@ -286,6 +286,19 @@ describe('svc-sandbox mcp', () => {
     expect([inFixed.length, inDefault.length]).toEqual([1, 0]);
   });
 
+  it('is on --help, details itself on mcp --help, and refuses a bad flag with exit 2', {
+    timeout: 30_000,
+  }, async () => {
+    const top = await runCli(['--help'], { timeoutMs: 20_000 });
+    expect(top.stdout).toMatch(/^ {2}mcp\b/m);
+    const help = await runCli(['mcp', '--help'], { timeoutMs: 20_000 });
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toContain('Usage: svc-sandbox mcp');
+    const bad = await runCli(['mcp', '--nope'], { timeoutMs: 20_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+  });
+
   it('with no sandbox answering: a message on stderr and exit 1, before any handshake', {
     timeout: 30_000,
   }, async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { SandboxClient } from '../client.js';
 
@@ -14,8 +15,17 @@ export interface Resource {
   read(client: SandboxClient): Promise<string>;
 }
 
-/** A file of the package: the repository root in a checkout, the package root once installed. */
-const shipped = (path: string) => () => readFile(new URL(`../../../${path}`, import.meta.url), 'utf8');
+/**
+ * A file of the package root (the repository's in a checkout): three levels up from this module's
+ * source (server/cli/mcp/), four from its build (dist/server/cli/mcp/).
+ */
+const shipped = (path: string) => async () => {
+  for (const up of ['../../../', '../../../../']) {
+    const file = new URL(`${up}${path}`, import.meta.url);
+    if (existsSync(file)) return readFile(file, 'utf8');
+  }
+  throw new Error(`${path} is not in this installation of svc-sandbox`);
+};
 
 export const RESOURCES: readonly Resource[] = [
   {
