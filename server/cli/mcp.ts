@@ -149,7 +149,8 @@ export async function mcp(argv: string[]): Promise<number | 'help'> {
   const client = clientFor(values);
   // Before the handshake: an agent's MCP client shows a server that exits with a message on
   // stderr far better than one that starts and then fails every call.
-  await client.in(undefined).get('/sandbox/health');
+  // Listing the workspaces also proves the control token, which the health check does not need.
+  await client.workspaces();
   if (client.workspace !== undefined) await client.findWorkspace(client.workspace);
   const server = mcpServer(client, client.workspace !== undefined);
   const transport = new StdioServerTransport();

@@ -286,6 +286,18 @@ describe('svc-sandbox mcp', () => {
     expect([inFixed.length, inDefault.length]).toEqual([1, 0]);
   });
 
+  it('--control-token opens a sandbox that requires one; without it, exit 1 before the handshake', {
+    timeout: 60_000,
+  }, async () => {
+    const sandbox = await testSandbox({ controlToken: 'mcp-test-token' });
+    const url = (await sandbox.listen()).test;
+    const refused = await runCli(['mcp', '--url', url], { timeoutMs: 20_000 });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/GET \/sandbox\/workspaces failed: 40[13]/);
+    const client = await connect(url, '--control-token', 'mcp-test-token');
+    expect(await ok<unknown[]>(client, 'merchants_list')).toEqual([]);
+  });
+
   it('is on --help, details itself on mcp --help, and refuses a bad flag with exit 2', {
     timeout: 30_000,
   }, async () => {

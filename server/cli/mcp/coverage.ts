@@ -5,7 +5,8 @@
  * gets a tool or a reason.
  */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
-  sandboxGetHealth: 'checked once at start-up: `svc-sandbox mcp` does not start without a sandbox answering',
+  sandboxGetHealth:
+    'nothing for an agent to act on: `svc-sandbox mcp` does not start without a sandbox answering (it lists the workspaces first)',
   sandboxGetWorkspace: 'workspaces_list answers every workspace with the same fields',
   sandboxCreateMerchantCheckout:
     "checkout_create goes through /v1 with the merchant's own key, as the app under test would",
