@@ -273,6 +273,9 @@ describe('svc-sandbox mcp', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'fixed', ephemeral: true }),
     });
+    const unknown = await runCli(['mcp', '--url', url, '--workspace', 'nope'], { timeoutMs: 20_000 });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no workspace "nope"');
     const client = await connect(url, '--workspace', 'fixed');
     const { tools } = await client.listTools();
     expect(tools.filter((t) => 'workspace' in (t.inputSchema.properties ?? {})).map((t) => t.name)).toEqual(
