@@ -32,6 +32,8 @@ Commands:
                             isolated worlds in one sandbox: own data, keys, clock, webhooks
   checkpoint save|restore|list|delete <name>
                             save a moment of a workspace and bring it back
+  mcp                       a Model Context Protocol server on stdio: a coding agent drives the
+                            sandbox (see Driving the sandbox from a coding agent in the README)
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
@@ -88,6 +90,10 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
   checkpoint: async () => {
     const m = await import('./cli/checkpoint.js');
     return { run: m.checkpoint, usage: m.CHECKPOINT_USAGE };
+  },
+  mcp: async () => {
+    const m = await import('./cli/mcp.js');
+    return { run: m.mcp, usage: m.MCP_USAGE };
   },
 };
 // The other number reads as naturally.

@@ -1,0 +1,15 @@
+import type { Tool } from './tool.js';
+import { cardTools } from './tools-cards.js';
+import { inspectTools } from './tools-inspect.js';
+import { merchantTools } from './tools-merchants.js';
+import { webhookTools } from './tools-webhooks.js';
+import { worldTools } from './tools-world.js';
+
+/** Every tool `svc-sandbox mcp` offers, in the order an agent meets them. */
+export const TOOLS: readonly Tool[] = [
+  ...worldTools,
+  ...merchantTools,
+  ...cardTools,
+  ...webhookTools,
+  ...inspectTools,
+];
