@@ -20,6 +20,7 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
+import { securityHeaders } from './http/plugins/security-headers.js';
 import {
   rewriteWorkspaceUrl,
   type WorkspaceFinder,
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     controlToken: options.controlToken,
   });
   await app.register(workspaceRequired);
+  await app.register(securityHeaders);
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });
@@ -255,9 +257,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock: ctx.clock,
     checkouts: ctx.checkouts,
     merchants: ctx.merchants,
+    settings: ctx.settings,
     env,
   });
-  await app.register(kycPageRoutes, { identity: ctx.identity, env });
+  await app.register(kycPageRoutes, { identity: ctx.identity, settings: ctx.settings, env });
   await app.register(docsPageRoutes, { document: served });
 
   const dashboardDir = options.dashboardDir;

@@ -28,7 +28,9 @@ kept by the sandbox (per workspace): it stays the same across runs of listen, so
 with it once. The sandbox sees your app's answer (status and body; 502 when it cannot be reached),
 so failures are retried on the sandbox clock as usual. One line per attempt:
   <time>  <event>  <delivery id>  #<attempt>  → <status> <url>  [pending|delivered|failed ...]
-pending: a retry is due (its sandbox time is shown); delivered/failed after several attempts say so.
+<time> is this machine's clock (when the attempt was forwarded); pending: a retry is due, at the
+sandbox time shown (labelled "sandbox time": the sandbox clock may be frozen or moved ahead);
+delivered/failed after several attempts say so.
 
 Without --merchant every merchant is included: those present at start, and new ones (the merchant
 list is polled every 2 s). The endpoints are removed on exit (Ctrl-C, SIGTERM); the Webhooks page
@@ -386,7 +388,10 @@ export function stateText(
 ): string {
   const n = delivery.attempt.number;
   if (delivery.status === 'pending')
-    return delivery.next_attempt_at === null ? 'pending' : `pending: retry at ${delivery.next_attempt_at}`;
+    // The one sandbox time on the line, labelled: the leading time is this machine's clock.
+    return delivery.next_attempt_at === null
+      ? 'pending'
+      : `pending: retry at ${delivery.next_attempt_at} sandbox time`;
   if (delivery.status === 'delivered') return n > 1 ? `delivered after ${n} attempts` : 'delivered';
   return `failed: gave up after ${n} attempt${n === 1 ? '' : 's'}`;
 }

@@ -122,7 +122,7 @@ describe('svc-sandbox listen: one line per attempt, with its state', () => {
     const deliveryId = receiver.received[0]!.body.id;
     expect(firstLine).toMatch(
       new RegExp(
-        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${deliveryId} {2}#1 {2}→ 500 ${receiver.url.replaceAll('.', '\\.')} {2}\\[pending: retry at \\S+Z\\]$`,
+        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${deliveryId} {2}#1 {2}→ 500 ${receiver.url.replaceAll('.', '\\.')} {2}\\[pending: retry at \\S+Z sandbox time\\]$`,
       ),
     );
     expect(checkout.id).toBe((receiver.received[0]!.body.data as { id: string }).id);
