@@ -69,6 +69,7 @@ it('draws both home charts in a browser context whose locale is en-US@posix', {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US@posix');
     await page.goto(urls.dashboard);
     expect(await page.evaluate(() => navigator.language)).toBe('en-US');
     for (const chart of ['home-volume-chart', 'home-spend-chart'])
