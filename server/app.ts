@@ -33,6 +33,7 @@ import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
+import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
@@ -200,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         merchants: ctx.merchants,
         webhooks: ctx.webhooks,
       });
+      await control.register(listenSessionRoutes, { use: (request) => request.workspace.ctx });
       await control.register(webhookWorkbenchRoutes, {
         merchants: ctx.merchants,
         workbench: ctx.webhookWorkbench,
