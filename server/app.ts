@@ -20,6 +20,7 @@ import { KeyLimiter } from './http/plugins/key-limiter.js';
 import { localOnlyPlugin } from './http/plugins/local-only.js';
 import { recording } from './http/plugins/recording.js';
 import { requestLog } from './http/plugins/request-log.js';
+import { securityHeaders } from './http/plugins/security-headers.js';
 import {
   rewriteWorkspaceUrl,
   type WorkspaceFinder,
@@ -32,6 +33,7 @@ import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
+import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
@@ -145,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     controlToken: options.controlToken,
   });
   await app.register(workspaceRequired);
+  await app.register(securityHeaders);
   await app.register(jsonBodies);
   await app.register(errors);
   await app.register(groupCommit, { batcher: ctx.batcher });
@@ -198,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         merchants: ctx.merchants,
         webhooks: ctx.webhooks,
       });
+      await control.register(listenSessionRoutes, { use: (request) => request.workspace.ctx });
       await control.register(webhookWorkbenchRoutes, {
         merchants: ctx.merchants,
         workbench: ctx.webhookWorkbench,
@@ -255,9 +259,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock: ctx.clock,
     checkouts: ctx.checkouts,
     merchants: ctx.merchants,
+    settings: ctx.settings,
     env,
   });
-  await app.register(kycPageRoutes, { identity: ctx.identity, env });
+  await app.register(kycPageRoutes, { identity: ctx.identity, settings: ctx.settings, env });
   await app.register(docsPageRoutes, { document: served });
 
   const dashboardDir = options.dashboardDir;

@@ -39,6 +39,7 @@ Every command but serve and run talks to a running sandbox: --url <url> (default
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
 else the default workspace); export and import work on a database file instead with --db.
 Run \`svc-sandbox <command> --help\` for a command's options.
+\`svc-sandbox --version\` (or -v) prints the version.
 Exit codes: 0 ok, 1 failure (no sandbox answering, an API error), 2 bad command line.
 
 ${USAGE}`;
@@ -169,6 +170,11 @@ async function runClient(name: string, argv: string[]): Promise<void> {
 export async function main(argv: string[]): Promise<void> {
   const command = commandOf(argv);
   if (command !== undefined && command in COMMANDS) return runClient(command, argv);
+  if (argv.includes('--version') || argv.includes('-v')) {
+    const { VERSION } = await import('./version.js');
+    process.stdout.write(`svc-sandbox ${VERSION}\n`);
+    return;
+  }
   let options: ServeOptions | 'help';
   try {
     options = parseServeArgs(argv);

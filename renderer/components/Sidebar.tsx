@@ -33,8 +33,10 @@ export function Sidebar({ current }: { current: string }) {
             svc-sandbox
           </div>
           <div className="brand-sub">
-            {version ? `v${version} · ` : ''}
-            {shellInfo ? 'desktop' : 'localhost'}
+            {/* Where it runs is the developer's business, not the audience's. */}
+            {presenting
+              ? 'Live demo'
+              : `${version ? `v${version} · ` : ''}${shellInfo ? 'desktop' : 'localhost'}`}
           </div>
         </div>
       </div>

@@ -155,5 +155,22 @@ export function declineInWords(reason: string): string {
 
 const RAW_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/** Text with every raw id (a UUID) replaced by "•••": what presentation mode shows of a URL or payload. */
-export const withoutIds = (text: string) => text.replace(RAW_ID, '•••');
+/** A URL of the sandbox's own inbox, on any of its addresses, with or without a workspace. */
+const INBOX_URL =
+  /https?:\/\/[^\s/"']+(?:\/w\/[A-Za-z0-9_]+)?\/sandbox\/inbox\/([A-Za-z0-9_-]{1,64})(?:\?[^\s"'#]*)?/g;
+/** A URL on this machine (the developer's app, the sandbox's own address): no host for an audience. */
+const LOCAL_ORIGIN = /https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?/gi;
+const WORKSPACE_ID = /\bws_[A-Za-z0-9]+/g;
+const CONTROL_PATH = /\/sandbox\/[^\s"']*/g;
+
+/**
+ * Text as presentation mode shows a URL or a payload: raw ids and workspace ids blanked out ("•••"),
+ * the built-in inbox by its name, a local app as `your-app.example`, no control-API path.
+ */
+export const withoutIds = (text: string) =>
+  text
+    .replace(INBOX_URL, (_, name: string) => `built-in inbox “${name}”`)
+    .replace(LOCAL_ORIGIN, 'https://your-app.example')
+    .replace(CONTROL_PATH, '…')
+    .replace(WORKSPACE_ID, '•••')
+    .replace(RAW_ID, '•••');

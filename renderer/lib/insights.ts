@@ -124,16 +124,29 @@ export const totals = (series: DailySeries): Record<string, number> =>
 export interface WebhookHealth {
   delivered: number;
   failed: number;
-  pending: number;
-  /** Delivered on the first attempt, of all finished deliveries. */
+  /** Pending after at least one failed attempt: a retry is due. */
+  retrying: number;
+  /** Pending with no attempt yet: being sent now. */
+  sending: number;
+  /** Delivered on the first attempt. */
   firstTry: number;
+  /**
+   * Delivered, in percent of every delivery that has had an attempt (delivered, failed or
+   * retrying): a retrying delivery has not arrived, so it counts against the rate. Null before any.
+   */
+  rate: number | null;
 }
 
-export function webhookHealth(deliveries: Delivery[]): WebhookHealth {
-  const health: WebhookHealth = { delivered: 0, failed: 0, pending: 0, firstTry: 0 };
+export function webhookHealth(deliveries: readonly Delivery[]): WebhookHealth {
+  const health: WebhookHealth = { delivered: 0, failed: 0, retrying: 0, sending: 0, firstTry: 0, rate: null };
   for (const delivery of deliveries) {
-    health[delivery.status] += 1;
+    if (delivery.status === 'pending') {
+      if (delivery.attempt_count > 0) health.retrying += 1;
+      else health.sending += 1;
+    } else health[delivery.status] += 1;
     if (delivery.status === 'delivered' && delivery.attempt_count <= 1) health.firstTry += 1;
   }
+  const tried = health.delivered + health.failed + health.retrying;
+  if (tried > 0) health.rate = Math.floor((health.delivered / tried) * 100);
   return health;
 }

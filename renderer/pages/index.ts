@@ -160,6 +160,7 @@ export const pages: PageDef[] = [
     description: 'Record what you do as a scenario file, run scenarios step by step, export the workspace.',
     Icon: ScenariosIcon,
     Component: ScenariosPage,
+    developer: true,
   },
   {
     id: 'developers',
@@ -183,6 +184,7 @@ export const pages: PageDef[] = [
     description: 'Fees, settlement, card review, webhook timeout, limits; merchant KYB; reset.',
     Icon: SettingsIcon,
     Component: SettingsPage,
+    developer: true,
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
 import type { Urls } from '../sandbox.js';
+import { durationSeconds, type ScenarioStep } from '../scenarios/format.js';
 import { listOf, SandboxClient } from './client.js';
 
 /**
@@ -12,8 +13,18 @@ import { listOf, SandboxClient } from './client.js';
  */
 export const DEMO_WORKSPACE = 'Demo';
 export const DEMO_CHECKPOINT = 'demo';
-/** The demo's history: its clock starts this far back and the history ends about now. */
-const SPAN_MS = 30 * 24 * 3600_000;
+/**
+ * How far the demo's clock starts back: as far as its steps move it forward, so the history ends at
+ * the real current time when the build finishes (the clock follows real time while it runs).
+ */
+export function demoSpanMs(steps: readonly ScenarioStep[]): number {
+  let seconds = 0;
+  for (const step of steps) {
+    if (step.kind === 'clock' && typeof step.clock === 'object')
+      seconds += durationSeconds(step.clock.advance) ?? 0;
+  }
+  return seconds * 1000;
+}
 
 type DemoUrls = Pick<Urls, 'test' | 'production'>;
 
@@ -60,12 +71,6 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
       }
     }
     if (existing) await sandbox.delete(`/sandbox/workspaces/${existing.id}`);
-    demo = await sandbox.post<Workspace>('/sandbox/workspaces', {
-      name: DEMO_WORKSPACE,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      // Wall-clock time is right here: the demo's history should end about when it is shown.
-      clock: { start: new Date(Date.now() - SPAN_MS).toISOString() },
-    } satisfies CreateWorkspaceBody);
     const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
       import('../scenarios/library.js'),
       import('../scenarios/parse.js'),
@@ -73,6 +78,12 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
     ]);
     const parsed = parseScenario(libraryText('demo'));
     if (!parsed.ok) throw new Error(`the demo scenario is invalid: ${parsed.errors[0]?.message}`);
+    demo = await sandbox.post<Workspace>('/sandbox/workspaces', {
+      name: DEMO_WORKSPACE,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      // Wall-clock time is right here: the demo's history should end when it is shown.
+      clock: { start: new Date(Date.now() - demoSpanMs(parsed.scenario.steps)).toISOString() },
+    } satisfies CreateWorkspaceBody);
     const run = await runScenario(
       { urls, controlToken: options.controlToken, workspace: demo.id },
       parsed.scenario,

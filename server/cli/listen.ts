@@ -28,11 +28,15 @@ kept by the sandbox (per workspace): it stays the same across runs of listen, so
 with it once. The sandbox sees your app's answer (status and body; 502 when it cannot be reached),
 so failures are retried on the sandbox clock as usual. One line per attempt:
   <time>  <event>  <delivery id>  #<attempt>  → <status> <url>  [pending|delivered|failed ...]
-pending: a retry is due (its sandbox time is shown); delivered/failed after several attempts say so.
+<time> is this machine's clock (when the attempt was forwarded); pending: a retry is due, at the
+sandbox time shown (labelled "sandbox time": the sandbox clock may be frozen or moved ahead);
+delivered/failed after several attempts say so.
 
-Without --merchant every merchant is included: those present at start, and new ones (the merchant
-list is polled every 2 s). The endpoints are removed on exit (Ctrl-C, SIGTERM); the Webhooks page
-and \`logs tail\` show them as listen's, with the --forward-to URL.
+Without --merchant every merchant is included: those present at start, and new ones, whose endpoint
+the sandbox makes as their first event is recorded (a listen session, set up before Ready is
+printed: every event from then on is forwarded, however soon it comes). The endpoints are removed
+on exit (Ctrl-C, SIGTERM); the Webhooks page and \`logs tail\` show them as listen's, with the
+--forward-to URL.
 
 Options:
   --forward-to <url>  where to send each delivery (required)
@@ -131,9 +135,8 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   });
   const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  /** This run's endpoints, by merchant and by id. */
-  const byMerchant = new Map<string, Endpoint>();
-  const endpointIds = new Set<string>();
+  /** This run's endpoints by merchant (read once for a merchant made after the start). */
+  const byMerchant = new Map<string, Promise<Endpoint | undefined>>();
 
   // The line for each attempt is printed from the sandbox's record of it (the event stream), not
   // here: only the sandbox knows its attempt number and what follows (a retry, or giving up).
@@ -150,7 +153,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     const merchantId = decodeURIComponent((req.url ?? '/').slice(1).split('?')[0] ?? '');
     // Which merchant (and temporary endpoint) this is for: listen covers many with one secret.
     headers['x-svc-merchant-id'] = merchantId;
-    const endpoint = byMerchant.get(merchantId);
+    const endpoint = await endpointOf(merchantId);
     if (endpoint) headers['x-svc-endpoint-id'] = endpoint.id;
     let status: number | null = null;
     let answer = '';
@@ -184,7 +187,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     } catch {
       return;
     }
-    if (!endpointIds.has(delivery.endpoint_id)) return;
+    if (!delivery.url.startsWith(`${local}/`)) return;
     const { attempt } = delivery;
     const unreachable =
       attempt.response_status === 502 && attempt.response_body?.startsWith(UNREACHABLE) === true
@@ -239,77 +242,70 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
         });
     });
 
-  const endpoints: Endpoint[] = [];
-  const known = new Set<string>();
+  let session: { id: string; endpoints: Endpoint[] } | undefined;
   let closing = false;
-  let pending: Promise<unknown> = Promise.resolve();
 
-  const register = async (merchant: MerchantRow): Promise<void> => {
-    known.add(merchant.id);
-    const endpoint = await client.post<Endpoint>(
-      `/sandbox/merchants/${encodeURIComponent(merchant.id)}/webhook-endpoints?env=${env}`,
-      {
-        url: `${local}/${encodeURIComponent(merchant.id)}`,
-        secret,
-        forward_to: forwardTo,
-        ...(events ? { events } : {}),
-      },
-    );
-    endpoints.push(endpoint);
-    byMerchant.set(merchant.id, endpoint);
-    endpointIds.add(endpoint.id);
-    const chaotic =
-      chaos === undefined
-        ? undefined
-        : await client.request<Pick<WebhookEndpoint, 'chaos'>>(
-            'PATCH',
-            `/sandbox/webhook-endpoints/${endpoint.id}`,
-            { chaos },
-          );
+  const announce = (endpoint: Endpoint, name: string): void => {
     if (closing) return;
     if (asJson) {
       json({
         type: 'endpoint',
         endpoint_id: endpoint.id,
-        merchant_id: merchant.id,
-        merchant_name: merchant.name,
+        merchant_id: endpoint.merchant_id,
+        merchant_name: name,
         env,
       });
-    } else out(`  forwarding ${merchant.name} (${merchant.id}, ${env})`);
-    if (chaotic?.chaos) {
-      if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic.chaos });
-      else out(`Chaos on ${merchant.name}'s endpoint: ${describeChaos(chaotic.chaos)}`);
+    } else out(`  forwarding ${name} (${endpoint.merchant_id}, ${env})`);
+    if (chaos !== undefined) {
+      const chaotic = (endpoint as Endpoint & Pick<WebhookEndpoint, 'chaos'>).chaos;
+      if (!chaotic) return;
+      if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic });
+      else out(`Chaos on ${name}'s endpoint: ${describeChaos(chaotic)}`);
     }
   };
 
-  const sync = async (): Promise<void> => {
-    const merchants =
-      only !== undefined
-        ? [await client.get<MerchantRow>(`/sandbox/merchants/${encodeURIComponent(only)}`)]
-        : await client.get<MerchantRow[]>('/sandbox/merchants');
-    for (const merchant of merchants) {
-      if (closing) return;
-      if (!known.has(merchant.id)) await register(merchant);
+  /**
+   * The endpoint the sandbox made for a merchant: those of the session's start are known; one made
+   * for a new merchant (at its first event) is read once, and announced.
+   */
+  function endpointOf(merchantId: string): Promise<Endpoint | undefined> {
+    let found = byMerchant.get(merchantId);
+    if (!found) {
+      found = (async () => {
+        const url = `${local}/${encodeURIComponent(merchantId)}`;
+        const [merchant, endpoints] = await Promise.all([
+          client.get<MerchantRow>(`/sandbox/merchants/${encodeURIComponent(merchantId)}`),
+          client.get<(Endpoint & Pick<WebhookEndpoint, 'chaos'>)[]>(
+            `/sandbox/merchants/${encodeURIComponent(merchantId)}/webhook-endpoints?env=${env}`,
+          ),
+        ]);
+        const endpoint = endpoints.find((e) => e.url === url);
+        if (endpoint) announce(endpoint, merchant.name);
+        return endpoint;
+      })().catch(() => undefined);
+      byMerchant.set(merchantId, found);
     }
-  };
+    return found;
+  }
 
   const cleanup = async (): Promise<number> => {
     closing = true;
-    clearInterval(poller);
-    await pending.catch(() => {});
     let removed = 0;
     let failed = 0;
-    for (const endpoint of endpoints) {
+    if (session !== undefined) {
       try {
-        await client.delete(`/sandbox/webhook-endpoints/${endpoint.id}`);
-        removed++;
+        ({ removed } = await client.request<{ removed: number }>(
+          'DELETE',
+          `/sandbox/listen-sessions/${session.id}`,
+        ));
       } catch (error) {
-        // Already gone (a reset): nothing to remove.
-        if (/ 404 /.test((error as Error).message)) continue;
-        failed++;
-        process.stderr.write(
-          `svc-sandbox: could not remove endpoint ${endpoint.id}: ${(error as Error).message}\n`,
-        );
+        // Gone with a sandbox restart: its endpoints stay, listed on the Webhooks page as listen's.
+        if (!/ 404 /.test((error as Error).message)) {
+          failed++;
+          process.stderr.write(
+            `svc-sandbox: could not end the listen session: ${(error as Error).message}\n`,
+          );
+        }
       }
     }
     streaming.abort();
@@ -328,35 +324,37 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     process.once('SIGTERM', stop);
   });
 
-  let warned = false;
-  const poll = () => {
-    pending = pending.then(sync).then(
-      () => {
-        warned = false;
-      },
-      (error: unknown) => {
-        if (closing || warned) return;
-        warned = true;
-        process.stderr.write(`svc-sandbox: ${(error as Error).message}\n`);
-      },
-    );
-  };
-  const poller = setInterval(() => {
-    if (only === undefined) poll();
-  }, POLL_MS);
-
   try {
     await openStream();
+    // Before Ready: from here on every event of the workspace reaches listen.
+    session = await client.post<{ id: string; endpoints: Endpoint[] }>(
+      `/sandbox/listen-sessions?env=${env}`,
+      {
+        url: local,
+        forward_to: forwardTo,
+        ...(events ? { events } : {}),
+        ...(only !== undefined ? { merchant_id: only } : {}),
+        ...(chaos !== undefined ? { chaos } : {}),
+      },
+    );
+    const names = new Map(
+      (only !== undefined
+        ? [await client.get<MerchantRow>(`/sandbox/merchants/${encodeURIComponent(only)}`)]
+        : await client.get<MerchantRow[]>('/sandbox/merchants')
+      ).map((m) => [m.id, m.name]),
+    );
     if (asJson) json({ type: 'ready', secret, forward_to: forwardTo, env });
     else out(`Ready! Your webhook signing secret is ${secret} (forwarding ${env} webhooks to ${forwardTo})`);
-    pending = sync();
-    await pending;
+    for (const endpoint of session.endpoints) {
+      byMerchant.set(endpoint.merchant_id, Promise.resolve(endpoint));
+      announce(endpoint, names.get(endpoint.merchant_id) ?? endpoint.merchant_id);
+    }
   } catch (error) {
     const code = await cleanup();
     if (error instanceof CliFailure) throw error;
     return code || 1;
   }
-  if (endpoints.length === 0 && !asJson) {
+  if (session.endpoints.length === 0 && !asJson) {
     out('  no merchants yet: new ones get an endpoint as they appear');
   }
   return done;
@@ -365,6 +363,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
 /** A delivery attempt as the event stream carries it (the fields listen reads). */
 interface StreamedDelivery {
   id: string;
+  url: string;
   event: string;
   merchant_id: string;
   env: string;
@@ -386,7 +385,10 @@ export function stateText(
 ): string {
   const n = delivery.attempt.number;
   if (delivery.status === 'pending')
-    return delivery.next_attempt_at === null ? 'pending' : `pending: retry at ${delivery.next_attempt_at}`;
+    // The one sandbox time on the line, labelled: the leading time is this machine's clock.
+    return delivery.next_attempt_at === null
+      ? 'pending'
+      : `pending: retry at ${delivery.next_attempt_at} sandbox time`;
   if (delivery.status === 'delivered') return n > 1 ? `delivered after ${n} attempts` : 'delivered';
   return `failed: gave up after ${n} attempt${n === 1 ? '' : 's'}`;
 }

@@ -48,6 +48,14 @@ export const Settings = Type.Object({
   /** at most 32 chains of 16 tokens: every checkout walks the catalogue */
   chains: Type.Array(ChainConfig, { minItems: 1, maxItems: 32 }),
   card_catalogue: Type.Array(CardProduct, { maxItems: 100 }),
+  /**
+   * Origins that may show the hosted pages (checkout, card payment, KYC) in a frame, e.g. a shop
+   * embedding its checkout; empty (the default): no page may frame them.
+   */
+  hosted_pages_frame_ancestors: Type.Array(
+    Type.String({ pattern: '^https?://[A-Za-z0-9.\\-\\[\\]:]+$', maxLength: 200 }),
+    { maxItems: 20 },
+  ),
 });
 export type Settings = Static<typeof Settings>;
 

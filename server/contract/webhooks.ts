@@ -209,6 +209,36 @@ export const ListenSecret = Type.Object({ secret: WebhookSecret });
 export type ListenSecret = Static<typeof ListenSecret>;
 
 /**
+ * POST /sandbox/listen-sessions: what `svc-sandbox listen` registers before it prints Ready. The
+ * sandbox gives every merchant of the environment (or the one named) an endpoint at
+ * `<url>/<merchant id>`, signed with the listen secret, now and for every merchant that has its
+ * first event later: no event of the workspace goes unforwarded, however soon after Ready it comes.
+ */
+export const ListenSessionBody = Type.Object(
+  {
+    /** listen's local listener; each merchant's endpoint is `<url>/<merchant id>` */
+    url: CreateEndpointBody.properties.url,
+    forward_to: Type.String({ minLength: 1, maxLength: 2048 }),
+    events: CreateEndpointBody.properties.events,
+    /** only this merchant (default: every merchant, including those made later) */
+    merchant_id: Type.Optional(Uuid),
+    /** delivery chaos for each of the session's endpoints */
+    chaos: Type.Optional(ChaosSettingsInput),
+  },
+  { additionalProperties: false },
+);
+export type ListenSessionBody = Static<typeof ListenSessionBody>;
+
+export const ListenSession = Type.Object({
+  id: Uuid,
+  env: EnvName,
+  url: Type.String(),
+  /** the endpoints made so far (more are made as new merchants have events) */
+  endpoints: Type.Array(WebhookEndpoint),
+});
+export type ListenSession = Static<typeof ListenSession>;
+
+/**
  * An endpoint's health, from its deliveries' record (GET /sandbox/merchants/{id}/webhook-endpoints/
  * health). `failure_streak` counts the failed attempts since the last successful one; `given_up`
  * the deliveries that failed for good (retries exhausted, or the endpoint was removed under them).

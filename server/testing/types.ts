@@ -116,7 +116,8 @@ export interface TestInbox {
   messages(): Promise<InboxMessage[]>;
   /**
    * Resolves with the first message whose event type is `type` (or that `match` accepts), polling
-   * until `timeoutMs` (default 5 s) has passed; then rejects naming what did arrive.
+   * until `timeoutMs` (default 4 s: under Vitest's and Jest's 5 s test timeout) has passed; then
+   * rejects naming the event types that did arrive.
    */
   waitFor(
     match: string | ((message: InboxMessage, event: WebhookEnvelope) => boolean),
@@ -191,7 +192,7 @@ export interface TestWorkspace {
   readonly checkpoints: TestCheckpoints;
   /** A `/v1` call with the workspace's key; rejects with a {@link SandboxRequestError} unless 2xx. */
   api<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
-  /** A control call (`path` under `/sandbox`) in this workspace; rejects unless 2xx. */
+  /** A control call in this workspace; `path` is relative to `/sandbox` (`'/clock/freeze'`). Rejects unless 2xx. */
   control<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
   /**
    * Points a webhook endpoint of the merchant (test environment by default) at the built-in

@@ -181,6 +181,12 @@ function withWorkspace(url: string, id: string): string {
   return parsed.href;
 }
 
+/**
+ * Shorter than the common runners' test timeouts (Vitest and Jest: 5 s), so a webhook that never
+ * comes fails with this helper's message (what did arrive) rather than the runner's bare timeout.
+ */
+export const WAIT_FOR_TIMEOUT_MS = 4000;
+
 async function openInbox(
   inWorkspace: InWorkspace,
   spec: { name: string; url: string; merchantId: string; env: Env; events: string[] | undefined },
@@ -201,7 +207,7 @@ async function openInbox(
     endpoint: { id: endpoint.id, secret: endpoint.secret, events: endpoint.events },
     messages,
     clear: () => inWorkspace<void>('DELETE', `${path}/messages`),
-    async waitFor(match, { timeoutMs = 5000 } = {}) {
+    async waitFor(match, { timeoutMs = WAIT_FOR_TIMEOUT_MS } = {}) {
       const accepts =
         typeof match === 'string'
           ? (_: InboxMessage, event: WebhookEnvelope) => event.event === match

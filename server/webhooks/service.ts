@@ -4,6 +4,8 @@ import {
   type ChaosEffect,
   type ChaosSettings,
   type Delivery as DeliveryView,
+  type ListenSession,
+  type ListenSessionBody,
   sampleData,
   TEST_EVENT_TYPES,
   type UpdateEndpointBody,
@@ -80,9 +82,20 @@ export function presentDelivery(row: ListedDeliveryRow, attempts: readonly Attem
   };
 }
 
+/** A listen session as the service keeps it (in memory: it lasts as long as listen runs). */
+interface ListenSessionState {
+  id: string;
+  env: Env;
+  url: string;
+  secret: string;
+  body: ListenSessionBody;
+  endpointIds: Set<string>;
+}
+
 /** Webhook endpoints (the spec's dashboard feature) and the fan-out of events into deliveries. */
 export class WebhookService {
   private readonly subscriptions = new Map<string, readonly string[]>();
+  private readonly listenSessions = new Map<string, ListenSessionState>();
 
   constructor(private readonly deps: WebhookDeps) {
     // Every recorded event fans out into deliveries in its own transaction; the dispatcher sends
@@ -115,6 +128,73 @@ export class WebhookService {
     };
     this.deps.repo.insertEndpoint(row);
     return toEndpoint(row);
+  }
+
+  /**
+   * Starts a listen session: an endpoint at `<url>/<merchant id>` for each of `merchantIds` now, and
+   * for any other merchant (unless the body names one) as its first event is recorded, inside that
+   * event's transaction, so the event itself is delivered. Kept in memory until closed: a sandbox
+   * restart ends it (listen's endpoints then stay, as after a listen that was killed).
+   */
+  openListenSession(
+    env: Env,
+    body: ListenSessionBody,
+    merchantIds: readonly string[],
+    secret: string,
+  ): ListenSession {
+    const session: ListenSessionState = {
+      id: this.deps.ids.uuid(),
+      env,
+      url: checkUrl(body.url).replace(/\/+$/, ''),
+      secret,
+      body,
+      endpointIds: new Set(),
+    };
+    if (body.forward_to !== undefined) checkUrl(body.forward_to, 'forward_to');
+    const endpoints = this.deps.unit.transaction(() =>
+      merchantIds.map((merchantId) => this.sessionEndpoint(session, merchantId)),
+    );
+    this.listenSessions.set(session.id, session);
+    return { id: session.id, env, url: session.url, endpoints };
+  }
+
+  /** Ends a listen session and removes its endpoints (those not already gone). */
+  closeListenSession(id: string): { removed: number } {
+    const session = this.listenSessions.get(id);
+    if (!session) throw new NotFoundError('Listen session', id);
+    this.listenSessions.delete(id);
+    let removed = 0;
+    for (const endpointId of session.endpointIds) {
+      if (!this.deps.repo.findEndpoint(endpointId)) continue;
+      this.deleteEndpoint(endpointId);
+      removed++;
+    }
+    return { removed };
+  }
+
+  private sessionEndpoint(session: ListenSessionState, merchantId: string): WebhookEndpoint {
+    let endpoint = this.createEndpoint(merchantId, session.env, {
+      url: `${session.url}/${encodeURIComponent(merchantId)}`,
+      events: session.body.events,
+      secret: session.secret,
+      forward_to: session.body.forward_to,
+    });
+    if (session.body.chaos !== undefined)
+      endpoint = this.updateEndpoint(endpoint.id, { chaos: session.body.chaos });
+    session.endpointIds.add(endpoint.id);
+    return endpoint;
+  }
+
+  /** Gives the merchant its endpoint in each open listen session that covers it and lacks one. */
+  private coverBySessions(merchantId: string, env: Env): void {
+    for (const session of this.listenSessions.values()) {
+      if (session.env !== env) continue;
+      if (session.body.merchant_id !== undefined && session.body.merchant_id !== merchantId) continue;
+      const url = `${session.url}/${encodeURIComponent(merchantId)}`;
+      // By address, not by the ids made: a reset removes endpoints under an open session.
+      if (this.deps.repo.endpointsOf(merchantId, env).some((e) => e.url === url)) continue;
+      this.sessionEndpoint(session, merchantId);
+    }
   }
 
   listEndpoints(merchantId: string, env: Env): WebhookEndpoint[] {
@@ -240,6 +320,7 @@ export class WebhookService {
     let data: string | undefined;
     const made: { delivery: OutgoingDelivery; endpoint: EndpointRow }[] = [];
     let now: number | undefined;
+    if (this.listenSessions.size > 0) this.coverBySessions(event.merchant_id, event.env);
     for (const endpoint of this.deps.repo.endpointsOf(event.merchant_id, event.env)) {
       if (endpoint.disabled === 1) continue;
       const events = this.subscribed(endpoint.events);

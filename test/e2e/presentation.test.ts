@@ -1,22 +1,29 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDemo } from './demo.js';
-import { dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harness.js';
+import { call, dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harness.js';
 
-// Presentation mode on the demo workspace: no API key, signing secret, curl command or RSA key on
-// any page, the switch remembered, the simulation controls still there; the presenter's stories.
+// Presentation mode on the demo workspace: no API key, signing secret, curl command, RSA key, id,
+// workspace id, control-API path, local address or Authorization header on any page, no developer
+// page or control, the switch remembered, the simulation controls still there; the presenter's
+// stories.
 
 setupDashboard();
 
 const byTestId = (id: string) => page.getByTestId(id);
 
-/** What a presenter must never show: ids, API keys, signing secrets, RSA keys, curl commands. */
+/** What a presenter must never show (each also shows outside presentation mode, so the scan can fail). */
 const DEVELOPER_MATERIAL: [string, RegExp][] = [
   ['a raw id', /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i],
   ['an API key', /\bsvc[a-z]_/i],
   ['a signing secret', /whsec_/i],
   ['an RSA key', /BEGIN PUBLIC KEY|BEGIN RSA/i],
   ['a curl command', /\bcurl\b/i],
+  ['a workspace id', /\bws_[A-Za-z0-9]{6,}/],
+  ['a control-API path', /\/sandbox\//],
+  ['a local address', /localhost|127\.0\.0\.1/i],
+  ['an Authorization header', /\bBearer\b/],
+  ['a developer control', /\b(?:Add|Edit) chaos\b/],
 ];
 
 /** The first piece of developer material in the text, named, or undefined. */
@@ -102,8 +109,18 @@ async function walk(routes: string[]): Promise<Map<string, string>> {
 }
 
 describe('presentation mode', () => {
-  it('hides ids, keys, secrets, curl commands and RSA keys on every page and detail, and is remembered', async () => {
+  it('hides ids, keys, secrets, addresses, headers and developer controls on every page and detail, and is remembered', async () => {
     await buildDemo(sandbox);
+    // The demo's webhooks deliver to the built-in inbox by its workspace address too (as the
+    // Webhooks page makes it for another workspace), so a workspace id is there to hide.
+    const [merchant] = await call<{ id: string }[]>(sandbox, 'GET', '/sandbox/merchants');
+    const workspaceId = (
+      await call<{ id: string }>(sandbox, 'POST', '/sandbox/workspaces', { name: 'Other' })
+    ).id;
+    await call(sandbox, 'POST', `/sandbox/merchants/${merchant!.id}/webhook-endpoints`, {
+      url: `${sandbox.urls().test}/sandbox/inbox/dock?workspace=${workspaceId}`,
+      events: ['checkout.paid'],
+    });
     await page.goto(dashboardUrl);
     const everyRoute = await navRoutes();
 
@@ -116,8 +133,8 @@ describe('presentation mode', () => {
     expect(await byTestId('present-switch').isChecked()).toBe(true);
 
     const routes = await navRoutes();
-    expect(routes).not.toContain('developers');
-    expect(routes).not.toContain('requests');
+    for (const developerPage of ['developers', 'requests', 'scenarios', 'settings', 'events'])
+      expect(routes).not.toContain(developerPage);
     const presented = await walk(everyRoute);
     // Every list page opened something, so the details were scanned too.
     for (const opened of ['checkout-row 1', 'invoice-row 1', 'cardholder-item 1', 'delivery-row 1'])

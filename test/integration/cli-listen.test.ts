@@ -107,6 +107,23 @@ describe('svc-sandbox listen: one secret', () => {
   });
 });
 
+describe('svc-sandbox listen: every event from Ready on', () => {
+  it('forwards a trigger run at once after Ready, whose merchant is made after listen started', async () => {
+    const { url } = await sandboxUrl();
+    const receiver = await startReceiver();
+    const listener = start(['listen', '--forward-to', receiver.url, '--url', url]);
+    await listener.line(/^Ready! /);
+    const triggered = await runCli(['trigger', 'checkout.partial', '--url', url], { timeoutMs: 30_000 });
+    expect(triggered.code, triggered.stderr).toBe(0);
+    await receiver.waitFor((got) => got.some((r) => r.body.event === 'checkout.partial'), 15_000);
+    expect(receiver.received.map((r) => r.body.event)).toContain('checkout.created');
+    // The new merchant is announced when its first delivery comes.
+    await listener.line(/^ {2}forwarding .+ \([0-9a-f-]{36}, test\)$/);
+    expect(await listener.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    expect(listener.stderr).toMatch(/removed [1-9]\d* temporary webhook endpoint/);
+  });
+});
+
 describe('svc-sandbox listen: one line per attempt, with its state', () => {
   it('shows the attempt number, a retry due, success after retries, and giving up', async () => {
     const { url } = await sandboxUrl();
@@ -122,7 +139,7 @@ describe('svc-sandbox listen: one line per attempt, with its state', () => {
     const deliveryId = receiver.received[0]!.body.id;
     expect(firstLine).toMatch(
       new RegExp(
-        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${deliveryId} {2}#1 {2}→ 500 ${receiver.url.replaceAll('.', '\\.')} {2}\\[pending: retry at \\S+Z\\]$`,
+        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}checkout\\.created {2}${deliveryId} {2}#1 {2}→ 500 ${receiver.url.replaceAll('.', '\\.')} {2}\\[pending: retry at \\S+Z sandbox time\\]$`,
       ),
     );
     expect(checkout.id).toBe((receiver.received[0]!.body.data as { id: string }).id);

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../server/version.js';
 import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/sandbox.js';
 
@@ -185,6 +186,15 @@ describe('svc-sandbox serve (the CLI process)', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('Usage: svc-sandbox serve [options]');
       expect(stdout).toContain('--prod-port');
+      expect(stderr).toBe('');
+    }
+  });
+
+  it('prints its version and exits 0 on --version and -v', async () => {
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout, stderr } = await run([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`svc-sandbox ${VERSION}\n`);
       expect(stderr).toBe('');
     }
   });

@@ -236,6 +236,7 @@ interface World {
   address: string;
   endpoint: string;
   endpointToDelete: string;
+  listenSession: string;
   delivery: string;
   inbox: string;
   inboxUrl: string;
@@ -313,6 +314,18 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
       body: { url: `${baseUrl}/sandbox/inbox/contract-spare`, events: ['deposit.received'] },
     }),
     'endpoint',
+  );
+  const listenSession = idOf(
+    await api.ok({
+      method: 'POST',
+      path: '/sandbox/listen-sessions',
+      body: {
+        url: `${baseUrl}/sandbox/inbox/contract-listen`,
+        forward_to: baseUrl,
+        events: ['payout.completed'],
+      },
+    }),
+    'listen session',
   );
 
   const customerBody = {
@@ -640,6 +653,7 @@ async function buildWorld(api: Recorder, sandbox: Sandbox, baseUrl: string): Pro
     address,
     endpoint,
     endpointToDelete,
+    listenSession,
     delivery,
     inbox,
     inboxUrl,
@@ -864,6 +878,10 @@ const STEPS: Record<string, Step> = {
     body: (w) => ({ url: `${w.inboxUrl}-sweep`, events: ['payout.completed'] }),
   },
   'DELETE /sandbox/webhook-endpoints/{id}': { params: (w) => ({ id: w.endpointToDelete }) },
+  'POST /sandbox/listen-sessions': {
+    body: (w) => ({ url: `${w.inboxUrl}-listen`, forward_to: w.inboxUrl, events: ['payout.completed'] }),
+  },
+  'DELETE /sandbox/listen-sessions/{id}': { params: (w) => ({ id: w.listenSession }) },
   'GET /sandbox/deliveries': {
     query: (w) => ({ merchant_id: w.merchant, env: 'test', endpoint_id: w.endpoint }),
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckoutItem, SandboxEvent } from '../../renderer/api/types.js';
+import type { CheckoutItem, Delivery, SandboxEvent } from '../../renderer/api/types.js';
 import { declineInWords, formatDay } from '../../renderer/lib/format.js';
 import {
   cardSpend,
@@ -7,6 +7,7 @@ import {
   checkoutsByStatus,
   paidVolume,
   totals,
+  webhookHealth,
 } from '../../renderer/lib/insights.js';
 
 // The home page's sums, in integer minor units, per currency and per sandbox day (UTC).
@@ -62,6 +63,30 @@ describe('home page sums', () => {
     ]);
     expect(txs.map((t) => `${t.id}:${t.status}`)).toEqual(['a:completed', 'b:declined']);
     expect(totals(cardSpend(txs, NOW))).toEqual({ USDC: 74_000_000 });
+  });
+});
+
+describe('webhook health', () => {
+  const delivery = (status: 'pending' | 'delivered' | 'failed', attempts: number) =>
+    ({ status, attempt_count: attempts }) as Delivery;
+
+  it('counts retrying and failed deliveries against the rate: 4 of 10 retrying is not 100%', () => {
+    const health = webhookHealth([
+      ...Array.from({ length: 6 }, () => delivery('delivered', 1)),
+      ...Array.from({ length: 4 }, () => delivery('pending', 1)),
+    ]);
+    expect(health).toMatchObject({ delivered: 6, retrying: 4, failed: 0, sending: 0, firstTry: 6, rate: 60 });
+  });
+
+  it('rounds down (99.9% is not 100%), leaves unsent deliveries out, and has no rate before any attempt', () => {
+    const many = [...Array.from({ length: 999 }, () => delivery('delivered', 2)), delivery('failed', 5)];
+    expect(webhookHealth(many)).toMatchObject({ rate: 99, firstTry: 0, failed: 1 });
+    expect(webhookHealth([delivery('pending', 0), delivery('delivered', 1)])).toMatchObject({
+      sending: 1,
+      rate: 100,
+    });
+    expect(webhookHealth([delivery('pending', 0)]).rate).toBeNull();
+    expect(webhookHealth([]).rate).toBeNull();
   });
 });
 

@@ -168,8 +168,7 @@ function CheckoutStatuses() {
 function WebhookHealthCard() {
   const deliveries = useStore((s) => s.homeDeliveries);
   const health = useMemo(() => webhookHealth(deliveries), [deliveries]);
-  const finished = health.delivered + health.failed;
-  const rate = finished === 0 ? null : Math.round((health.delivered / finished) * 100);
+  const { rate } = health;
   return (
     <Card
       title="Webhook health"
@@ -202,11 +201,15 @@ function WebhookHealthCard() {
             </div>
             <div>
               <dt>Retrying</dt>
-              <dd className={health.pending ? 'text-warning' : ''}>{health.pending}</dd>
+              <dd className={health.retrying ? 'text-warning' : ''} data-testid="home-webhook-retrying">
+                {health.retrying}
+              </dd>
             </div>
             <div>
               <dt>Failed</dt>
-              <dd className={health.failed ? 'text-danger' : ''}>{health.failed}</dd>
+              <dd className={health.failed ? 'text-danger' : ''} data-testid="home-webhook-failed">
+                {health.failed}
+              </dd>
             </div>
           </dl>
         </div>

@@ -223,7 +223,9 @@ function EndpointRow({
             <CopyButton value={endpoint.secret} testId="endpoint-secret-copy" />
           </div>
         </Private>
-        <EndpointChaos endpoint={endpoint} />
+        <Private>
+          <EndpointChaos endpoint={endpoint} />
+        </Private>
         <div className="endpoint-actions">
           <span className="test-event">
             <select

@@ -85,6 +85,7 @@ export function HealthBadge({ health }: { health: EndpointHealth | undefined }) 
 
 /** listen's endpoints: temporary (removed when listen stops), delivering to listen, which forwards. */
 export function ListenLabel({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const shown = useShown();
   if (endpoint.forward_to === null) return null;
   return (
     <span className="listen-label" data-testid="endpoint-temporary">
@@ -92,7 +93,7 @@ export function ListenLabel({ endpoint }: { endpoint: WebhookEndpoint }) {
       <span className="muted small">
         forwards to{' '}
         <code className="mono" data-testid="endpoint-forward-to">
-          {endpoint.forward_to}
+          {shown(endpoint.forward_to)}
         </code>
       </span>
     </span>

@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: Settings = {
   rate_limit_per_minute: 1000,
   concurrency_limit: 10,
   webhook_timeout_ms: 10_000,
+  hosted_pages_frame_ancestors: [],
   chains: [
     {
       chain: 'ethereum',

@@ -44,7 +44,7 @@ async function buildDocsApp(): Promise<FastifyInstance> {
     // Everything the page loads comes from here: no online validator badge, no remote fonts.
     validatorUrl: false,
     staticCSP:
-      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
   });
   await docs.ready();
   return docs;

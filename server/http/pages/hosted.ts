@@ -6,6 +6,7 @@ import type { Env } from '../../contract/common.js';
 import { IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
+import type { SettingsService } from '../../domain/settings/service.js';
 import { NotFoundError } from '../../errors.js';
 import { formatTimestamp } from '../../format/dates.js';
 import { lazy } from '../../lazy-require.js';
@@ -13,7 +14,7 @@ import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
 import HOSTED_SCRIPT from './client/hosted.ts?page-script';
 import { formatMinor, STATUS_LABELS } from './format.js';
-import { chainName, escapeHtml, pageDocument, scriptJson } from './html.js';
+import { chainName, escapeHtml, pageDocument, pagePolicy, scriptJson } from './html.js';
 import { type FiatPageData, HostedCheckoutState, type HostedPageData } from './state.js';
 
 /** Hosted pages: the checkout page shared with a customer, and the fiat provider's session page. */
@@ -21,6 +22,7 @@ export interface HostedPageRoutesDeps {
   clock: Pick<SandboxClock, 'nowIso' | 'frozen'>;
   checkouts: Pick<CheckoutService, 'inspect'>;
   merchants: Pick<MerchantService, 'get'>;
+  settings: Pick<SettingsService, 'get'>;
   /** the listener's environment */
   env: Env;
 }
@@ -167,7 +169,7 @@ function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
 
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (
   app,
-  { clock, checkouts, merchants, env },
+  { clock, checkouts, merchants, settings, env },
 ) => {
   /** A checkout as the customer-facing address of its environment sees it: another env's is unknown. */
   const load = (id: string): CheckoutInspection => {
@@ -188,17 +190,21 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> =
     now: clock.nowIso(),
     frozen: clock.frozen,
   });
-  const html = (reply: FastifyReply, body: string) =>
-    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
+  const html = (reply: FastifyReply, body: string, script: string) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', pagePolicy(script, settings.get().hosted_pages_frame_ancestors))
+      .send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const view = load(request.params.id);
     const merchant = merchants.get(view.checkout.merchant_id).name;
-    return html(reply, await checkoutPage(view, merchant, stateOf(view), env));
+    return html(reply, await checkoutPage(view, merchant, stateOf(view), env), HOSTED_SCRIPT);
   });
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const { checkout } = load(request.params.id);
-    return html(reply, fiatPage(checkout, merchants.get(checkout.merchant_id).name, env));
+    return html(reply, fiatPage(checkout, merchants.get(checkout.merchant_id).name, env), FIAT_SCRIPT);
   });
   app.get(
     '/pay/:id/status',

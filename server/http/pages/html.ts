@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import BASE_CSS from './client/base.css?page-style';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -36,4 +37,35 @@ export const FAVICON = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
 /** A whole hosted page: favicon, viewport, the shared look plus the page's own. */
 export function pageDocument(parts: { title: string; css: string; body: string; script?: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" type="image/svg+xml" href="${FAVICON}"><title>${escapeHtml(parts.title)}</title><style>${BASE_CSS}${parts.css}</style></head><body>${parts.body}${parts.script ? `<script>${parts.script}</script>` : ''}</body></html>`;
+}
+
+const hashes = new Map<string, string>();
+/** A script's CSP source (`'sha256-…'`): the pages' scripts are constants, so each is hashed once. */
+function scriptSource(script: string): string {
+  let source = hashes.get(script);
+  if (source === undefined) {
+    source = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    hashes.set(script, source);
+  }
+  return source;
+}
+
+/**
+ * The hosted pages' policy: their one inline script allowed by its hash (no other inline script
+ * runs), their inline styles, fetches to their own origin only; framed only by the origins the
+ * workspace's `hosted_pages_frame_ancestors` setting names (a shop embedding its checkout), else by
+ * none.
+ */
+export function pagePolicy(script: string | undefined, frameAncestors: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    `script-src ${script === undefined ? "'none'" : scriptSource(script)}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
 }

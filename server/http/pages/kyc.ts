@@ -2,15 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Env } from '../../contract/common.js';
+import type { SettingsService } from '../../domain/settings/service.js';
 import type { IdentityProvider } from '../../simulate/identity.js';
 import KYC_CSS from './client/kyc.css?page-style';
 import KYC_SCRIPT from './client/kyc.ts?page-script';
-import { escapeHtml, pageDocument, scriptJson } from './html.js';
+import { escapeHtml, pageDocument, pagePolicy, scriptJson } from './html.js';
 import { type KycPageData, KycSessionState } from './state.js';
 
 /** The sandbox's stand-in for the identity provider's hosted verification page. */
 export interface KycPageRoutesDeps {
   identity: Pick<IdentityProvider, 'holderByKycToken'>;
+  settings: Pick<SettingsService, 'get'>;
   /** the listener's environment (for the badge) */
   env: Env;
 }
@@ -59,12 +61,16 @@ function kycPage(holder: Applicant, token: string, env: Env): string {
   });
 }
 
-export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async (app, { identity, env }) => {
+export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async (
+  app,
+  { identity, settings, env },
+) => {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/kyc/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
     const holder = identity.holderByKycToken(request.params.token);
     return noStore(reply)
       .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', pagePolicy(KYC_SCRIPT, settings.get().hosted_pages_frame_ancestors))
       .send(kycPage(holder, request.params.token, env));
   });
   app.get(
