@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox';
 import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
+import { nameComponents } from './openapi-components.js';
 
 /**
  * What the OpenAPI document says beyond the route schemas (which name each operation: its
@@ -329,6 +330,7 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
           }
         }
       }
+      nameComponents(doc);
       // A body the route reads as `{}` when none is sent is optional (@fastify/swagger marks every
       // body required); a body of any media type (the inbox) is too.
       const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
