@@ -163,3 +163,90 @@ export function nameComponents(doc: Json): void {
   }
   doc.components = { ...components, schemas: namer.schemas };
 }
+
+const PARAM = /\{([^}]+)\}/g;
+const paramsOf = (path: string): string[] => [...path.matchAll(PARAM)].map((m) => m[1] ?? '');
+
+/** Where the new resource's id is in an answer: `/id`, or `/<name>/id` (`{merchant, api_key}`). */
+function idPointer(schema: unknown, schemas: Record<string, Json>, depth = 0): string | null {
+  if (!isObject(schema) || depth > 2) return null;
+  if (typeof schema.$ref === 'string')
+    return idPointer(schemas[schema.$ref.replace('#/components/schemas/', '')], schemas, depth);
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  if ('id' in properties) return '/id';
+  for (const [name, sub] of Object.entries(properties)) {
+    const inner = idPointer(sub, schemas, depth + 1);
+    if (inner === '/id') return `/${name}/id`;
+  }
+  return null;
+}
+
+/** The items of an array answer (by `$ref` to an array component, or inline). */
+function itemsOf(schema: unknown, schemas: Record<string, Json>): unknown {
+  const resolved =
+    isObject(schema) && typeof schema.$ref === 'string'
+      ? schemas[schema.$ref.replace('#/components/schemas/', '')]
+      : schema;
+  return isObject(resolved) && resolved.type === 'array' ? resolved.items : undefined;
+}
+
+const LINKED_METHODS = ['get', 'put', 'patch', 'delete'] as const;
+
+/**
+ * OpenAPI links, so a stateful tester (or a reader) knows how ids flow: from each create (a POST
+ * on a collection `P`) to the operations of `P/{param}`, and from a list (a GET on `P`) to the same
+ * operations with the first item's id. The collection's own path parameters pass through.
+ */
+export function addLinks(doc: Json): void {
+  const paths = (isObject(doc.paths) ? doc.paths : {}) as Record<string, Json>;
+  const schemas = ((isObject(doc.components) && isObject(doc.components.schemas)
+    ? doc.components.schemas
+    : {}) ?? {}) as Record<string, Json>;
+  for (const [path, item] of Object.entries(paths)) {
+    const own = paramsOf(path);
+    const targets = Object.entries(paths).filter(
+      ([other]) => other.startsWith(`${path}/{`) && /^\{[^}/]+\}$/.test(other.slice(path.length + 1)),
+    );
+    if (targets.length === 0) continue;
+    for (const [method, pointerOf] of [
+      ['post', (s: unknown) => idPointer(s, schemas)],
+      [
+        'get',
+        (s: unknown) => {
+          const inner = idPointer(itemsOf(s, schemas), schemas);
+          return inner === null ? null : `/0${inner}`;
+        },
+      ],
+    ] as const) {
+      const op = item[method];
+      if (!isObject(op) || !isObject(op.responses)) continue;
+      const status = ['200', '201'].find((s) => isObject((op.responses as Json)[s]));
+      const response = status === undefined ? undefined : ((op.responses as Json)[status] as Json);
+      const schema = isObject(response?.content)
+        ? (response.content['application/json'] as Json | undefined)?.schema
+        : undefined;
+      const pointer = pointerOf(schema);
+      if (response === undefined || pointer === null) continue;
+      const links: Json = {};
+      for (const [targetPath, targetItem] of targets) {
+        const targetParams = paramsOf(targetPath);
+        const last = targetParams.at(-1) ?? 'id';
+        for (const targetMethod of LINKED_METHODS) {
+          const target = targetItem[targetMethod];
+          if (!isObject(target) || typeof target.operationId !== 'string') continue;
+          const parameters: Json = { [last]: `$response.body#${pointer}` };
+          own.forEach((name, i) => {
+            const to = targetParams[i];
+            if (to !== undefined && to !== last) parameters[to] = `$request.path.${name}`;
+          });
+          links[pascal(target.operationId)] = {
+            operationId: target.operationId,
+            parameters,
+            description: `The ${method === 'post' ? 'created resource' : 'first item of the list'}: ${target.operationId}.`,
+          };
+        }
+      }
+      if (Object.keys(links).length > 0) response.links = links;
+    }
+  }
+}

@@ -4,7 +4,7 @@ import type { TSchema } from 'typebox';
 import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
-import { nameComponents } from './openapi-components.js';
+import { addLinks, nameComponents } from './openapi-components.js';
 
 /**
  * What the OpenAPI document says beyond the route schemas (which name each operation: its
@@ -347,6 +347,7 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
         }
       }
       nameComponents(doc);
+      addLinks(doc);
       for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>))
         for (const op of Object.values(item))
           op.responses = {

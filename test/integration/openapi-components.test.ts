@@ -84,6 +84,48 @@ describe('named components', () => {
     expect(Object.keys(served).filter((key) => !(key in FROZEN.operations))).toEqual([]);
   });
 
+  it('links each create to its get, update and delete, and each list to its items', async () => {
+    const doc = await servedDocument();
+    type Link = { operationId: string; parameters: Record<string, string> };
+    const linksOf = (path: string, method: string): Record<string, Link> => {
+      const op = doc.paths[path]?.[method] as { responses: Record<string, { links?: Record<string, Link> }> };
+      return op.responses['200']?.links ?? op.responses['201']?.links ?? {};
+    };
+    expect(linksOf('/v1/checkouts', 'post')).toMatchObject({
+      GetCheckout: { operationId: 'getCheckout', parameters: { id: '$response.body#/id' } },
+      DeleteCheckout: { operationId: 'deleteCheckout', parameters: { id: '$response.body#/id' } },
+    });
+    expect(linksOf('/v1/customers', 'post')).toMatchObject({
+      UpdateCustomer: { operationId: 'updateCustomer', parameters: { id: '$response.body#/id' } },
+    });
+    expect(linksOf('/v1/checkouts', 'get').GetCheckout?.parameters).toEqual({ id: '$response.body#/0/id' });
+    expect(linksOf('/sandbox/merchants', 'post').SandboxGetMerchant?.parameters).toEqual({
+      id: '$response.body#/merchant/id',
+    });
+    // Every link names an operation that exists, with parameters that operation has.
+    const byId = new Map(
+      listOperations(doc).map(({ operation, path }) => [
+        (operation as { operationId?: string }).operationId,
+        path,
+      ]),
+    );
+    const problems: string[] = [];
+    let count = 0;
+    for (const { key, operation } of listOperations(doc))
+      for (const response of Object.values(operation.responses ?? {}) as { links?: Record<string, Link> }[])
+        for (const link of Object.values(response.links ?? {})) {
+          count++;
+          const target = byId.get(link.operationId);
+          if (target === undefined) problems.push(`${key}: ${link.operationId} does not exist`);
+          else
+            for (const name of Object.keys(link.parameters))
+              if (!target.includes(`{${name}}`))
+                problems.push(`${key}: ${link.operationId} has no {${name}}`);
+        }
+    expect(problems).toEqual([]);
+    expect(count).toBeGreaterThan(20);
+  });
+
   it('names nested copies by $ref, renames def-N, and names a new shape after its operation', () => {
     const Item = { type: 'object', properties: { id: { type: 'string' } } };
     const Err = { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
