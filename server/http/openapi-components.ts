@@ -250,3 +250,38 @@ export function addLinks(doc: Json): void {
     }
   }
 }
+
+/** ajv-formats' `email` (full mode), which the server validates `format: email` with. */
+const EMAIL_PATTERN =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$";
+
+/**
+ * Says in the document what the server enforces beyond the route schemas: an email is what the
+ * validator's `email` format takes (a pattern: `format: email` alone admits `0@com` in many tools);
+ * a country code is one of the ISO 3166-1 codes the domain checks (an enum, not `^[A-Z]{3}$`).
+ */
+export function tightenStrings(
+  doc: Json,
+  countries: { alpha2: readonly string[]; alpha3: readonly string[] },
+): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (!isObject(node)) return;
+    const string = node.type === 'string' || (Array.isArray(node.type) && node.type.includes('string'));
+    // (a nullable string keeps null among its values)
+    const orNull = Array.isArray(node.type) && node.type.includes('null') ? [null] : [];
+    if (string && node.format === 'email' && node.pattern === undefined) node.pattern = EMAIL_PATTERN;
+    const description = typeof node.description === 'string' ? node.description : '';
+    if (string && node.enum === undefined) {
+      if (node.pattern === '^[A-Z]{3}$' && description.includes('alpha-3'))
+        node.enum = [...countries.alpha3, ...orNull];
+      else if (node.pattern === '^[A-Z]{2}$') node.enum = [...countries.alpha2, ...orNull];
+    }
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(doc.paths);
+  visit(doc.components);
+}

@@ -4,7 +4,8 @@ import type { TSchema } from 'typebox';
 import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
-import { addLinks, nameComponents } from './openapi-components.js';
+import { ALPHA2_CODES, ALPHA3_CODES } from '../domain/countries.js';
+import { addLinks, nameComponents, tightenStrings } from './openapi-components.js';
 
 /**
  * What the OpenAPI document says beyond the route schemas (which name each operation: its
@@ -348,6 +349,7 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
       }
       nameComponents(doc);
       addLinks(doc);
+      tightenStrings(doc, { alpha2: ALPHA2_CODES, alpha3: ALPHA3_CODES });
       for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>))
         for (const op of Object.values(item))
           op.responses = {

@@ -94,13 +94,13 @@ describe('the HTTP edge', () => {
       payload: '{"\\u005f_proto__":{}}',
     });
     expect(escaped.json<{ error: string }>().error).toMatch(/__proto__/);
-    const constructor = await sandbox.apps.test.inject({
+    const prototype = await sandbox.apps.test.inject({
       method: 'POST',
       url: '/v1/customers',
       headers,
       payload: '{"constructor":{"prototype":{"x":1}}}',
     });
-    expect(constructor.json<{ error: string }>().error).toMatch(/constructor\.prototype/);
+    expect(prototype.json<{ error: string }>().error).toMatch(/constructor\.prototype/);
     const malformed = await sandbox.apps.test.inject({
       method: 'POST',
       url: '/v1/customers',

@@ -126,6 +126,38 @@ describe('named components', () => {
     expect(count).toBeGreaterThan(20);
   });
 
+  it('says what the server enforces: an email pattern that refuses 0@com, country codes as enums', async () => {
+    const doc = await servedDocument();
+    const customer = doc.components?.schemas?.CreateCustomerBody as {
+      properties: { email: { pattern: string }; country: { enum: string[] } };
+    };
+    const email = new RegExp(customer.properties.email.pattern);
+    expect(email.test('ada@example.com')).toBe(true);
+    expect(email.test('0@com')).toBe(false);
+    expect(customer.properties.country.enum).toContain('GBR');
+    expect(customer.properties.country.enum).not.toContain('AAA');
+    // The server agrees: 0@com and AAA are refused.
+    const sandbox = await testSandbox();
+    const made = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/merchants',
+      payload: { name: 'M' },
+    });
+    const auth = { authorization: `Bearer ${(made.json() as { api_key: { key: string } }).api_key.key}` };
+    for (const payload of [
+      { name: 'A', email: '0@com' },
+      { name: 'A', country: 'AAA' },
+    ]) {
+      const res = await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/customers',
+        headers: auth,
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBeGreaterThanOrEqual(400);
+    }
+  });
+
   it('names nested copies by $ref, renames def-N, and names a new shape after its operation', () => {
     const Item = { type: 'object', properties: { id: { type: 'string' } } };
     const Err = { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
