@@ -95,6 +95,9 @@ export interface Timeouts {
   keepAliveMs: number;
 }
 
+/** The router's limit on one path parameter: the contract's longest `maxLength` of a path parameter. */
+export const MAX_PARAM_LENGTH = 128;
+
 export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAliveMs: 5_000 };
 
 /**
@@ -127,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     requestIdHeader: false,
     // `/w/<id>/...`: an address of workspace <id> (its hosted pages, its inbox).
     rewriteUrl: rewriteWorkspaceUrl,
+    // The longest path parameter the contract takes (a static address: 128); longer is a 414.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Malformed URLs and over-long ids are refused before routing: still `{error}`, no internals.
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });

@@ -4,7 +4,7 @@
  */
 import * as cards from './cards.js';
 import * as checkouts from './checkouts.js';
-import { ErrorBody } from './common.js';
+import { ErrorBody, NoBody } from './common.js';
 import * as customers from './customers.js';
 import * as events from './events.js';
 import * as funds from './funds.js';
@@ -24,6 +24,7 @@ import * as workspace from './workspace.js';
 
 export const namedSchemas = {
   Error: ErrorBody,
+  NoBody,
   Checkout: checkouts.Checkout,
   CheckoutListItem: checkouts.CheckoutBase,
   CheckoutStatus: checkouts.CheckoutStatus,

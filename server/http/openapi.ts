@@ -4,6 +4,8 @@ import type { TSchema } from 'typebox';
 import { type Env, ErrorBody, NoBody } from '../contract/common.js';
 import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
+import { ALPHA2_CODES, ALPHA3_CODES } from '../domain/countries.js';
+import { addLinks, nameComponents, tightenStrings } from './openapi-components.js';
 
 /**
  * What the OpenAPI document says beyond the route schemas (which name each operation: its
@@ -37,13 +39,14 @@ interface RouteSchema extends Json {
 
 /**
  * What any route can answer before (or around) its handler, as `{error}`: the edge's statuses,
- * declared on every operation so a client generator knows them. Every route: 400 (no Host) and
- * 403 (a Host, Origin or peer the local-only rules refuse). A route with parameters, a query or
+ * declared on every operation so a client generator knows them. Every route: 400 (no Host), 403
+ * (a Host, Origin or peer the local-only rules refuse) and 431 (headers over Node's 16 KiB); 405
+ * (another method on the same path) is added to the document in `transformObject`, with `Allow`. A route with parameters, a query or
  * headers: 422; with path parameters also 404 (a value that routes nowhere, `..`) and 414 (one
  * longer than the router takes). One that takes a body: 400 (malformed JSON), 413 (over the body limit), 415 (not
  * JSON), 422, and — it writes — 503/507 (the database could not be written: I/O error, disk full).
  */
-const EVERY_ROUTE = { 400: ErrorBody, 403: ErrorBody } as const;
+const EVERY_ROUTE = { 400: ErrorBody, 403: ErrorBody, 431: ErrorBody } as const;
 const WITH_INPUT = { 422: ErrorBody } as const;
 const WITH_PATH_PARAMS = { 404: ErrorBody, 414: ErrorBody } as const;
 const WITH_BODY = {
@@ -54,6 +57,21 @@ const WITH_BODY = {
   503: ErrorBody,
   507: ErrorBody,
 } as const;
+
+/**
+ * Declared on every operation: its path asked with a method it does not serve there. (OpenAPI has no
+ * place for "any other method", so each operation of the path carries it.)
+ */
+const METHOD_NOT_ALLOWED = {
+  description: 'This path does not serve the method used: `Allow` lists those it does.',
+  headers: {
+    Allow: {
+      description: 'The methods this path serves, e.g. `GET, HEAD, POST`.',
+      schema: { type: 'string' },
+    },
+  },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+};
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -329,6 +347,17 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
           }
         }
       }
+      nameComponents(doc);
+      addLinks(doc);
+      tightenStrings(doc, { alpha2: ALPHA2_CODES, alpha3: ALPHA3_CODES });
+      for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>))
+        for (const op of Object.values(item))
+          op.responses = {
+            // (a route that declares `default` has none of the edge's statuses of its own)
+            431: { description: 'Request header fields too large', content: METHOD_NOT_ALLOWED.content },
+            ...(op.responses as Json),
+            405: METHOD_NOT_ALLOWED,
+          };
       // A body the route reads as `{}` when none is sent is optional (@fastify/swagger marks every
       // body required); a body of any media type (the inbox) is too.
       const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;

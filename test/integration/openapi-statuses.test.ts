@@ -15,7 +15,7 @@ import { createMerchant, testSandbox } from '../helpers/sandbox.js';
  * Every status an operation answers is declared for it in the served document. The contract test
  * and the fuzz compare what they see with the document; this one drives the paths every route
  * has, whatever it does, on every operation: no Host, a foreign Host, a foreign Origin, no key, a
- * malformed or over-long id, malformed JSON, a body that is not JSON, an over-limit body, and `{}` (what many
+ * malformed or over-long id, headers over Node's limit, another method on the path, malformed JSON, a body that is not JSON, an over-limit body, and `{}` (what many
  * clients send to an operation that reads no body).
  */
 
@@ -90,6 +90,26 @@ describe('the statuses in the OpenAPI document', () => {
             headers: { host: `${hostname}:${port}`, origin: 'https://example.com' },
           }),
         );
+      const huge = await rawRequest(
+        urls.test,
+        `${op.method} ${pathFor(op)} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Big: ${'x'.repeat(20 * 1024)}\r\nConnection: close\r\n\r\n`,
+      );
+      probe('headers over 16 KiB', {
+        statusCode: Number(/^HTTP\/1\.1 (\d{3})/.exec(huge)?.[1]),
+        body: huge.slice(huge.indexOf('\r\n\r\n') + 4),
+      });
+      // Another method on the same path (one no operation of the path has).
+      const served = new Set(contract.operations.filter((o) => o.path === op.path).map((o) => o.method));
+      const other = (['PUT', 'PATCH', 'DELETE', 'POST', 'GET'] as const).find((m) => !served.has(m));
+      if (other !== undefined) {
+        const res = (await sandbox.apps.test.inject({
+          method: other,
+          url: pathFor(op),
+          headers: auth(op),
+        })) as LightMyRequestResponse;
+        expect(res.headers.allow, `${other} ${op.path}: Allow`).toBeTypeOf('string');
+        probe(`${other} instead`, { statusCode: res.statusCode, body: res.body });
+      }
       if (pathParams(op.path).length > 0) {
         probe('malformed id', await inject(sandbox, op, { url: pathFor(op, true), headers: auth(op) }));
         const long = op.path.replace(/\{[^}]+\}/, 'a'.repeat(600)).replace(/\{[^}]+\}/g, 'x');
@@ -138,7 +158,8 @@ describe('the statuses in the OpenAPI document', () => {
     );
     expect(undeclared).toEqual([]);
     // The probes reached what they aimed at (a probe that answers something else proves little).
-    for (const s of [400, 401, 403, 413, 414, 415, 422]) expect(seen.has(s), `status ${s} seen`).toBe(true);
+    for (const s of [400, 401, 403, 405, 413, 414, 415, 422, 431])
+      expect(seen.has(s), `status ${s} seen`).toBe(true);
   });
 
   it('declares a body on every POST, PUT and PATCH, optional where none is needed', async () => {
