@@ -979,7 +979,10 @@ const STEPS: Record<string, Step> = {
     body: () => ({ method: 'POST', path: '/v1/checkouts', body: { title: 'x' }, count: { gte: 0 } }),
   },
   'PUT /sandbox/faults': {
-    body: () => ({ seed: 'sweep', rules: [{ match: { path: '/v1/nowhere' }, count: 1, effect: { status: 503 } }] }),
+    body: () => ({
+      seed: 'sweep',
+      rules: [{ match: { path: '/v1/nowhere' }, count: 1, effect: { status: 503 } }],
+    }),
   },
   // Recording: start, state, an expectation from a merchant's current state, stop (in that order).
   'POST /sandbox/recording/start': { body: () => ({ name: 'contract sweep' }) },

@@ -186,7 +186,11 @@ describe('reliability: nothing in one workspace can read or change another', () 
     const receiver = await startReceiver();
     const sandbox = await testSandbox();
     const ws = async (name: string) => {
-      const res = await sandbox.apps.test.inject({ method: 'POST', url: '/sandbox/workspaces', payload: { name } });
+      const res = await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/sandbox/workspaces',
+        payload: { name },
+      });
       expect(res.statusCode, res.body).toBe(201);
       return (res.json() as { id: string }).id;
     };
@@ -213,7 +217,11 @@ describe('reliability: nothing in one workspace can read or change another', () 
     }
     const faultsOf = async (id: string) =>
       (
-        await sandbox.apps.test.inject({ method: 'GET', url: '/sandbox/faults', headers: { 'x-svc-workspace': id } })
+        await sandbox.apps.test.inject({
+          method: 'GET',
+          url: '/sandbox/faults',
+          headers: { 'x-svc-workspace': id },
+        })
       ).json<{ rules: { applied: number }[] }>().rules;
     expect(await faultsOf(b)).toEqual([]);
     expect((await faultsOf(a))[0]!.applied).toBe(ops.length);
