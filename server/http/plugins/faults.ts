@@ -21,7 +21,8 @@ export interface FaultsPluginOptions {
 
 /**
  * The workspace's API faults (server/simulate/api-faults.ts) on its /v1 requests, decided once
- * the key is known (an unauthenticated request is refused as usual). With no rules the hook is
+ * the key is known (an unauthenticated request is refused as usual) and the body is read (so the
+ * request log and verification see what was sent), before validation. With no rules the hook is
  * one property read: the bench's GET and POST must not pay for faults nobody set.
  * - `status`: answered here, the handler never runs;
  * - `latency_ms`: the request goes on after the drawn wait;
@@ -33,7 +34,7 @@ export interface FaultsPluginOptions {
 export const faults = fp<FaultsPluginOptions>(
   async (app, { use, env, timeoutMs }) => {
     app.decorateRequest('fault', null);
-    app.addHook('onRequest', (request, reply, done) => {
+    app.addHook('preValidation', (request, reply, done) => {
       const service = use(request).faults;
       if (!service.active) {
         done();
