@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { freshSandboxOptions } from '../../server/cli/fresh.js';
+import type { RecordingStopped } from '../../server/contract/recording.js';
 import type { Scenario } from '../../server/scenarios/format.js';
 import { parseScenario } from '../../server/scenarios/parse.js';
 import { runScenario } from '../../server/scenarios/run.js';
@@ -65,5 +67,23 @@ ${CREATE}
     expect(failed).toHaveLength(1);
     expect(failed[0]!.error).toContain('expected at least 1 matching request(s), found 0');
     expect(failed[0]!.error).toContain('body.amount: expected 5000, actual 1000000');
+  });
+
+  it('the recorder records the faults that are set (with the seed used) and their clearing', async () => {
+    const sandbox = await testSandbox();
+    const control = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      sandbox.apps.test.inject({ method, url, ...(payload ? { payload } : {}) });
+    expect((await control('POST', '/sandbox/recording/start', { name: 'faults' })).statusCode).toBe(200);
+    const rules = [{ id: 'down', match: { method: 'POST' }, count: 1, effect: { status: 503 } }];
+    const set = await control('PUT', '/sandbox/faults', { rules });
+    expect(set.statusCode).toBe(200);
+    await control('DELETE', '/sandbox/faults');
+    const stopped = (await control('POST', '/sandbox/recording/stop')).json<RecordingStopped>();
+    const steps = (parse(stopped.scenario) as { steps: unknown[] }).steps;
+    expect(steps).toEqual([
+      { faults: { seed: set.json<{ seed: string }>().seed, rules } },
+      { faults: 'clear' },
+    ]);
+    expect(parseScenario(stopped.scenario).ok).toBe(true);
   });
 });
