@@ -14,6 +14,7 @@ import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
 import { apiKey } from './http/plugins/api-key.js';
 import { errors } from './http/plugins/errors.js';
+import { faults } from './http/plugins/faults.js';
 import { groupCommit } from './http/plugins/group-commit.js';
 import { jsonBodies } from './http/plugins/json-bodies.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
@@ -32,6 +33,7 @@ import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
+import { faultControlRoutes } from './http/sandbox/faults.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
@@ -177,6 +179,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       // The log first: its clock starts before authentication, so a refused key is timed too.
       await v1.register(requestLog, { requests: ctx.requests, env });
       await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      // API faults, once the key is known: only this workspace's /v1 requests, never the control API.
+      await v1.register(faults, {
+        use: (request) => request.workspace.ctx,
+        env,
+        timeoutMs: timeouts.requestMs,
+      });
       await v1.register(customerRoutes, { customers: ctx.customers });
       await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
       await v1.register(invoiceRoutes, { invoices: ctx.invoices });
@@ -219,6 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         payouts: ctx.payouts,
       });
       await control.register(requestLogControlRoutes, { requests: ctx.requests });
+      await control.register(faultControlRoutes, { use: (request) => request.workspace.ctx });
       await control.register(streamControlRoutes, {
         changes: ctx.changes,
         dispatcher: ctx.dispatcher,

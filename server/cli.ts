@@ -34,6 +34,11 @@ Commands:
                             save a moment of a workspace and bring it back
   mcp                       a Model Context Protocol server on stdio: a coding agent drives the
                             sandbox (see Driving the sandbox from a coding agent in the README)
+  faults set|list|clear     make the workspace's /v1 API fail on purpose (errors, 429s, latency,
+                            timeouts, lost responses), seeded
+  verify [--method …] [--path …] [--body …] [--count n]
+                            check the requests your app sent (exit 1 when they do not match,
+                            naming the near misses)
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
@@ -96,6 +101,14 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/mcp.js');
     return { run: m.mcp, usage: m.MCP_USAGE };
   },
+  faults: async () => {
+    const m = await import('./cli/faults.js');
+    return { run: m.faultsCommand, usage: m.FAULTS_USAGE };
+  },
+  verify: async () => {
+    const m = await import('./cli/verify.js');
+    return { run: m.verifyCommand, usage: m.VERIFY_USAGE };
+  },
 };
 // The other number reads as naturally.
 COMMANDS.workspace = COMMANDS.workspaces!;
@@ -125,6 +138,20 @@ const VALUE_FLAGS = new Set([
   '--from',
   '--start',
   '--import',
+  '--status',
+  '--retry-after',
+  '--latency',
+  '--method',
+  '--path',
+  '--rate',
+  '--count',
+  '--id',
+  '--file',
+  '--query',
+  '--body',
+  '--since',
+  '--at-least',
+  '--at-most',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

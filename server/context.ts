@@ -45,6 +45,7 @@ import type { Ids } from './ids.js';
 import { ScenarioRecorder } from './recording/recorder.js';
 import { RequestLog } from './request-log/log.js';
 import { Scheduler, type SchedulerLogger } from './scheduler.js';
+import { ApiFaults } from './simulate/api-faults.js';
 import { CardNetwork, registerCardNetworkJobs } from './simulate/card-network.js';
 import { ChainSimulator } from './simulate/chain.js';
 import { IdentityProvider } from './simulate/identity.js';
@@ -231,6 +232,8 @@ export function createContext(options: ContextOptions) {
   const payouts = new PayoutRail({ funds, repo: repos.funds, ledger, events, unit, clock, ids });
   const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids, scheduler });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
+  // The API misbehaving on purpose for this workspace's /v1 requests (the HTTP edge applies it).
+  const faults = new ApiFaults({ kv, ids, transaction });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
   registerCheckoutJobs(scheduler, lifecycle);
@@ -307,6 +310,7 @@ export function createContext(options: ContextOptions) {
     payouts,
     network,
     identity,
+    faults,
     dispatcher,
     webhooks,
     webhookWorkbench,

@@ -8,7 +8,8 @@ Streams what happens in the sandbox (GET /sandbox/events) until interrupted, one
   delivery  <time> <env> delivery <event> <delivery id> #<attempt> → <status> <url>  [<state>]
             (<url> is the --forward-to URL for the endpoints of \`svc-sandbox listen\`, marked "via listen")
   request   <time> <env> <method> <path> → <status> <duration>ms  (merchant <id>)  (every /v1 request;
-            one no key matched ends in "(no merchant: unauthenticated)")
+            one no key matched ends in "(no merchant: unauthenticated)"; one an API fault
+            changed ends in "[fault <rule>: <effect>]")
 <time> is sandbox time. With --json, one object per line: {"kind": "event"|"delivery"|"request", "data": {...}}.
 
 Options:
@@ -52,7 +53,10 @@ export function formatMessage(kind: string, data: Row): string | undefined {
       ? `  (merchant ${str(data.merchant_id)})`
       : '  (no merchant: unauthenticated)';
     const ms = typeof data.duration_ms === 'number' ? formatMs(data.duration_ms) : str(data.duration_ms);
-    return `${str(data.at ?? data.created_at)} ${str(data.env)} ${str(data.method)} ${str(data.path)} → ${str(data.status)} ${ms}ms${who}`;
+    const fault = data.fault as { rule?: unknown; effect?: unknown } | undefined;
+    // A request an API fault changed says which rule did what (faults set).
+    const faulted = fault ? `  [fault ${str(fault.rule)}: ${str(fault.effect)}]` : '';
+    return `${str(data.at ?? data.created_at)} ${str(data.env)} ${str(data.method)} ${str(data.path)} → ${str(data.status)} ${ms}ms${who}${faulted}`;
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EnvName, Nullable, Timestamp, Uuid } from './common.js';
+import { FaultMark } from './faults.js';
 
 /**
  * One /v1 request as the request log keeps it (GET /sandbox/request-log, and `event: request` on
@@ -26,6 +27,8 @@ export const RequestLogEntry = Type.Object({
   duration_ms: Type.Number({ minimum: 0 }),
   request_body: Nullable(Type.String()),
   response_body: Nullable(Type.String()),
+  /** what an API fault did to the request (GET /sandbox/faults); absent: nothing */
+  fault: Type.Optional(FaultMark),
 });
 export type RequestLogEntry = Static<typeof RequestLogEntry>;
 
@@ -49,3 +52,71 @@ export const RequestLogQuery = Type.Object({
   starting_after: Type.Optional(Uuid),
 });
 export type RequestLogQuery = Static<typeof RequestLogQuery>;
+
+/** How many matching requests a verification expects (default: at least one). */
+export const CountExpectation = Type.Object(
+  {
+    eq: Type.Optional(Type.Integer({ minimum: 0 })),
+    gte: Type.Optional(Type.Integer({ minimum: 0 })),
+    lte: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type CountExpectation = Static<typeof CountExpectation>;
+
+/**
+ * POST /sandbox/request-log/verify: which /v1 requests the app should have sent. Every given
+ * field must match; `body` is a subset (the fields given, at any depth), `query` the parameters given.
+ */
+export const VerifyRequestsBody = Type.Object(
+  {
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+    /** a route template (`/v1/checkouts/{id}`) or an exact path, without the query */
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    env: Type.Optional(EnvName),
+    /** an exact status (`201`) or a class (`4xx`) */
+    status: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: 599 }), StatusFilter])),
+    query: Type.Optional(Type.Record(Type.String(), Type.String())),
+    body: Type.Optional(Type.Unknown()),
+    /** only requests after this request id, or at or after this time */
+    since: Type.Optional(Type.Union([Uuid, Timestamp])),
+    count: Type.Optional(CountExpectation),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ method: 'POST', path: '/v1/checkouts', body: { amount: 5000 }, count: { eq: 1 } }],
+  },
+);
+export type VerifyRequestsBody = Static<typeof VerifyRequestsBody>;
+
+/** A request the verification looked at, briefly. */
+export const VerifiedRequest = Type.Object({
+  id: Uuid,
+  created_at: Timestamp,
+  env: EnvName,
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  request_body: Nullable(Type.String()),
+});
+export type VerifiedRequest = Static<typeof VerifiedRequest>;
+
+export const VerifyRequestsResult = Type.Object({
+  /** the number of matching requests meets `count` */
+  ok: Type.Boolean(),
+  /** how many requests matched */
+  matched: Type.Integer(),
+  /** the expectation applied (`{gte: 1}` unless given) */
+  count: CountExpectation,
+  /** the matching requests, newest first (at most 20) */
+  requests: Type.Array(VerifiedRequest),
+  /** when not ok: the closest requests that did not match, each with what differed */
+  near_misses: Type.Array(
+    Type.Object({
+      request: VerifiedRequest,
+      /** `body.amount: expected 5000, actual 1000` */
+      differences: Type.Array(Type.String()),
+    }),
+  ),
+});
+export type VerifyRequestsResult = Static<typeof VerifyRequestsResult>;

@@ -294,6 +294,14 @@ export class ScenarioRecorder {
     if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
     if (ok && route === 'POST /sandbox/clock/resume') return { clock: 'resume' };
     if (ok && route === 'PATCH /sandbox/settings' && !isEmptyBody(ex.body)) return { settings: ex.body };
+    // API faults as a `faults:` step, with the seed the sandbox used (drawn when none was given),
+    // so a replay makes the same decisions.
+    if (ok && route === 'PUT /sandbox/faults') {
+      const seed = (ex.response as { seed?: unknown } | null)?.seed;
+      const rules = (ex.body as { rules?: unknown } | null)?.rules ?? [];
+      return { faults: { ...(typeof seed === 'string' ? { seed } : {}), rules } };
+    }
+    if (ok && route === 'DELETE /sandbox/faults') return { faults: 'clear' };
     const refOf = (v: string) => s.refs.get(v);
     const step: Step = { control: `${ex.method} ${substitutePath(ex.url, refOf)}` };
     this.finish(s, withChaosSeed(ex), step, this.controlOwner(s, ex));

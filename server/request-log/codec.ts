@@ -19,7 +19,7 @@ function header(row: StoredRequestLogRow): string {
     `{"seq":${row.seq},"id":${text(row.id)},"created_at":${text(row.created_at)},"env":${known(row.env)},` +
     `"merchant_id":${known(row.merchant_id)},"api_key_id":${known(row.api_key_id)},"api_key":${known(row.api_key)},` +
     `"method":${known(row.method)},"route":${known(row.route)},"path":${text(row.path)},"status":${row.status},` +
-    `"duration_ms":${row.duration_ms},${LENGTHS_TAIL}`
+    `"duration_ms":${row.duration_ms},${row.fault ? `"fault":${JSON.stringify(row.fault)},` : ''}${LENGTHS_TAIL}`
   );
 }
 

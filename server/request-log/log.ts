@@ -130,6 +130,7 @@ export class RequestLog {
       request_body: row.request_body,
       response_body: row.response_body,
     };
+    if (row.fault) stored.fault = row.fault;
     this.add(stored);
     this.schedule();
     return stored;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../contract/common.js';
+import type { FaultMark } from '../contract/faults.js';
 
 /** One request as the log keeps it. */
 export interface RequestLogRow {
@@ -16,6 +17,8 @@ export interface RequestLogRow {
   duration_ms: number;
   request_body: string | null;
   response_body: string | null;
+  /** what an API fault did to the request (absent: nothing) */
+  fault?: FaultMark;
 }
 
 /** An entry as recorded: its `id` is given when it is appended (it carries the entry's seq). */

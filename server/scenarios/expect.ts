@@ -3,6 +3,7 @@
  * say what was expected and what was found.
  */
 import { performance } from 'node:perf_hooks';
+import type { VerifyRequestsResult } from '../contract/requests.js';
 import {
   type ListedEvent,
   type Response,
@@ -26,6 +27,11 @@ export function expectationLabel(e: Expectation): string {
       w.chaos === undefined ? undefined : `chaos [${w.chaos.join(', ')}]`,
     ];
     return `webhook ${w.event}${parts.some(Boolean) ? ` ${parts.filter(Boolean).join(', ')}` : ''}`;
+  }
+  if ('requests' in e) {
+    const r = e.requests;
+    const what = [r.method, r.path, r.status].filter((part) => part !== undefined).join(' ');
+    return `requests ${what || 'any'}`;
   }
   return `balance ${e.balance.merchant} ${e.balance.currency}`;
 }
@@ -105,6 +111,7 @@ export async function checkExpectation(client: ScenarioClient, e: Expectation): 
   if ('get' in e) return checkGet(client, e);
   if ('event' in e) return checkEvent(client, e.event);
   if ('webhook' in e) return checkWebhook(client, e.webhook);
+  if ('requests' in e) return checkRequests(client, e.requests);
   return checkBalance(client, e.balance);
 }
 
@@ -321,4 +328,24 @@ export async function checkFired(
   if (interleaves(expected, logs)) return;
   const list = (types: readonly string[]) => (types.length === 0 ? 'none' : types.join(', '));
   throw new StepFailure(`events fired: expected ${list(expected)}; actual ${list(logs.flat())}`);
+}
+
+/** The /v1 requests the run sent (the request log's verification), near misses named on failure. */
+async function checkRequests(client: ScenarioClient, criteria: Of<'requests'>['requests']): Promise<void> {
+  const result = (await client.controlOk(
+    'POST',
+    '/sandbox/request-log/verify',
+    criteria,
+  )) as VerifyRequestsResult;
+  if (result.ok) return;
+  const expected = Object.entries(result.count)
+    .map(([op, n]) => `${{ eq: 'exactly', gte: 'at least', lte: 'at most' }[op] ?? op} ${n}`)
+    .join(' and ');
+  const misses = result.near_misses.map(
+    ({ request, differences }) =>
+      `${request.method} ${request.path} (${request.status}): ${differences.join('; ')}`,
+  );
+  throw new StepFailure(
+    `expected ${expected} matching request(s), found ${result.matched}${misses.length > 0 ? `; near misses: ${misses.join(' | ')}` : ''}`,
+  );
 }

@@ -5,7 +5,9 @@
  */
 import { type Static, type TSchema, Type } from 'typebox';
 import { EnvName, StringEnum } from '../contract/common.js';
+import { FaultsInput } from '../contract/faults.js';
 import { CreateMerchantBody } from '../contract/merchants.js';
+import { VerifyRequestsBody } from '../contract/requests.js';
 import { SettingsPatch } from '../contract/settings.js';
 import { CHAOS_EFFECT_KINDS } from '../contract/webhooks.js';
 
@@ -131,6 +133,28 @@ export const SettingsStep = Type.Object(
   strict,
 );
 
+export const FaultsStep = Type.Object(
+  {
+    faults: Type.Union([
+      describe(FaultsInput, 'PUT /sandbox/faults: the API faults of the run from here on'),
+      Type.Literal('clear', { description: 'DELETE /sandbox/faults' }),
+    ]),
+    as: Type.Optional(ResultName),
+    name: Label,
+  },
+  strict,
+);
+
+export const RequestsExpectation = Type.Object(
+  {
+    requests: describe(
+      VerifyRequestsBody,
+      'POST /sandbox/request-log/verify: the /v1 requests sent (count default: at least one)',
+    ),
+  },
+  strict,
+);
+
 export const GetExpectation = Type.Object(
   {
     get: Type.String({ pattern: '^/(v1|sandbox)/\\S*$', description: 'a /v1 or /sandbox path to GET' }),
@@ -203,6 +227,7 @@ export const Expectation = Type.Union([
   EventExpectation,
   WebhookExpectation,
   BalanceExpectation,
+  RequestsExpectation,
 ]);
 export type Expectation = Static<typeof Expectation>;
 
@@ -213,6 +238,7 @@ export type CallStep = Static<typeof CallStep>;
 export type ControlStep = Static<typeof ControlStep>;
 export type ClockStep = Static<typeof ClockStep>;
 export type SettingsStep = Static<typeof SettingsStep>;
+export type FaultsStep = Static<typeof FaultsStep>;
 export type ExpectStep = Static<typeof ExpectStep>;
 
 /** What makes a step the kind it is: its key. `merchant` is also a field of other kinds. */
@@ -221,13 +247,22 @@ export const STEP_SCHEMAS = {
   control: ControlStep,
   clock: ClockStep,
   settings: SettingsStep,
+  faults: FaultsStep,
   expect: ExpectStep,
   merchant: MerchantStep,
 } as const satisfies Record<string, TSchema>;
 export type StepKind = keyof typeof STEP_SCHEMAS;
 export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
 
-export const Step = Type.Union([MerchantStep, CallStep, ControlStep, ClockStep, SettingsStep, ExpectStep]);
+export const Step = Type.Union([
+  MerchantStep,
+  CallStep,
+  ControlStep,
+  ClockStep,
+  SettingsStep,
+  FaultsStep,
+  ExpectStep,
+]);
 
 export const ScenarioClock = Type.Object(
   {
@@ -281,6 +316,7 @@ export type ScenarioStep =
   | ({ kind: 'control'; line: number } & ControlStep)
   | ({ kind: 'clock'; line: number } & ClockStep)
   | ({ kind: 'settings'; line: number } & SettingsStep)
+  | ({ kind: 'faults'; line: number } & FaultsStep)
   | ({ kind: 'expect'; line: number } & ExpectStep);
 
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z';

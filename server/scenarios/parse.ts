@@ -14,6 +14,7 @@ import {
   durationSeconds,
   EventExpectation,
   GetExpectation,
+  RequestsExpectation,
   type Scenario,
   ScenarioFile,
   type ScenarioStep,
@@ -36,7 +37,7 @@ export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; errors
 
 type Path = (string | number)[];
 
-const ACTIONS = ['call', 'control', 'clock', 'settings'] as const satisfies StepKind[];
+const ACTIONS = ['call', 'control', 'clock', 'settings', 'faults'] as const satisfies StepKind[];
 
 /** `steps[2].call` from ['steps', 2, 'call']. */
 export function formatPath(path: Path): string {
@@ -52,6 +53,7 @@ const EXPECTATIONS = {
   event: EventExpectation,
   webhook: WebhookExpectation,
   balance: BalanceExpectation,
+  requests: RequestsExpectation,
 } as const;
 
 /** Patterns people write by hand, said in words. */

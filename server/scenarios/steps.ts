@@ -30,6 +30,8 @@ export function stepLabel(step: ScenarioStep): string {
       return typeof step.clock === 'string' ? `clock ${step.clock}` : `clock advance ${step.clock.advance}`;
     case 'settings':
       return `settings ${Object.keys(step.settings).join(', ')}`;
+    case 'faults':
+      return step.faults === 'clear' ? 'faults clear' : `faults ${step.faults.rules.length} rule(s)`;
     case 'expect':
       return `expect ${expectationLabel(step.expect)}`;
   }
@@ -129,6 +131,14 @@ export class StepRunner {
           resolve(step.settings, results),
         );
         if (step.as) results.set(step.as, settings);
+        return;
+      }
+      case 'faults': {
+        const faults =
+          step.faults === 'clear'
+            ? await client.controlOk('DELETE', '/sandbox/faults')
+            : await client.controlOk('PUT', '/sandbox/faults', resolve(step.faults, results));
+        if (step.as) results.set(step.as, faults);
         return;
       }
       case 'expect':

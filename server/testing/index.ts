@@ -26,6 +26,7 @@ import { openWorkspace, type WorkspaceHost } from './workspace.js';
 
 export { SandboxRequestError, SandboxUnreachableError } from './http.js';
 export type * from './types.js';
+export { RequestVerificationError } from './workspace.js';
 
 /** The variable that names the shared sandbox: {@link workspace} reads it, {@link startSandbox} sets it. */
 export const SANDBOX_URL_ENV = 'SVC_SANDBOX_URL';

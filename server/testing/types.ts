@@ -164,6 +164,103 @@ export interface TestCheckpoints {
 }
 
 /** One test's own world in a shared sandbox: its data, key, clock and webhook queue. */
+/**
+ * What an API fault does to a request: exactly one of `status` (the handler does not run; a 429
+ * carries `Retry-After: retry_after_s`, default 1), `latency_ms` (the right answer, later),
+ * `timeout` (no answer) or `lost_response` (the request runs and commits, then the connection closes).
+ */
+export interface FaultEffect {
+  status?: 429 | 500 | 502 | 503 | 504;
+  retry_after_s?: number;
+  latency_ms?: { min: number; max: number };
+  timeout?: true;
+  lost_response?: true;
+}
+
+/** Which /v1 requests a rule applies to; `path` is a route template (`/v1/checkouts/{id}`) or an exact path. */
+export interface FaultMatch {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path?: string;
+  env?: Env;
+}
+
+/** A rule to set: the first rule that matches a request and whose draw falls under `rate` (default 1) changes it. */
+export interface FaultRuleInput {
+  id?: string;
+  match?: FaultMatch;
+  rate?: number;
+  /** only the next `count` requests it changes */
+  count?: number;
+  effect: FaultEffect;
+}
+
+/** A rule in force, with what it has done. */
+export interface FaultRule {
+  id: string;
+  match: FaultMatch;
+  rate: number;
+  count: number | null;
+  remaining: number | null;
+  applied: number;
+  effect: FaultEffect;
+}
+
+/** The faults of a workspace, as `GET /sandbox/faults` answers. */
+export interface FaultsState {
+  seed: string | null;
+  rules: FaultRule[];
+}
+
+/** A workspace's API faults (they go with the workspace when it is closed). */
+export interface TestFaults {
+  /** Replaces the rules; a seed makes the decisions repeatable (and restarts the sequence). */
+  set(rules: FaultRuleInput[] | { seed?: string; rules: FaultRuleInput[] }): Promise<FaultsState>;
+  list(): Promise<FaultsState>;
+  clear(): Promise<void>;
+}
+
+/** Which /v1 requests the app should have sent (every given field must match). */
+export interface RequestCriteria {
+  method?: string;
+  /** a route template (`/v1/checkouts/{id}`) or an exact path, without the query */
+  path?: string;
+  env?: Env;
+  /** an exact status (`201`) or a class (`'4xx'`) */
+  status?: number | string;
+  query?: Record<string, string>;
+  /** a subset of the JSON body: the fields given, at any depth */
+  body?: unknown;
+  /** only requests after this request id, or at or after this time */
+  since?: string | Date;
+}
+
+/** How many matching requests are expected (default: at least one). */
+export interface CountExpectation {
+  eq?: number;
+  gte?: number;
+  lte?: number;
+}
+
+/** A request the verification looked at, briefly. */
+export interface VerifiedRequest {
+  id: string;
+  created_at: string;
+  env: Env;
+  method: string;
+  path: string;
+  status: number;
+  request_body: string | null;
+}
+
+/** `POST /sandbox/request-log/verify`'s answer. */
+export interface VerifyResult {
+  ok: boolean;
+  matched: number;
+  count: CountExpectation;
+  requests: VerifiedRequest[];
+  near_misses: { request: VerifiedRequest; differences: string[] }[];
+}
+
 export interface TestWorkspace {
   /** The workspace's id: what `X-SVC-Workspace` carries. */
   readonly id: string;
@@ -199,6 +296,15 @@ export interface TestWorkspace {
    * inbox `name` (default `test`) and returns the inbox.
    */
   inbox(name?: string, options?: { env?: Env; events?: string[] }): Promise<TestInbox>;
+  /** The workspace's API faults: errors, 429s, latency, timeouts and lost responses on its `/v1` requests. */
+  readonly faults: TestFaults;
+  /**
+   * Checks that the app sent the requests `criteria` describes (`count`: default at least one);
+   * throws an assertion error naming the closest requests and what differed when not.
+   */
+  verify(criteria: RequestCriteria & { count?: CountExpectation | number }): Promise<VerifyResult>;
+  /** The requests matching `criteria`, newest first (at most 20). */
+  requests(criteria?: RequestCriteria): Promise<VerifiedRequest[]>;
   /** Deletes the workspace (its data, keys and clock with it). Calling it again does nothing. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;

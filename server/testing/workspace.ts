@@ -6,13 +6,18 @@ import type {
   CheckpointInfo,
   ClockAdvance,
   ClockState,
+  CountExpectation,
   Env,
+  FaultsState,
   InboxMessage,
+  RequestCriteria,
   RequestOptions,
   TestCheckpoints,
   TestClock,
+  TestFaults,
   TestInbox,
   TestWorkspace,
+  VerifyResult,
   WebhookEnvelope,
   WorkspaceInfo,
   WorkspaceOptions,
@@ -103,6 +108,18 @@ export async function openWorkspace(
     delete: (name) => inWorkspace<void>('DELETE', `/checkpoints/${encodeURIComponent(name)}`),
   };
 
+  const faults: TestFaults = {
+    set: (rules) => inWorkspace<FaultsState>('PUT', '/faults', Array.isArray(rules) ? { rules } : rules),
+    list: () => inWorkspace<FaultsState>('GET', '/faults'),
+    clear: () => inWorkspace<void>('DELETE', '/faults'),
+  };
+  const check = (criteria: RequestCriteria & { count?: CountExpectation | number }) =>
+    inWorkspace<VerifyResult>('POST', '/request-log/verify', {
+      ...criteria,
+      ...(criteria.since instanceof Date ? { since: criteria.since.toISOString() } : {}),
+      ...(typeof criteria.count === 'number' ? { count: { eq: criteria.count } } : {}),
+    });
+
   const workspace: TestWorkspace = {
     id: info.id,
     name: info.name,
@@ -137,6 +154,13 @@ export async function openWorkspace(
         env: inboxOptions.env ?? 'test',
         events: inboxOptions.events,
       }),
+    faults,
+    verify: async (criteria) => {
+      const result = await check(criteria);
+      if (!result.ok) throw new RequestVerificationError(criteria, result);
+      return result;
+    },
+    requests: async (criteria = {}) => (await check({ ...criteria, count: { gte: 0 } })).requests,
     close: () => {
       closed ??= requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders)
         .catch((error: unknown) => {
@@ -242,4 +266,34 @@ function parseEnvelope(body: string): WebhookEnvelope | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A failed `ws.verify`: reads like a test failure, naming the near misses and what differed. */
+export class RequestVerificationError extends Error {
+  constructor(
+    readonly criteria: RequestCriteria & { count?: CountExpectation | number },
+    readonly result: VerifyResult,
+  ) {
+    super(describeFailure(criteria, result));
+    this.name = 'AssertionError';
+  }
+}
+
+function describeFailure(criteria: RequestCriteria & { count?: unknown }, result: VerifyResult): string {
+  const { count: _count, ...wanted } = criteria;
+  const expected = Object.entries(result.count)
+    .map(([op, n]) => ({ eq: 'exactly', gte: 'at least', lte: 'at most' })[op] + ` ${n}`)
+    .join(' and ');
+  const lines = [
+    `expected ${expected} request(s) matching ${JSON.stringify(wanted)}, found ${result.matched}`,
+  ];
+  if (result.near_misses.length > 0) {
+    lines.push('near misses:');
+    for (const { request, differences } of result.near_misses)
+      lines.push(
+        `  ${request.method} ${request.path} (${request.status}, ${request.id})`,
+        ...differences.map((d) => `    ${d}`),
+      );
+  } else if (result.matched === 0) lines.push('no other requests were sent');
+  return lines.join('\n');
 }

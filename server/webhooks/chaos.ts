@@ -46,7 +46,7 @@ export function seedState(seed: string): number {
  * mulberry32: a 32-bit state, one add and a few multiplies per draw. Good enough for chaos
  * decisions (not for secrets), and its state fits one integer column.
  */
-function draw(state: number): [value: number, state: number] {
+export function draw(state: number): [value: number, state: number] {
   const next = (state + 0x6d2b79f5) >>> 0;
   let t = next;
   t = Math.imul(t ^ (t >>> 15), t | 1);

@@ -993,6 +993,15 @@ const STEPS: Record<string, Step> = {
     query: (w) => ({ merchant_id: w.merchant, env: 'test', status: '2xx', limit: '50' }),
   },
   'GET /sandbox/request-log/{id}': { params: (w) => ({ id: w.requestLogEntry }) },
+  'POST /sandbox/request-log/verify': {
+    body: () => ({ method: 'POST', path: '/v1/checkouts', body: { title: 'x' }, count: { gte: 0 } }),
+  },
+  'PUT /sandbox/faults': {
+    body: () => ({
+      seed: 'sweep',
+      rules: [{ match: { path: '/v1/nowhere' }, count: 1, effect: { status: 503 } }],
+    }),
+  },
   // Recording: start, state, an expectation from a merchant's current state, stop (in that order).
   'POST /sandbox/recording/start': { body: () => ({ name: 'contract sweep' }) },
   'POST /sandbox/recording/expect': {

@@ -368,6 +368,11 @@ describe('reliability: fuzz of every route in the OpenAPI document', () => {
         const restored = await inject('PATCH', '/sandbox/settings', baseline);
         if (restored.statusCode !== 200) problem('fixture', `restoring settings: ${restored.body}`);
       }
+      // API faults answer 5xx (or nothing) on purpose: the fuzz is about the API's own answers.
+      if (req.op.key === 'PUT /sandbox/faults') {
+        const cleared = await inject('DELETE', '/sandbox/faults');
+        if (cleared.statusCode !== 204) problem('fixture', `clearing faults: ${cleared.body}`);
+      }
       if (req.op.key === 'PUT /sandbox/inboxes/{name}') {
         const name = decodeURIComponent(req.url.split('/')[3]!.split('?')[0]!);
         const configured = (JSON.parse(res.body) as { response_status?: number }).response_status;

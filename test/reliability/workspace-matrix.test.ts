@@ -181,4 +181,49 @@ describe('reliability: nothing in one workspace can read or change another', () 
     if (mismatches.length > 0) console.log(`workspace-matrix mismatches:\n  ${mismatches.join('\n  ')}`);
     expect(mismatches).toEqual([]);
   }, 120_000);
+
+  it("one workspace's API faults never touch another's requests", async () => {
+    const receiver = await startReceiver();
+    const sandbox = await testSandbox();
+    const ws = async (name: string) => {
+      const res = await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/sandbox/workspaces',
+        payload: { name },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { id: string }).id;
+    };
+    const a = await ws('A');
+    const b = await ws('B');
+    const worldA = await buildWorld(sandbox, 'In A', receiver.url, 'test', a);
+    const worldB = await buildWorld(sandbox, 'In B', receiver.url, 'test', b);
+    const set = await sandbox.apps.test.inject({
+      method: 'PUT',
+      url: '/sandbox/faults',
+      headers: { 'x-svc-workspace': a },
+      payload: { seed: 'a', rules: [{ id: 'a-down', effect: { status: 503 } }] },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const ops = listOperations(await loadDocument(sandbox)).filter(
+      (op) => op.method === 'GET' && op.path.startsWith('/v1/') && !op.path.includes('{'),
+    );
+    expect(ops.length).toBeGreaterThan(3);
+    for (const op of ops) {
+      const inB = await sandbox.apps.test.inject({ method: 'GET', url: op.path, headers: worldB.auth });
+      expect(inB.statusCode, `${op.key} in B`).not.toBe(503);
+      const inA = await sandbox.apps.test.inject({ method: 'GET', url: op.path, headers: worldA.auth });
+      expect(inA.statusCode, `${op.key} in A`).toBe(503);
+    }
+    const faultsOf = async (id: string) =>
+      (
+        await sandbox.apps.test.inject({
+          method: 'GET',
+          url: '/sandbox/faults',
+          headers: { 'x-svc-workspace': id },
+        })
+      ).json<{ rules: { applied: number }[] }>().rules;
+    expect(await faultsOf(b)).toEqual([]);
+    expect((await faultsOf(a))[0]!.applied).toBe(ops.length);
+  }, 60_000);
 });

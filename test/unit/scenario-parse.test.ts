@@ -180,10 +180,14 @@ steps:
     extra: 1
 `);
     expect(errors.map((e) => [e.line, e.path, e.message])).toEqual([
-      [4, 'steps[1]', 'unknown step: it needs one of call, control, clock, settings, expect, merchant'],
+      [
+        4,
+        'steps[1]',
+        'unknown step: it needs one of call, control, clock, settings, faults, expect, merchant',
+      ],
       [6, 'steps[2].control', 'a step does one thing: it has both call and control'],
-      [7, 'steps[3].expect', 'an expectation has exactly one of get, event, webhook, balance'],
-      [8, 'steps[4].expect', 'an expectation has exactly one of get, event, webhook, balance'],
+      [7, 'steps[3].expect', 'an expectation has exactly one of get, event, webhook, balance, requests'],
+      [8, 'steps[4].expect', 'an expectation has exactly one of get, event, webhook, balance, requests'],
       [10, 'steps[5].extra', 'unknown field extra'],
     ]);
   });

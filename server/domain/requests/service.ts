@@ -1,11 +1,18 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../clock.js';
 import type { Env } from '../../contract/common.js';
-import type { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
+import type { FaultMark } from '../../contract/faults.js';
+import type {
+  RequestLogEntry,
+  RequestLogQuery,
+  VerifyRequestsBody,
+  VerifyRequestsResult,
+} from '../../contract/requests.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { RequestLog } from '../../request-log/log.js';
 import type { NewRequestLogRow } from '../../request-log/rows.js';
 import { API_KEY_PREFIX } from '../merchants/service.js';
+import { verify } from './verify.js';
 
 /** Each body is kept up to this many bytes (UTF-8); longer ones are cut and end in a marker. */
 export const BODY_CAP_BYTES = 16 * 1024;
@@ -31,6 +38,8 @@ export interface FinishedRequest {
   /** the response text as sent */
   responseBody: string | null;
   redact?: Redaction | undefined;
+  /** what an API fault did to it */
+  fault?: FaultMark | null | undefined;
 }
 
 export interface RequestLogDeps {
@@ -133,6 +142,7 @@ export class RequestLogService {
             ? null
             : capBody(request.responseBody),
     };
+    if (request.fault) entry.fault = request.fault;
     this.deps.repo.append(entry);
   }
 
@@ -151,6 +161,21 @@ export class RequestLogService {
       limit: query.limit ?? 100,
       startingAfter: query.starting_after,
     });
+  }
+
+  /** Whether the app sent the requests `criteria` describes (every entry kept, after `since`). */
+  verify(criteria: VerifyRequestsBody): VerifyRequestsResult {
+    const since = criteria.since;
+    const byId = since !== undefined && !since.includes('T');
+    if (byId && !this.deps.repo.get(since)) throw new ValidationError('since', `no such request: ${since}`);
+    // Times compare as the log writes them (ISO, UTC).
+    const after = since === undefined || byId ? undefined : new Date(since).toISOString();
+    const entries: RequestLogEntry[] = [];
+    for (const entry of this.deps.repo.list({ limit: Number.MAX_SAFE_INTEGER, env: criteria.env })) {
+      if (byId ? entry.id === since : after !== undefined && entry.created_at < after) break;
+      entries.push(entry);
+    }
+    return verify(criteria, entries);
   }
 
   get(id: string): RequestLogEntry {

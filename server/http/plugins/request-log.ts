@@ -70,6 +70,7 @@ export const requestLog = fp<RequestLogOptions>(
                 ? payload.toString('utf8')
                 : null,
           redact: route.config.redact,
+          fault: request.fault ?? null,
         });
       } catch (error) {
         request.log.error({ err: error }, 'request log: entry not recorded');

@@ -1,12 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
-import { RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
+import {
+  RequestLogEntry,
+  RequestLogQuery,
+  VerifyRequestsBody,
+  VerifyRequestsResult,
+} from '../../contract/requests.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
 
 /** The request log: every /v1 request, newest first (live: `event: request` on GET /sandbox/events). */
 export interface RequestLogControlRoutesDeps {
-  requests: Pick<RequestLogService, 'get' | 'list'>;
+  requests: Pick<RequestLogService, 'get' | 'list' | 'verify'>;
 }
 
 export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogControlRoutesDeps> = async (
@@ -39,5 +44,18 @@ export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogContro
       },
     },
     async (request) => requests.get(request.params.id),
+  );
+  app.post(
+    '/request-log/verify',
+    {
+      schema: {
+        tags,
+        operationId: 'sandboxVerifyRequests',
+        summary: 'Verify the requests sent (with near misses)',
+        body: VerifyRequestsBody,
+        response: { 200: VerifyRequestsResult, 422: ErrorBody },
+      },
+    },
+    async (request) => requests.verify(request.body),
   );
 };
