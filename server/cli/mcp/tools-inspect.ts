@@ -1,6 +1,12 @@
 import type { Static } from 'typebox';
 import { IdParams } from '../../contract/common.js';
-import { type RequestLogEntry, RequestLogQuery } from '../../contract/requests.js';
+import { type Faults, FaultsInput } from '../../contract/faults.js';
+import {
+  type RequestLogEntry,
+  RequestLogQuery,
+  VerifyRequestsBody,
+  type VerifyRequestsResult,
+} from '../../contract/requests.js';
 import {
   type LibraryList,
   LibraryNameParams,
@@ -70,8 +76,59 @@ export const inspectTools: Tool[] = [
     params: IdParams,
     words: (r) => `${r.method} ${r.path} → ${r.status} in ${r.duration_ms} ms at ${r.created_at}.`,
   }),
-  // Request verification (what the app should have sent, with near misses) and API faults are
-  // tools of their own beside these, one operationTool each, once their control routes exist.
+  operationTool<VerifyRequestsResult>({
+    name: 'requests_verify',
+    description:
+      'Check what the app sent: the /v1 requests matching method, path (a route template like /v1/checkouts/{id} or an exact path), env, status, query, body (a subset) and since, against count {eq|gte|lte} (default gte 1). Not ok: the closest requests, each with the fields that differed.',
+    operationId: 'sandboxVerifyRequests',
+    method: 'POST',
+    path: '/sandbox/request-log/verify',
+    body: VerifyRequestsBody,
+    words: (r) =>
+      r.ok
+        ? `Verified: ${count(r.matched, 'matching request')}.`
+        : `Not verified: ${count(r.matched, 'matching request')}${
+            r.near_misses.length
+              ? `; nearest: ${r.near_misses[0]!.request.method} ${r.near_misses[0]!.request.path} (${r.near_misses[0]!.differences.join('; ')})`
+              : ''
+          }.`,
+    shape: (r) => ({
+      ok: r.ok,
+      matched: r.matched,
+      count: r.count,
+      requests: r.requests.map((q) => ({ id: q.id, method: q.method, path: q.path, status: q.status })),
+      near_misses: r.near_misses.map((m) => ({ id: m.request.id, differences: m.differences })),
+    }),
+  }),
+  operationTool<Faults>({
+    name: 'faults_get',
+    description:
+      "The workspace's API faults in force: each rule with what it matches, its effect, how many requests it changed and how many it may still change.",
+    operationId: 'sandboxGetFaults',
+    method: 'GET',
+    path: '/sandbox/faults',
+    words: (f) =>
+      f.rules.length ? `${count(f.rules.length, 'fault rule')} (seed ${f.seed}).` : 'No faults.',
+  }),
+  operationTool<Faults>({
+    name: 'faults_set',
+    description:
+      "Make the workspace's /v1 API misbehave on purpose, seeded: rules [{match {method, path, env}, rate, count, effect}] where effect is one of {status: 429|500|502|503|504, retry_after_s}, {latency_ms: {min, max}}, {timeout: true} or {lost_response: true} (the write commits, the answer is lost). Replaces the rules before; the same seed gives the same decisions.",
+    operationId: 'sandboxSetFaults',
+    method: 'PUT',
+    path: '/sandbox/faults',
+    body: FaultsInput,
+    words: (f) => `${count(f.rules.length, 'fault rule')} in force (seed ${f.seed}).`,
+  }),
+  operationTool<undefined>({
+    name: 'faults_clear',
+    description: 'End every API fault of the workspace: /v1 answers normally again.',
+    operationId: 'sandboxClearFaults',
+    method: 'DELETE',
+    path: '/sandbox/faults',
+    words: () => 'No faults: the API answers normally.',
+    shape: () => ({ cleared: true }),
+  }),
   operationTool<Settings>({
     name: 'settings_get',
     description:
