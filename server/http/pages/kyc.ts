@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Env } from '../../contract/common.js';
 import type { IdentityProvider } from '../../simulate/identity.js';
+import type { Use } from '../types.js';
 import KYC_CSS from './client/kyc.css?page-style';
 import KYC_SCRIPT from './client/kyc.ts?page-script';
 import { escapeHtml, pageDocument, scriptJson } from './html.js';
@@ -11,8 +12,6 @@ import { type KycPageData, KycSessionState } from './state.js';
 /** The sandbox's stand-in for the identity provider's hosted verification page. */
 export interface KycPageRoutesDeps {
   identity: Pick<IdentityProvider, 'holderByKycToken'>;
-  /** the listener's environment (for the badge) */
-  env: Env;
 }
 
 /** The provider's view of the applicant (whatever the identity simulator returns for a session). */
@@ -59,10 +58,13 @@ function kycPage(holder: Applicant, token: string, env: Env): string {
   });
 }
 
-export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async (app, { identity, env }) => {
+export const kycPageRoutes: FastifyPluginAsyncTypebox<{ use: Use<KycPageRoutesDeps>; env: Env }> = async (
+  app,
+  { use, env },
+) => {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/kyc/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const holder = identity.holderByKycToken(request.params.token);
+    const holder = use(request).identity.holderByKycToken(request.params.token);
     return noStore(reply)
       .type('text/html; charset=utf-8')
       .send(kycPage(holder, request.params.token, env));
@@ -72,7 +74,7 @@ export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async
     { schema: { hide: true, params: TokenParams, response: { 200: KycSessionState } } },
     async (request, reply) => {
       noStore(reply);
-      return stateOf(identity.holderByKycToken(request.params.token));
+      return stateOf(use(request).identity.holderByKycToken(request.params.token));
     },
   );
 };

@@ -8,7 +8,7 @@ import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
-import { enterScope } from '../../workspaces/scope.js';
+import type { Use } from '../types.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -28,13 +28,12 @@ export interface StreamControlRoutesDeps {
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
   recorder: Pick<ScenarioRecorder, 'on'>;
-  scenarios: Pick<ScenarioService, 'on'>;
 }
 
-export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
-  app,
-  { changes, dispatcher, events, requests, recorder, scenarios },
-) => {
+export const streamControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<StreamControlRoutesDeps>;
+  scenarios: Pick<ScenarioService, 'on'>;
+}> = async (app, { use, scenarios }) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
@@ -66,9 +65,12 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       streams.add(raw);
       const send = (type: string, id: string, data: unknown) =>
         raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
-      // What this workspace's context publishes. A restore or a reset mounts a new context in the
-      // workspace: the stream says so (a `workspace` change) and follows the new one.
+      // A stream outlives any one context: it holds none open (a restore does not wait for it) and
+      // follows its workspace's. A restore or a reset mounts a new context in the workspace: the
+      // stream says so (a `workspace` change) and follows the new one.
+      request.workspace.leave();
       const follow = () => {
+        const { changes, dispatcher, events, requests, recorder } = use(request);
         const offEvents = events.on((event: RecordedEvent) => {
           if (wanted(event)) send('event', event.id, event);
         });
@@ -94,8 +96,12 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         const offRetire = changes.onRetire((reason) => {
           send('change', `change:${reason}`, { seq: 0, changes: [{ kind: 'workspace' }] });
           off();
-          if (reason === 'deleted') raw.end();
-          else enterScope(request.workspace, follow);
+          const next = reason === 'deleted' ? null : request.workspace.successor();
+          if (next === null) raw.end();
+          else {
+            request.workspace = next;
+            follow();
+          }
         });
         off = () => {
           offEvents();
