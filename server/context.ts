@@ -1,9 +1,9 @@
 import type { AddressPrefetcher } from './addresses/prefetcher.js';
 import { AddressSource } from './addresses/source.js';
-import { ChangeFeed } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
 import { createCardsRepo } from './db/cards.js';
+import { ChangeFeed } from './db/changes.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
 import { createCustomersRepo } from './db/customers.js';

@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context.js';
-import type { WorkspaceTransfer } from '../workspace-transfer/service.js';
+import type { WorkspaceTransfer } from './transfer.js';
 
 /**
  * A workspace as one request sees it: the context mounted when the request started, for the whole

@@ -6,10 +6,10 @@ import type { Db } from '../db/connection.js';
 import { createIds, type Ids } from '../ids.js';
 import { takeWorkspaceRequestLog } from '../request-log/workspace-table.js';
 import type { SchedulerLogger } from '../scheduler.js';
-import { WorkspaceTransfer } from '../workspace-transfer/service.js';
 import { Binding, type BoundWorkspace, type Mount } from './binding.js';
 import type { WorkspaceRecord } from './registry.js';
 import type { WorkspacePlace, WorkspaceStorage } from './storage.js';
+import { WorkspaceTransfer } from './transfer.js';
 
 /** What every workspace of one sandbox shares: the process, its listeners, its settings. */
 export interface WorldDeps {
@@ -145,7 +145,7 @@ export class Workspace {
     // A log kept in the workspace database (an older version's, an offline import's) moves over.
     const legacy = takeWorkspaceRequestLog(db);
     if (legacy.length > 0) ctx.repos.requestLog.replace(legacy);
-    // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
+    // Export/import (server/workspaces/transfer.ts): an import replaces every row, so afterwards every
     // in-memory copy of the data is dropped or read again.
     const transfer = new WorkspaceTransfer({
       db,

@@ -8,7 +8,7 @@ import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import { NotFoundError } from '../../errors.js';
 import { formatTimestamp } from '../../format/dates.js';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
 import type { Use } from '../types.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SandboxClock } from '../../clock.js';
 import { ErrorBody } from '../../contract/common.js';
+import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/sandbox-state.js';
 import { Settings, SettingsPatch } from '../../contract/settings.js';
-import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/workspace.js';
 import type { Fired } from '../../contract/workspaces.js';
 import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { SettingsService } from '../../domain/settings/service.js';

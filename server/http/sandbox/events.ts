@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
+import { SandboxEvent } from '../../contract/sandbox-state.js';
 import { EventListQuery } from '../../contract/views.js';
-import { SandboxEvent } from '../../contract/workspace.js';
 import type { DashboardViews } from '../../domain/views/service.js';
 import type { Use } from '../types.js';
 

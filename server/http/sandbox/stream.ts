@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChangeFeed } from '../../changes.js';
-import { StreamQuery } from '../../contract/workspace.js';
+import type { SandboxContext } from '../../context.js';
+import { StreamQuery } from '../../contract/sandbox-state.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
@@ -23,7 +23,8 @@ const HEARTBEAT_MS = 15_000;
  * whenever it changes.
  */
 export interface StreamControlRoutesDeps {
-  changes: Pick<ChangeFeed, 'on' | 'onRetire'>;
+  // (the change feed lives with the database, server/db/changes.ts: named through the context)
+  changes: Pick<SandboxContext['changes'], 'on' | 'onRetire'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;

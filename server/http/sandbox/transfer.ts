@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ErrorBody } from '../../contract/common.js';
 import { BundleFile, ExportQuery, ImportResult, WorkspaceContents } from '../../contract/transfer.js';
-import { MAX_BUNDLE_BYTES, type WorkspaceTransfer } from '../../workspace-transfer/service.js';
+import { MAX_BUNDLE_BYTES, type WorkspaceTransfer } from '../../workspaces/transfer.js';
 import type { Use } from '../types.js';
 
 export interface TransferControlRoutesDeps {

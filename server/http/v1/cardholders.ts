@@ -25,7 +25,7 @@ import { ErrorBody, errorResponses, IdParams, ListQuery } from '../../contract/c
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
 import { ValidationError } from '../../errors.js';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
 import { readJsonBody } from '../raw-json.js';
 import { principalOf, type Use } from '../types.js';
 
