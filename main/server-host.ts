@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { app } from 'electron';
-import { favourMemory } from '../server/memory.js';
+import { favourMemory } from '../server/runtime/memory.js';
+import { holdTickShape } from '../server/runtime/tick-shape.js';
 import { createSandbox, type Sandbox, type Urls } from '../server/sandbox.js';
-import { holdTickShape } from '../server/tick-shape.js';
 import { loadPreferences, webhookCaOf } from './preferences.js';
 
 /** The desktop app prefers the documented addresses, so code pointed at :4010 keeps working. */

@@ -6,7 +6,7 @@ import { RecordingIndicator } from './components/RecordingIndicator';
 import { ScopeBar } from './components/ScopeBar';
 import { Sidebar } from './components/Sidebar';
 import { useRoute } from './components/useRoute';
-import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
+import { WorkspaceSwitcher } from './features/workspaces/WorkspaceSwitcher';
 import { findPage } from './pages';
 import { useStore } from './store';
 

@@ -29,8 +29,9 @@ import { pageAssets } from './page-assets.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDir = join(root, 'server');
 const outDir = join(root, 'dist/server');
-const entry = join(serverDir, 'cli.ts');
-const lazyRequire = join(serverDir, 'lazy-require.ts');
+// The CLI's source entry (server/cli/index.ts); the bundle keeps the public name dist/server/cli.js.
+const entry = join(serverDir, 'cli', 'index.ts');
+const lazyRequire = join(serverDir, 'runtime', 'lazy-require.ts');
 const sandboxModule = join(serverDir, 'sandbox.ts');
 const testingDir = join(serverDir, 'testing');
 const testingEntry = join(testingDir, 'index.ts');
@@ -161,7 +162,7 @@ function writeTestingDeclarations() {
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const started = performance.now();
-// tsc's cli.js and its map are replaced; old chunks would only pile up.
+// tsc's output for the CLI is replaced; old chunks would only pile up.
 rmSync(join(outDir, chunksDir), { recursive: true, force: true });
 rmSync(join(outDir, 'cli.js.map'), { force: true });
 rmSync(join(outDir, `${SCRIPT}.cache`), { force: true });

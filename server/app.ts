@@ -32,6 +32,7 @@ import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
+import { clockSettingsRoutes, type WorkspaceInfo } from './http/sandbox/clock-settings.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { faultControlRoutes } from './http/sandbox/faults.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
@@ -47,7 +48,6 @@ import { transferControlRoutes } from './http/sandbox/transfer.js';
 import { merchantViewRoutes } from './http/sandbox/views.js';
 import { webhookWorkbenchRoutes } from './http/sandbox/webhook-workbench.js';
 import { webhookControlRoutes } from './http/sandbox/webhooks.js';
-import { type WorkspaceInfo, workspaceControlRoutes } from './http/sandbox/workspace.js';
 import { type WorkspaceHostRoutesDeps, workspaceRoutes } from './http/sandbox/workspaces.js';
 import type { App } from './http/types.js';
 import { cardholderRoutes } from './http/v1/cardholders.js';
@@ -58,12 +58,11 @@ import { resellerRoutes } from './http/v1/resellers.js';
 import { addressRoutes } from './http/v1/static-addresses.js';
 import { validatorCompiler } from './http/validation.js';
 import type { ScenarioService } from './scenarios/service.js';
-import { scoped, scopedContext } from './workspaces/scope.js';
 
 registerAjvFormats();
 
 export interface BuildAppOptions {
-  /** Every request runs in one workspace, found here (server/http/plugins/workspace-scope.ts). */
+  /** Every request is bound to one workspace, found here (server/http/plugins/workspace-scope.ts). */
   workspaces: WorkspaceFinder;
   /** Making, listing, deleting workspaces, and their checkpoints. */
   host: WorkspaceHostRoutesDeps['host'];
@@ -104,12 +103,13 @@ export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAl
 
 /**
  * Builds the Fastify app for one environment's listener. Never listens: that is createSandbox's
- * job. Each route module is a plugin that receives only the services it calls.
+ * job. Each route module is a plugin that reads, from the workspace its request is bound to, only the
+ * services it calls (`use(request).checkouts`).
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { env } = options;
-  // The request's workspace's services: each route serves every workspace.
-  const ctx = scopedContext(options.workspaces.unscoped);
+  // Every route and plugin reads its services from the workspace its request is bound to.
+  const use = (request: FastifyRequest) => request.workspace.ctx;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -157,9 +157,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(securityHeaders);
   await app.register(jsonBodies);
   await app.register(errors);
-  await app.register(groupCommit, { batcher: ctx.batcher });
+  await app.register(groupCommit, { use });
   // After the group commit: a change is recorded once it is durable (server/recording/).
-  await app.register(recording, { recorder: ctx.recorder, env });
+  await app.register(recording, { use, env });
   // No CORS headers at all: other origins get no access (never Access-Control-Allow-Origin: *).
 
   // The document: operationIds, summaries and security on each route (before any route is added),
@@ -177,106 +177,51 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(
     async (v1) => {
       // The log first: its clock starts before authentication, so a refused key is timed too.
-      await v1.register(requestLog, { requests: ctx.requests, env });
-      await v1.register(apiKey, { merchants: ctx.merchants, settings: ctx.settings, limiter, env });
+      await v1.register(requestLog, { use, env });
+      await v1.register(apiKey, { use, limiter, env });
       // API faults, once the key is known: only this workspace's /v1 requests, never the control API.
-      await v1.register(faults, {
-        use: (request) => request.workspace.ctx,
-        env,
-        timeoutMs: timeouts.requestMs,
-      });
-      await v1.register(customerRoutes, { customers: ctx.customers });
-      await v1.register(checkoutRoutes, { checkouts: ctx.checkouts, refunds: ctx.refunds });
-      await v1.register(invoiceRoutes, { invoices: ctx.invoices });
-      await v1.register(addressRoutes, { settings: ctx.settings, views: ctx.views });
-      await v1.register(cardholderRoutes, { cards: ctx.cards, secrets: ctx.secrets });
-      await v1.register(resellerRoutes, { resellers: ctx.resellers });
+      await v1.register(faults, { use, env, timeoutMs: timeouts.requestMs });
+      await v1.register(customerRoutes, { use });
+      await v1.register(checkoutRoutes, { use });
+      await v1.register(invoiceRoutes, { use });
+      await v1.register(addressRoutes, { use });
+      await v1.register(cardholderRoutes, { use });
+      await v1.register(resellerRoutes, { use });
     },
     { prefix: '/v1' },
   );
 
   await app.register(
     async (control) => {
-      await control.register(workspaceControlRoutes, {
-        clock: ctx.clock,
-        scheduler: ctx.scheduler,
-        settings: ctx.settings,
-        events: ctx.events,
-        dispatcher: ctx.dispatcher,
-        info: options.workspace,
-      });
+      await control.register(clockSettingsRoutes, { use, info: options.workspace });
       await control.register(workspaceRoutes, { host: options.host });
-      await control.register(merchantControlRoutes, { merchants: ctx.merchants });
-      await control.register(checkoutControlRoutes, { chain: ctx.chain, checkouts: ctx.checkouts });
-      await control.register(eventControlRoutes, { dashboard: ctx.dashboard });
-      await control.register(webhookControlRoutes, {
-        inbox: ctx.inbox,
-        merchants: ctx.merchants,
-        webhooks: ctx.webhooks,
-      });
-      await control.register(listenSessionRoutes, { use: (request) => request.workspace.ctx });
-      await control.register(webhookWorkbenchRoutes, {
-        merchants: ctx.merchants,
-        workbench: ctx.webhookWorkbench,
-      });
-      await control.register(fundsControlRoutes, {
-        chain: ctx.chain,
-        funds: ctx.funds,
-        ledger: ctx.ledger,
-        merchants: ctx.merchants,
-        payouts: ctx.payouts,
-      });
-      await control.register(requestLogControlRoutes, { requests: ctx.requests });
-      await control.register(faultControlRoutes, { use: (request) => request.workspace.ctx });
-      await control.register(streamControlRoutes, {
-        changes: ctx.changes,
-        dispatcher: ctx.dispatcher,
-        events: ctx.events,
-        requests: ctx.requests,
-        recorder: ctx.recorder,
-        scenarios: options.scenarios,
-      });
-      await control.register(cardControlRoutes, {
-        cards: ctx.cards,
-        identity: ctx.identity,
-        network: ctx.network,
-        secrets: ctx.secrets,
-        settings: ctx.settings,
-      });
-      await control.register(merchantViewRoutes, {
-        cards: ctx.cards,
-        dashboard: ctx.dashboard,
-        merchants: ctx.merchants,
-        views: ctx.views,
-      });
-      await control.register(cardSecretControlRoutes, { cards: ctx.cards, secrets: ctx.secrets });
-      await control.register(actingControlRoutes, {
-        cards: ctx.cards,
-        checkouts: ctx.checkouts,
-        lifecycle: ctx.lifecycle,
-        merchants: ctx.merchants,
-        refunds: ctx.refunds,
-      });
-      await control.register(resellerControlRoutes, { merchants: ctx.merchants, resellers: ctx.resellers });
-      await control.register(recordingControlRoutes, { recorder: ctx.recorder });
+      await control.register(merchantControlRoutes, { use });
+      await control.register(checkoutControlRoutes, { use });
+      await control.register(eventControlRoutes, { use });
+      await control.register(webhookControlRoutes, { use });
+      await control.register(listenSessionRoutes, { use });
+      await control.register(webhookWorkbenchRoutes, { use });
+      await control.register(fundsControlRoutes, { use });
+      await control.register(requestLogControlRoutes, { use });
+      await control.register(faultControlRoutes, { use });
+      await control.register(streamControlRoutes, { use, scenarios: options.scenarios });
+      await control.register(cardControlRoutes, { use });
+      await control.register(merchantViewRoutes, { use });
+      await control.register(cardSecretControlRoutes, { use });
+      await control.register(actingControlRoutes, { use });
+      await control.register(resellerControlRoutes, { use });
+      await control.register(recordingControlRoutes, { use });
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
-      await control.register(transferControlRoutes, {
-        transfer: scoped((scope) => scope.transfer, options.workspaces.unscoped),
-      });
+      // Export and import act on the workspace itself (its database), not on one of its services.
+      await control.register(transferControlRoutes, { use: (request) => request.workspace });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },
   );
 
-  await app.register(hostedPageRoutes, {
-    clock: ctx.clock,
-    checkouts: ctx.checkouts,
-    merchants: ctx.merchants,
-    settings: ctx.settings,
-    env,
-  });
-  await app.register(kycPageRoutes, { identity: ctx.identity, settings: ctx.settings, env });
+  await app.register(hostedPageRoutes, { use, env });
+  await app.register(kycPageRoutes, { use, env });
   await app.register(docsPageRoutes, { document: served });
 
   const dashboardDir = options.dashboardDir;

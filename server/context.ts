@@ -1,9 +1,9 @@
 import type { AddressPrefetcher } from './addresses/prefetcher.js';
 import { AddressSource } from './addresses/source.js';
-import { ChangeFeed } from './changes.js';
 import { type Clock, type ClockStart, SandboxClock } from './clock.js';
 import type { Env } from './contract/common.js';
 import { createCardsRepo } from './db/cards.js';
+import { ChangeFeed } from './db/changes.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
 import { createCustomersRepo } from './db/customers.js';
@@ -78,9 +78,10 @@ export interface ContextOptions {
 }
 
 /**
- * The one wiring point: repositories, then services, each given only what it needs. No behaviour
- * lives here. Both listeners (test and production) and every face (CLI, Electron, tests) share
- * one context. Roles: `domain/` serves the merchant API, `simulate/` plays the outside world, jobs
+ * The one wiring point: repositories, then services, each given only what it needs, and every
+ * subscription between them (constructors neither subscribe nor write). No behaviour lives here.
+ * One context per workspace (and a new one when a restore or reset replaces its database), shared
+ * by both listeners (test and production); each request is bound to one (server/workspaces/). Roles: `domain/` serves the merchant API, `simulate/` plays the outside world, jobs
  * register with the scheduler, and `webhooks/` turns events into signed deliveries.
  */
 export function createContext(options: ContextOptions) {
@@ -251,15 +252,11 @@ export function createContext(options: ContextOptions) {
     }),
     timeoutMs: () => settingsService.get().webhook_timeout_ms,
   });
-  const webhooks = new WebhookService({
-    repo: repos.webhooks,
-    clock,
-    ids,
-    scheduler,
-    dispatcher,
-    events,
-    unit,
-  });
+  dispatcher.registerJobs();
+  const webhooks = new WebhookService({ repo: repos.webhooks, clock, ids, scheduler, dispatcher, unit });
+  // Every recorded event fans out into deliveries in its own transaction; the dispatcher sends
+  // them once it has committed.
+  events.onRecord((event) => webhooks.fanOut(event));
   const inbox = new InboxService({ repo: repos.inbox, webhooks: repos.webhooks, clock });
   const webhookWorkbench = new WebhookWorkbench({
     repo: repos.webhooks,

@@ -13,7 +13,6 @@ import type { App } from './http/types.js';
 import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
 import { WorkspaceHost } from './workspaces/host.js';
-import { currentScope } from './workspaces/scope.js';
 
 export interface SandboxOptions {
   /** SQLite file, or ':memory:' (default). */
@@ -147,7 +146,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const workspace = {
     version: VERSION,
     urls,
-    reset: () => workspaces.reset(workspaces.require(currentScope(workspaces.unscoped).id)),
+    reset: (id: string) => workspaces.reset(workspaces.require(id)),
     startWorkspace: () => workspaces.startWorkspace,
   };
   // Scenarios run against this sandbox over its own addresses, like any integration: a client of

@@ -84,6 +84,13 @@ export type {
   UpdateConnectionBody,
 } from '../../server/contract/resellers.js';
 export type {
+  AdvanceBody,
+  ClockState,
+  Health,
+  SandboxEvent,
+  Urls,
+} from '../../server/contract/sandbox-state.js';
+export type {
   CardProduct,
   ChainConfig,
   ChainToken,
@@ -116,13 +123,6 @@ export type {
   UpdateEndpointBody,
   WebhookEndpoint,
 } from '../../server/contract/webhooks.js';
-export type {
-  AdvanceBody,
-  ClockState,
-  Health,
-  SandboxEvent,
-  Urls,
-} from '../../server/contract/workspace.js';
 
 export type {
   Checkpoint,
@@ -145,4 +145,4 @@ export type RestoreResult = { restored: Checkpoint['name']; workspace: Workspace
 export type DeliveryNotice = Delivery & { attempt: DeliveryAttempt };
 
 export type { PatchMerchantBody as PatchMerchantInput } from '../../server/contract/merchants.js';
-export type { Change, ChangeKind, ChangeNotice } from '../../server/contract/workspace.js';
+export type { Change, ChangeKind, ChangeNotice } from '../../server/contract/sandbox-state.js';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStore } from '../store';
-import { scopeKey } from '../store/scope';
+import { scopeKey } from '../store/merchant-scope';
 
 /**
  * Reads a page's data when it opens and whenever the merchant or environment changes; after that,

@@ -14,8 +14,8 @@ import type {
   ReviewBody,
 } from '../api/types';
 import { formatAmount } from '../lib/format';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt } from './notices';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type CardAction = 'activate' | 'cancel' | 'lock' | 'unlock';

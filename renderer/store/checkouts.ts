@@ -8,9 +8,9 @@ import type {
 } from '../api/types';
 import { chainName, describeStatus, formatAmount } from '../lib/format';
 import { sandboxNow } from './clock';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type CheckoutAction = 'complete' | 'expire' | 'cancel';

@@ -1,8 +1,8 @@
 import * as api from '../api/sandbox';
 import type { ClockState } from '../api/types';
 import { describeFired } from '../lib/workspaces';
+import { serialized } from './merchant-scope';
 import { attempt } from './notices';
-import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface ClockSlice {

@@ -1,8 +1,8 @@
 import * as api from '../api/sandbox';
 import type { Customer, CustomerDetail } from '../api/types';
+import { currentScope, serialized } from './merchant-scope';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
-import { currentScope, serialized } from './scope';
 import type { Slice } from './types';
 
 export interface CustomersSlice {

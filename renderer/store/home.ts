@@ -1,8 +1,8 @@
 import * as api from '../api/sandbox';
 import type { Balance, CheckoutItem, Delivery, SandboxEvent } from '../api/types';
 import { type CardActivity, cardTransactions } from '../lib/insights';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt } from './notices';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 /** Rows read for the charts: the latest this many of each list (the API's page maximum). */

@@ -13,12 +13,12 @@ import { createNoticesSlice } from './notices';
 import { createPresentationSlice } from './presentation';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
+import { createWorkspaceSlice } from './sandbox-state';
 import { createScenariosSlice } from './scenarios';
 import { createStoriesSlice } from './stories';
 import { createSyncSlice } from './sync';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
-import { createWorkspaceSlice } from './workspace';
 import { createWorkspacesSlice } from './workspaces';
 
 export type { Store } from './types';

@@ -1,8 +1,8 @@
 import * as api from '../api/sandbox';
 import type { ApiKey, CreateApiKeyInput, CreateMerchantInput, KybStatus, Merchant } from '../api/types';
 import { describeStatus } from '../lib/format';
+import { serialized } from './merchant-scope';
 import { attempt } from './notices';
-import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface MerchantsSlice {

@@ -8,8 +8,8 @@ import type {
   StaticAddress,
 } from '../api/types';
 import { formatAmount } from '../lib/format';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt, scopedChange } from './notices';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export interface MoneySlice {

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/client';
-import { currentScope, type Scope } from './scope';
+import { currentScope, type MerchantScope } from './merchant-scope';
 import type { Slice, Store } from './types';
 
 export interface Notice {
@@ -56,7 +56,7 @@ export async function attempt(get: () => Store, action: () => Promise<void>): Pr
  * success notice (an error as an error notice), then reads the slice again with `reload`.
  */
 export function scopedChange(get: () => Store, reload: () => Promise<void>) {
-  return (action: (scope: Scope) => Promise<string>): Promise<boolean> =>
+  return (action: (scope: MerchantScope) => Promise<string>): Promise<boolean> =>
     attempt(get, async () => {
       const scope = currentScope(get());
       if (!scope) throw new Error('Select a merchant first.');

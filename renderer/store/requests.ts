@@ -1,7 +1,7 @@
 import * as api from '../api/sandbox';
 import type { RequestLogEntry } from '../api/types';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt } from './notices';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 /** A status class of the merchant's requests, or the requests no merchant's key matched (401s). */

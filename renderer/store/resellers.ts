@@ -10,8 +10,8 @@ import type {
 } from '../api/types';
 import { formatAmount } from '../lib/format';
 import { sandboxNow } from './clock';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt, scopedChange } from './notices';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice, Store } from './types';
 
 export interface OnBehalfCheckout {

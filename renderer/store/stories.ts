@@ -1,7 +1,7 @@
 import * as api from '../api/sandbox';
 import type { Checkout, Env } from '../api/types';
 import { formatMoney } from '../lib/format';
-import { currentScope } from './scope';
+import { currentScope } from './merchant-scope';
 import type { Slice, Store } from './types';
 
 // Presenter helpers: one click plays a small story through the control API, step by step, with a

@@ -1,5 +1,5 @@
 import type { Change, ChangeKind, ChangeNotice } from '../api/types';
-import { currentScope, type Scope } from './scope';
+import { currentScope, type MerchantScope } from './merchant-scope';
 import type { Slice, Store } from './types';
 
 /** A page whose data follows the live stream: the areas it shows, and how to read them again. */
@@ -7,7 +7,7 @@ interface LivePage {
   kinds: ChangeKind[];
   load: (state: Store) => Promise<unknown>;
   /** The page shows more merchants than the selected one (a reseller's connected merchants). */
-  merchants?: (state: Store, scope: Scope) => string[];
+  merchants?: (state: Store, scope: MerchantScope) => string[];
 }
 
 /**
@@ -58,7 +58,7 @@ export interface SyncSlice {
 }
 
 /** A change in this scope: one that names no merchant or environment may be anyone's. */
-const inScope = (change: Change, scope: Scope, merchants: string[]) =>
+const inScope = (change: Change, scope: MerchantScope, merchants: string[]) =>
   (change.env === undefined || change.env === scope.env) &&
   (change.merchant_id === undefined || change.merchant_id === null || merchants.includes(change.merchant_id));
 

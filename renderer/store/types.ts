@@ -13,11 +13,11 @@ import type { NoticesSlice } from './notices';
 import type { PresentationSlice } from './presentation';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
+import type { WorkspaceSlice } from './sandbox-state';
 import type { ScenariosSlice } from './scenarios';
 import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
 import type { WebhooksSlice } from './webhooks';
-import type { WorkspaceSlice } from './workspace';
 import type { WorkspacesSlice } from './workspaces';
 
 /** The whole store: one slice per area. A new area (checkouts, webhooks, cards) adds a slice here. */

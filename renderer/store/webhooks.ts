@@ -9,9 +9,9 @@ import type {
   WebhookEndpoint,
 } from '../api/types';
 import { inboxNameOf } from '../lib/workspaces';
+import { currentScope, serialized, stillCurrent } from './merchant-scope';
 import { attempt } from './notices';
 import { FIRST_PAGE, newer, older, type Paging, pageOf, pageQuery } from './paging';
-import { currentScope, serialized, stillCurrent } from './scope';
 import type { Slice } from './types';
 
 export type DeliveryFilter = DeliveryStatus | 'all';

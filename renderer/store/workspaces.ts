@@ -5,8 +5,8 @@ import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../api/types';
 import * as api from '../api/workspaces';
 import { formatTimestamp } from '../lib/format';
 import { chooseStartWorkspace, withWorkspaceParam, workspaceParamOf } from '../lib/workspaces';
+import { serialized } from './merchant-scope';
 import { attempt } from './notices';
-import { serialized } from './scope';
 import type { Slice, Store } from './types';
 
 /** Where the last workspace is remembered: the browser (or the desktop window) reopens it. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Db } from '../db/connection.js';
-import type { WorkspaceTransfer } from '../workspace-transfer/service.js';
+import type { WorkspaceTransfer } from '../workspaces/transfer.js';
 import { CliFailure, controlHeaders } from './common.js';
 
 /**
@@ -29,7 +29,7 @@ export async function withOfflineTransfer<T>(
     import('../db/connection.js'),
     import('../db/kv.js'),
     import('../clock.js'),
-    import('../workspace-transfer/service.js'),
+    import('../workspaces/transfer.js'),
     import('../version.js'),
     import('../request-log/log.js'),
     import('../request-log/segments.js'),

@@ -13,6 +13,7 @@ import * as merchants from './merchants.js';
 import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
+import * as workspace from './sandbox-state.js';
 import * as library from './scenario-library.js';
 import * as scenarios from './scenarios.js';
 import * as settings from './settings.js';
@@ -20,7 +21,6 @@ import * as addresses from './static-addresses.js';
 import * as transfer from './transfer.js';
 import * as views from './views.js';
 import * as webhooks from './webhooks.js';
-import * as workspace from './workspace.js';
 
 export const namedSchemas = {
   Error: ErrorBody,

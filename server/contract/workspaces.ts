@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Timestamp } from './common.js';
-import { ClockState } from './workspace.js';
+import { ClockState } from './sandbox-state.js';
 
 /**
  * Workspaces: isolated worlds in one sandbox, each with its own data, keys, clock, webhook queue
@@ -85,4 +85,4 @@ export const CheckpointParams = Type.Object({ name: CheckpointName });
 
 export const RestoreResult = Type.Object({ restored: CheckpointName, workspace: Workspace });
 
-export { Fired } from './workspace.js';
+export { Fired } from './sandbox-state.js';

@@ -10,7 +10,7 @@ import { migrations } from './migrations/index.js';
  * Workspace bundles at the SQL level: a bundle is a SQLite file made with `VACUUM INTO`
  * from a sandbox database, plus one small table, `svc_bundle`, that says what it is. Everything
  * here works on a `Db` (live or opened offline by the CLI); the service in
- * server/workspace-transfer/ adds temp files, caches and errors for people.
+ * server/workspaces/transfer.ts/ adds temp files, caches and errors for people.
  */
 
 export const BUNDLE_TABLE = 'svc_bundle';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Change } from '../contract/workspace.js';
+import type { Change } from '../contract/sandbox-state.js';
 import type { Db } from './connection.js';
 import {
   type BookkeepingTable,
@@ -11,7 +11,7 @@ import {
 
 export { TABLE_KINDS, type Table } from './tables.js';
 
-/** Where writes report the rows they changed: the change feed (server/changes.ts). */
+/** Where writes report the rows they changed: the change feed (server/db/changes.ts). */
 export interface ChangeSink {
   /** Whether anyone wants to know (no open live stream: writes are not described at all). */
   readonly listening: boolean;

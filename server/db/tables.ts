@@ -1,4 +1,4 @@
-import type { Change, ChangeKind } from '../contract/workspace.js';
+import type { Change, ChangeKind } from '../contract/sandbox-state.js';
 
 /**
  * Every table of the schema, with the area of the live dashboard it belongs to (`kind`) and the

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Compile } from 'typebox/compile';
-import { lazy } from '../lazy-require.js';
+import { lazy } from '../runtime/lazy-require.js';
 
 const typeboxCompile = lazy<{ Compile: typeof Compile }>('typebox/compile');
 

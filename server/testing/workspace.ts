@@ -282,7 +282,7 @@ export class RequestVerificationError extends Error {
 function describeFailure(criteria: RequestCriteria & { count?: unknown }, result: VerifyResult): string {
   const { count: _count, ...wanted } = criteria;
   const expected = Object.entries(result.count)
-    .map(([op, n]) => ({ eq: 'exactly', gte: 'at least', lte: 'at most' })[op] + ` ${n}`)
+    .map(([op, n]) => `${{ eq: 'exactly', gte: 'at least', lte: 'at most' }[op]} ${n}`)
     .join(' and ');
   const lines = [
     `expected ${expected} request(s) matching ${JSON.stringify(wanted)}, found ${result.matched}`,

@@ -91,14 +91,25 @@ export class WebhookDispatcher {
   constructor(private readonly deps: DispatcherDeps) {
     this.bus.setMaxListeners(0);
     this.chaos = new DeliveryChaos(deps.repo);
-    deps.scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
-    deps.scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
+  }
+
+  /** Registers its jobs with the scheduler (server/context.ts wires it, once per context). */
+  registerJobs(): void {
+    const { scheduler } = this.deps;
+    scheduler.register(JOB_DELIVER, (job) => this.onDue(job.ref));
+    scheduler.register(JOB_FANOUT_LEASE, (job) => this.onFanoutLeaseDue(job));
     // Sends are not awaited by the job; clock advances and settle() wait for them.
-    deps.scheduler.waitFor(() => this.idle());
-    // Nothing is in flight in a process that has just started: a lease still standing belongs to
-    // a send a crash (kill -9) cut short, or to a new delivery it never started. Those are due now,
-    // as they were before the lease was taken, not after the lease runs out.
-    deps.repo.releaseLeases(JOB_DELIVER, JOB_FANOUT_LEASE, deps.clock.now());
+    scheduler.waitFor(() => this.idle());
+  }
+
+  /**
+   * Called once its workspace's context is mounted, before anything runs in it. Nothing is in
+   * flight then: a lease still standing belongs to a send a crash (kill -9) cut short, or to a new
+   * delivery it never started. Those are due now, as they were before the lease was taken, not
+   * after the lease runs out.
+   */
+  start(): void {
+    this.deps.repo.releaseLeases(JOB_DELIVER, JOB_FANOUT_LEASE, this.deps.clock.now());
   }
 
   /**

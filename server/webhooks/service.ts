@@ -20,7 +20,7 @@ import type {
   ListedDeliveryRow,
   WebhooksRepo,
 } from '../db/webhooks.js';
-import { EVENT_TYPES, type EventRecorder, type RecordedEvent } from '../domain/events/recorder.js';
+import { EVENT_TYPES, type RecordedEvent } from '../domain/events/recorder.js';
 import { deliveryStates } from '../domain/state.js';
 import type { Env } from '../domain/types.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../errors.js';
@@ -40,7 +40,6 @@ export interface WebhookDeps {
   ids: Ids;
   scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  events: Pick<EventRecorder, 'onRecord'>;
   unit: Pick<UnitOfWork, 'transaction'>;
 }
 
@@ -97,11 +96,7 @@ export class WebhookService {
   private readonly subscriptions = new Map<string, readonly string[]>();
   private readonly listenSessions = new Map<string, ListenSessionState>();
 
-  constructor(private readonly deps: WebhookDeps) {
-    // Every recorded event fans out into deliveries in its own transaction; the dispatcher sends
-    // them once it has committed.
-    deps.events.onRecord((event) => this.fanOut(event));
-  }
+  constructor(private readonly deps: WebhookDeps) {}
 
   createEndpoint(
     merchantId: string,

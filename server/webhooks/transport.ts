@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
-import { lazy } from '../lazy-require.js';
+import { lazy } from '../runtime/lazy-require.js';
 import { describeTlsFailure, trustedCertificates } from './trust.js';
 
 // Loaded with the first send, not at start-up.

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { CreateWorkspaceBody, Workspace as WorkspaceView } from '../contract/workspaces.js';
 import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
 import { openDatabase } from '../db/connection.js';
@@ -39,10 +38,6 @@ export class WorkspaceHost {
   private timer: NodeJS.Timeout | null = null;
   private readonly ids = createIds();
   private startName: string | null = null;
-  /** whether a workspace besides the default has existed (then every request enters its scope) */
-  private scoping = false;
-  /** until when (performance.now) requests begun before that may still finish unscoped */
-  private graceUntil = 0;
 
   constructor(options: HostOptions) {
     this.realNow = options.realNow ?? Date.now;
@@ -74,7 +69,6 @@ export class WorkspaceHost {
     this.workspaces.set(DEFAULT_WORKSPACE_ID, new Workspace(defaults, true, this.deps, db));
     for (const record of records) {
       if (record.id === DEFAULT_WORKSPACE_ID || record.ephemeral) continue;
-      this.scoping = true;
       const place = this.storage.place(record.id, false, false);
       this.workspaces.set(record.id, new Workspace(record, false, this.deps, this.storage.open(place)));
     }
@@ -88,26 +82,6 @@ export class WorkspaceHost {
   /** The id of that workspace, while it exists. */
   get startWorkspace(): string | null {
     return this.startName === null ? null : (this.find(this.startName)?.id ?? null);
-  }
-
-  /**
-   * Whether requests must enter their workspace's scope: once the sandbox holds (or has held) a
-   * workspace besides the default. Until then every request is the default workspace's, and runs
-   * without the scope's cost (server/workspaces/scope.ts).
-   */
-  get scoped(): boolean {
-    return this.scoping;
-  }
-
-  /** The workspace of a request that entered none: the default, while no other has existed. */
-  readonly unscoped = (): Workspace | undefined =>
-    !this.scoping || performance.now() < this.graceUntil ? this.default : undefined;
-
-  private needScopes(): void {
-    if (this.scoping) return;
-    this.scoping = true;
-    // Requests already running without a scope are the default workspace's: let them finish.
-    this.graceUntil = performance.now() + 60_000;
   }
 
   get default(): Workspace {
@@ -171,7 +145,6 @@ export class WorkspaceHost {
         clock = { at: checkpoint.at, frozen: checkpoint.frozen };
       }
     }
-    this.needScopes();
     const id = `ws_${this.ids.token(16)}`;
     const ephemeral = body.ephemeral === true || this.storage.dir === null;
     const start = body.clock?.start === undefined ? undefined : Date.parse(body.clock.start);

@@ -6,10 +6,10 @@ import type { Db } from '../db/connection.js';
 import { createIds, type Ids } from '../ids.js';
 import { takeWorkspaceRequestLog } from '../request-log/workspace-table.js';
 import type { SchedulerLogger } from '../scheduler.js';
-import { WorkspaceTransfer } from '../workspace-transfer/service.js';
+import { Binding, type BoundWorkspace, type Mount } from './binding.js';
 import type { WorkspaceRecord } from './registry.js';
-import type { Scope } from './scope.js';
 import type { WorkspacePlace, WorkspaceStorage } from './storage.js';
+import { WorkspaceTransfer } from './transfer.js';
 
 /** What every workspace of one sandbox shares: the process, its listeners, its settings. */
 export interface WorldDeps {
@@ -29,16 +29,22 @@ export interface WorldDeps {
 /** The path prefix that names a workspace in a URL: hosted pages of other workspaces live under it. */
 export const workspacePrefix = (id: string, isDefault: boolean) => (isDefault ? '' : `/w/${id}`);
 
+/** How long a restore, reset or delete waits for the requests bound to the old context. */
+const DRAIN_MS = 10_000;
+
 /**
  * One isolated world: its own database, and the context built on it (clock, scheduler, webhook
- * dispatcher, request log, services). A restore or a reset mounts a new database and a new context
- * in place of the old ones; whoever holds the workspace (the HTTP edge's scope) sees the new ones
- * from the next call.
+ * dispatcher, request log, services). A request binds to the context mounted when it starts
+ * (`bind`, at the HTTP edge) and keeps it to the end. A restore or a reset mounts a new database and
+ * a new context in place of the old ones once the requests bound to the old one are done; requests
+ * arriving meanwhile wait, then bind to the new one.
  */
-export class Workspace implements Scope {
-  ctx!: SandboxContext;
+export class Workspace {
   db!: Db;
-  transfer!: WorkspaceTransfer;
+  private mounted!: Mount;
+  /** a replacement (or the close) under way: requests arriving wait for it */
+  private changing: Promise<void> | null = null;
+  private closed = false;
   readonly place: WorkspacePlace;
   private readonly ids: Ids;
   private readonly keyIds: Ids | undefined;
@@ -66,6 +72,57 @@ export class Workspace implements Scope {
     return workspacePrefix(this.record.id, this.isDefault);
   }
 
+  /** The context mounted now (the host's own reads; a request reads its binding's). */
+  get ctx(): SandboxContext {
+    return this.mounted.ctx;
+  }
+
+  get transfer(): WorkspaceTransfer {
+    return this.mounted.transfer;
+  }
+
+  /**
+   * Binds a request to the context mounted now, until it calls `leave`. While a replacement is
+   * under way, waits for it; null once the workspace is deleted.
+   */
+  bind(): BoundWorkspace | Promise<BoundWorkspace | null> | null {
+    if (this.changing !== null) return this.changing.then(() => this.bind());
+    if (this.closed) return null;
+    return new Binding(this, this.mounted, true);
+  }
+
+  release(mount: Mount): void {
+    mount.inflight--;
+    if (mount.inflight === 0) mount.drained?.();
+  }
+
+  successor(): BoundWorkspace | null {
+    return this.closed ? null : new Binding(this, this.mounted, false);
+  }
+
+  /**
+   * Runs `change` alone: after any change before it, once the requests bound to the context mounted
+   * now are done (or DRAIN_MS has passed: a request that never ends does not block a restore).
+   * Requests arriving meanwhile wait for the change.
+   */
+  private async exclusively(change: () => Promise<void>): Promise<void> {
+    while (this.changing !== null) await this.changing;
+    let finish!: () => void;
+    this.changing = new Promise((resolve) => {
+      finish = resolve;
+    });
+    try {
+      // Work of its own (due jobs, webhook sends) stops first: only requests are waited for.
+      await this.mounted.ctx.scheduler.stop();
+      await this.mounted.ctx.dispatcher.abandon();
+      await drain(this.mounted);
+      await change();
+    } finally {
+      this.changing = null;
+      finish();
+    }
+  }
+
   /** Builds the context on `db` (the workspace's first database, or one replacing it). */
   private mount(db: Db): void {
     const { deps } = this;
@@ -83,10 +140,12 @@ export class Workspace implements Scope {
       webhookCa: deps.webhookCa,
       addressWorker: deps.addressWorker,
     });
+    // Before anything runs in it: leases a crash left standing are released.
+    ctx.dispatcher.start();
     // A log kept in the workspace database (an older version's, an offline import's) moves over.
     const legacy = takeWorkspaceRequestLog(db);
     if (legacy.length > 0) ctx.repos.requestLog.replace(legacy);
-    // Export/import (server/workspace-transfer): an import replaces every row, so afterwards every
+    // Export/import (server/workspaces/transfer.ts): an import replaces every row, so afterwards every
     // in-memory copy of the data is dropped or read again.
     const transfer = new WorkspaceTransfer({
       db,
@@ -106,8 +165,7 @@ export class Workspace implements Scope {
       },
     });
     this.db = db;
-    this.ctx = ctx;
-    this.transfer = transfer;
+    this.mounted = { ctx, transfer, inflight: 0, drained: null };
     deps.onMount?.(this);
   }
 
@@ -123,25 +181,31 @@ export class Workspace implements Scope {
    * of the old context end, and their clients reconnect to the new one.
    */
   async replace(image: Buffer | null, clock?: { at: number; frozen: boolean }): Promise<void> {
-    const old = this.ctx;
-    const kept = image === null ? keptAcrossReset(this.db) : [];
-    await this.unmount(image === null);
-    const db = this.deps.storage.openImage(this.place, image);
-    if (kept.length > 0) restoreKept(db, kept);
-    this.mount(db);
-    if (clock) {
-      // Back to the moment saved: the same sandbox time, standing still or running on from it.
-      if (clock.frozen) this.ctx.clock.restartFrozen(clock.at);
-      else this.ctx.clock.restart(clock.at - (this.deps.realNow ?? Date.now)());
-    }
-    old.changes.retire('replaced');
-    this.ctx.scheduler.wake();
+    await this.exclusively(async () => {
+      const old = this.ctx;
+      const kept = image === null ? keptAcrossReset(this.db) : [];
+      await this.unmount(image === null);
+      const db = this.deps.storage.openImage(this.place, image);
+      if (kept.length > 0) restoreKept(db, kept);
+      this.mount(db);
+      if (clock) {
+        // Back to the moment saved: the same sandbox time, standing still or running on from it.
+        if (clock.frozen) this.ctx.clock.restartFrozen(clock.at);
+        else this.ctx.clock.restart(clock.at - (this.deps.realNow ?? Date.now)());
+      }
+      old.changes.retire('replaced');
+      this.ctx.scheduler.wake();
+    });
   }
 
   /** Stops its work and closes its database (to delete it, or for good at shutdown). */
   async close(): Promise<void> {
-    await this.unmount(false);
-    this.ctx.changes.retire('deleted');
+    if (this.closed) return;
+    await this.exclusively(async () => {
+      await this.unmount(false);
+      this.closed = true;
+      this.ctx.changes.retire('deleted');
+    });
   }
 
   /**
@@ -165,6 +229,21 @@ export class Workspace implements Scope {
   nowIso(): string {
     return toIso(this.ctx.clock.now());
   }
+}
+
+/** Resolves once no request is bound to `mount` any more, or after DRAIN_MS. */
+function drain(mount: Mount): Promise<void> {
+  if (mount.inflight === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, DRAIN_MS);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      mount.drained = null;
+      resolve();
+    }
+    mount.drained = done;
+  });
 }
 
 /** Rows a reset keeps: the settings and the environments' keys (everything in kv but the clock). */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest';
+import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
 import type { InvoiceDetail } from '../../server/contract/views.js';
-import type { SandboxEvent } from '../../server/contract/workspace.js';
 import { call, setupDashboard } from './harness.js';
 
 // The customer, invoice and event views, and the paged lists (checkouts, deliveries, events), each

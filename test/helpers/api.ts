@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import type { Checkout } from '../../server/contract/checkouts.js';
 import type { Env } from '../../server/contract/common.js';
 import type { ApiKey, Role } from '../../server/contract/merchants.js';
+import type { ClockState, SandboxEvent } from '../../server/contract/sandbox-state.js';
 import type { Settings } from '../../server/contract/settings.js';
-import type { ClockState, SandboxEvent } from '../../server/contract/workspace.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import { type Actor, createMerchant, inFuture } from './sandbox.js';
 

@@ -21,10 +21,19 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A sandbox closed automatically after the test. In-memory unless a dbPath is given. */
-export async function testSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await createSandbox({ ports: { test: 0, production: 0 }, ...options });
+/** The workspace every test sandbox holds besides the default one (see testSandbox). */
+export const BYSTANDER = 'Bystander';
+
+/**
+ * A sandbox closed automatically after the test. In-memory unless a dbPath is given. It holds a
+ * second, ephemeral workspace (BYSTANDER) besides the default one, so every test runs the path a
+ * sandbox of many workspaces runs; `sole: true` leaves it out (a test of the workspace list itself).
+ */
+export async function testSandbox(options: SandboxOptions & { sole?: boolean } = {}): Promise<Sandbox> {
+  const { sole, ...rest } = options;
+  const sandbox = await createSandbox({ ports: { test: 0, production: 0 }, ...rest });
   open.push(sandbox);
+  if (!sole) await sandbox.workspaces.create({ name: BYSTANDER, ephemeral: true });
   return sandbox;
 }
 

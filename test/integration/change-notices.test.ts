@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed } from '../../server/changes.js';
-import type { Change, ChangeNotice } from '../../server/contract/workspace.js';
+import type { Change, ChangeNotice } from '../../server/contract/sandbox-state.js';
+import { ChangeFeed } from '../../server/db/changes.js';
 import { Statements, TABLE_KINDS } from '../../server/db/statements.js';
 import { UnitOfWork } from '../../server/db/unit-of-work.js';
 import type { Sandbox } from '../../server/sandbox.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import type { ClockState } from '../../server/contract/workspace.js';
+import type { ClockState } from '../../server/contract/sandbox-state.js';
 import type { Workspace } from '../../server/contract/workspaces.js';
 import { startSandbox, type TestSandbox } from '../../server/testing/index.js';
 import { tempDir } from '../helpers/sandbox.js';

@@ -47,7 +47,7 @@ const names = (res: { body?: unknown }) => (res.body as { name: string }[]).map(
 
 describe('workspaces', () => {
   it('create, list, get, delete; the default one always exists and cannot be deleted', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await testSandbox({ sole: true });
     const listed = await call(sandbox, 'GET', '/sandbox/workspaces');
     expect(listed.status).toBe(200);
     expect(listed.body).toHaveLength(1);
@@ -432,7 +432,7 @@ describe('workspaces', () => {
   it('a file sandbox keeps its lasting workspaces and checkpoints across a restart; ephemeral ones go', async () => {
     const dir = tempDir();
     const dbPath = join(dir, 'sandbox.db');
-    const first = await testSandbox({ dbPath });
+    const first = await testSandbox({ dbPath, sole: true });
     const lasting = await create(first, {
       name: 'Lasting',
       clock: { start: '2027-05-01T00:00:00.000Z', frozen: true },
@@ -445,7 +445,7 @@ describe('workspaces', () => {
     expect(existsSync(join(`${dbPath}-workspaces`, `${lasting.id}.db`))).toBe(true);
     await first.close();
 
-    const second = await testSandbox({ dbPath });
+    const second = await testSandbox({ dbPath, sole: true });
     const listed = (await call(second, 'GET', '/sandbox/workspaces')).body as unknown as Workspace[];
     expect(listed.map((w) => w.name)).toEqual(['Default', 'Lasting']);
     expect(listed[1]).toMatchObject({

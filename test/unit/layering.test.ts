@@ -23,10 +23,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 //   server/http/**;
 // - server/db/** and server/request-log/** never import server/{domain,simulate,webhooks,http}/**;
 // - server/domain/** never imports server/simulate/** (simulate builds on the domain, not the reverse);
-// - nothing in server/ but the wiring's top (server/cli.ts, server/cli/**, server/testing/**) imports
+// - nothing in server/ but the wiring's top (server/cli/**, server/testing/**) imports
 //   server/sandbox.ts;
 // - server/http/** never imports server/db/** or server/request-log/** (not even types);
 // - server/** never imports electron;
+// - only the HTTP edge (server/http/plugins/workspace-scope.ts) imports server/workspaces/resolve.ts;
 // - renderer/** imports only its own files, react, react-dom, zustand and, from server/contract, types
 //   (and, as values, the display formats in server/format it shares with the hosted pages);
 // - server/format/** imports only its sibling files (pure: the renderer bundles it).
@@ -99,6 +100,7 @@ const MSG = {
   domainSimulate: 'the domain never imports server/simulate',
   sandbox: 'nothing below the wiring imports server/sandbox.ts',
   format: 'server/format imports nothing but its sibling files',
+  resolution: 'only the HTTP edge (server/http/plugins/workspace-scope.ts) resolves',
 } as const;
 
 interface Probe {
@@ -269,9 +271,36 @@ const probes: Probe[] = [
     source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
   },
   {
-    name: 'cli.ts → ./sandbox.js (allowed)',
-    file: 'server/cli.ts',
-    source: "import { createSandbox } from './sandbox.js';\nexport const probe = createSandbox;\n",
+    name: 'cli/index.ts → ../sandbox.js (allowed)',
+    file: 'server/cli/index.ts',
+    source: "import { createSandbox } from '../sandbox.js';\nexport const probe = createSandbox;\n",
+  },
+  // Only the HTTP edge resolves a request's workspace; the rest reads the one the request is bound to.
+  {
+    name: 'http route → workspaces/resolve',
+    file: 'server/http/sandbox/__probe__-resolve.ts',
+    source:
+      "import { resolveWorkspace } from '../../workspaces/resolve.js';\nexport const probe = resolveWorkspace;\n",
+    expect: banned(MSG.resolution),
+  },
+  {
+    name: 'domain → workspaces/resolve',
+    file: 'server/domain/__probe__/resolve.ts',
+    source:
+      "import { resolveWorkspace } from '../../workspaces/resolve.js';\nexport const probe = resolveWorkspace;\n",
+    expect: banned(MSG.resolution),
+  },
+  {
+    name: 'workspaces → ./resolve',
+    file: 'server/workspaces/__probe__-resolve.ts',
+    source: "import { resolveWorkspace } from './resolve.js';\nexport const probe = resolveWorkspace;\n",
+    expect: banned(MSG.resolution),
+  },
+  {
+    name: 'the edge (http/plugins/workspace-scope.ts) → workspaces/resolve (allowed)',
+    file: 'server/http/plugins/workspace-scope.ts',
+    source:
+      "import { resolveWorkspace } from '../../workspaces/resolve.js';\nexport const probe = resolveWorkspace;\n",
   },
   {
     name: 'testing → ../sandbox.js (allowed: svc-sandbox/testing starts a sandbox, like the CLI)',

@@ -3,8 +3,8 @@ import { story } from '../../server/cli/mcp/explain.js';
 import { bodyOf, fillPath, queryOf, ToolRefusal } from '../../server/cli/mcp/tool.js';
 import { TOOLS } from '../../server/cli/mcp/tools.js';
 import { listed } from '../../server/cli/mcp.js';
+import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
 import type { Delivery } from '../../server/contract/webhooks.js';
-import type { SandboxEvent } from '../../server/contract/workspace.js';
 
 // The pure parts of `svc-sandbox mcp`: how a tool's arguments become a control call, how a tool is
 // listed, and explain's ordering. The protocol itself is tested over stdio (cli-mcp.test.ts).

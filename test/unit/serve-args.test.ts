@@ -6,7 +6,7 @@ import {
   type ServeOptions,
   USAGE,
   UsageError,
-} from '../../server/cli.js';
+} from '../../server/cli/index.js';
 
 /** serve's options from flags and environment variables (what a container sets). */
 function parse(argv: string[], env: Record<string, string> = {}): ServeOptions {

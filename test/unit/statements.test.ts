@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../../server/contract/workspace.js';
+import type { Change } from '../../server/contract/sandbox-state.js';
 import { createCardsRepo } from '../../server/db/cards.js';
 import { createCheckoutsRepo } from '../../server/db/checkouts.js';
 import { openDatabase } from '../../server/db/connection.js';

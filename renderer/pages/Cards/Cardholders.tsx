@@ -5,7 +5,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { formatMoney } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 
 export function NewCardholderForm() {
   const createCardholder = useStore((s) => s.createCardholder);

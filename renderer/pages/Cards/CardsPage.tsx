@@ -3,7 +3,7 @@ import { Private, useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { CardholderDetail } from './CardholderDetail';
 import { CardholderList, NewCardholderForm } from './Cardholders';
 import { PublicKeyCard } from './PublicKeyCard';

@@ -7,7 +7,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { formatMoney, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import type { CheckoutFilter } from '../../store/checkouts';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { CHECKOUT_LABEL, CHECKOUT_TONE } from './status';
 
 const STATUSES = Object.keys(CHECKOUT_TONE) as CheckoutStatus[];

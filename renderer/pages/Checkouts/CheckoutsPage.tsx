@@ -3,7 +3,7 @@ import { useWords } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { CheckoutDetail } from './CheckoutDetail';
 import { CheckoutList } from './CheckoutList';
 import { NewCheckoutForm } from './NewCheckoutForm';

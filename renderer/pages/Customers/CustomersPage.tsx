@@ -11,7 +11,7 @@ import { useScopedLoad } from '../../components/useScopedLoad';
 import { formatMoney, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { customersKey } from '../../store/customers';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { openCheckout } from '../Checkouts/open';
 import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 import { INVOICE_TONE, openInvoice } from '../Invoices/status';

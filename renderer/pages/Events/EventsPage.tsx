@@ -9,7 +9,7 @@ import { useScopedLoad } from '../../components/useScopedLoad';
 import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { type EventTypeFilter, eventsKey } from '../../store/events';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { EVENT_TYPES } from '../Webhooks/events';
 
 /** The payload as the event log stores it, indented: what webhooks carry as `data`. */

@@ -16,7 +16,7 @@ import {
   webhookHealth,
 } from '../../lib/insights';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { CHECKOUT_TONE, checkoutLabel } from '../Checkouts/status';
 import type { ChartSeries } from './Chart';
 import { Stories } from './Stories';

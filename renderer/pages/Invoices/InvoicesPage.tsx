@@ -11,7 +11,7 @@ import { useScopedLoad } from '../../components/useScopedLoad';
 import { formatAmount, formatDay, formatMoney, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { invoicesKey } from '../../store/invoices';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { openCheckout } from '../Checkouts/open';
 import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 import { INVOICE_FILTERS, INVOICE_TONE } from './status';

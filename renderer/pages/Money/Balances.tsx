@@ -1,7 +1,7 @@
 import { Card } from '../../components/Card';
 import { formatAmount } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 
 export function Balances() {
   const balances = useStore((s) => s.balances);

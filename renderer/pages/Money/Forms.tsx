@@ -8,7 +8,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { formatAmount, formatTime, formatTimestamp, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { currenciesOf } from './currencies';
 
 function CurrencySelect({

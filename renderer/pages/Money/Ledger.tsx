@@ -4,7 +4,7 @@ import { Card } from '../../components/Card';
 import { useWords } from '../../components/Private';
 import { formatAmount, formatTimestamp, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 
 /** The net change of one of the merchant's accounts in a transaction, per currency. */
 function net(tx: LedgerTransaction, account: string): { currency: string; amount: number }[] {

@@ -6,8 +6,8 @@ import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/merchant-scope';
 import type { RequestFilter } from '../../store/requests';
-import { scopeKey } from '../../store/scope';
 import { prettyBody } from '../Webhooks/events';
 
 const FILTERS: RequestFilter[] = ['all', '2xx', '4xx', '5xx', 'unauthenticated'];

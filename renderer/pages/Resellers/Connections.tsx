@@ -8,8 +8,8 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/merchant-scope';
 import { formatRate, merchantName } from '../../store/resellers';
-import { scopeKey } from '../../store/scope';
 import {
   CONNECTION_TONE,
   EMPTY_TERMS,

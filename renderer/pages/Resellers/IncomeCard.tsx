@@ -2,7 +2,7 @@ import { Card } from '../../components/Card';
 import { useBusy } from '../../components/useBusy';
 import { formatAmount } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 
 /**
  * The reseller's fees per currency: earned (released after the 7-day hold) and pending (settled

@@ -8,8 +8,8 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { formatMoney, parseAmount } from '../../lib/format';
 import { useStore } from '../../store';
+import { scopeKey } from '../../store/merchant-scope';
 import { merchantName } from '../../store/resellers';
-import { scopeKey } from '../../store/scope';
 import { CHECKOUT_LABEL, CHECKOUT_TONE } from '../Checkouts/status';
 
 /** Hours until an on-behalf checkout expires (as the Checkouts form's default). */

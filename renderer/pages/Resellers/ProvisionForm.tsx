@@ -6,7 +6,7 @@ import { Field, Select, TextInput } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { EMPTY_TERMS, readTerms, TermsFields, type TermsText } from './terms';
 
 type BusinessType = NonNullable<ProvisionBody['btype']>;

@@ -10,7 +10,7 @@ import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
 import { ChaosBadges } from './Chaos';
 import { curlCommand } from './curl';

@@ -10,7 +10,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useInboxUrl } from '../../components/useInboxUrl';
 import { useStore } from '../../store';
-import { scopeKey } from '../../store/scope';
+import { scopeKey } from '../../store/merchant-scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
 import { EndpointChaos } from './Chaos';
 import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';

@@ -6,8 +6,8 @@ import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp, shorten } from '../../lib/format';
 import { useStore } from '../../store';
+import { currentScope } from '../../store/merchant-scope';
 import { attempt } from '../../store/notices';
-import { currentScope } from '../../store/scope';
 import './workbench.css';
 
 // The webhook workbench on the Webhooks page: listen's endpoints marked as such, each endpoint's

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { EnvName, Uuid } from '../../contract/common.js';
 import type { Merchant } from '../../contract/merchants.js';
+import type { SandboxEvent } from '../../contract/sandbox-state.js';
 import type { Delivery } from '../../contract/webhooks.js';
-import type { SandboxEvent } from '../../contract/workspace.js';
 import type { SandboxClient } from '../client.js';
 import { type Args, type Tool, ToolRefusal } from './tool.js';
 

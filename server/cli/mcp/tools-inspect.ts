@@ -7,6 +7,7 @@ import {
   VerifyRequestsBody,
   type VerifyRequestsResult,
 } from '../../contract/requests.js';
+import type { ResetResult, SandboxEvent } from '../../contract/sandbox-state.js';
 import {
   type LibraryList,
   LibraryNameParams,
@@ -15,7 +16,6 @@ import {
 } from '../../contract/scenario-library.js';
 import { type Settings, SettingsPatch } from '../../contract/settings.js';
 import { EventListQuery } from '../../contract/views.js';
-import type { ResetResult, SandboxEvent } from '../../contract/workspace.js';
 import { explainTool } from './explain.js';
 import { count, operationTool, type Tool } from './tool.js';
 

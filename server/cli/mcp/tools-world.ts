@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { AdvanceBody, type ClockState, type Fired } from '../../contract/workspace.js';
+import { AdvanceBody, type ClockState, type Fired } from '../../contract/sandbox-state.js';
 import {
   type Checkpoint,
   CheckpointParams,

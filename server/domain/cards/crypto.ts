@@ -7,7 +7,7 @@ import {
   privateDecrypt,
   randomBytes,
 } from 'node:crypto';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
 
 // Loaded with the first key pair, not at start-up.
 const nodeForge = lazy<typeof import('node-forge')>('node-forge');

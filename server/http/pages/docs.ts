@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
 import type { App } from '../types.js';
 
 type SwaggerUi = typeof import('@fastify/swagger-ui');

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxClock } from '../../clock.js';
 import type { Checkout, CheckoutInspection, CheckoutStatus } from '../../contract/checkouts.js';
 import type { Env } from '../../contract/common.js';
@@ -9,7 +9,8 @@ import type { MerchantService } from '../../domain/merchants/service.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import { NotFoundError } from '../../errors.js';
 import { formatTimestamp } from '../../format/dates.js';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
+import type { Use } from '../types.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
 import HOSTED_SCRIPT from './client/hosted.ts?page-script';
@@ -23,8 +24,6 @@ export interface HostedPageRoutesDeps {
   checkouts: Pick<CheckoutService, 'inspect'>;
   merchants: Pick<MerchantService, 'get'>;
   settings: Pick<SettingsService, 'get'>;
-  /** the listener's environment */
-  env: Env;
 }
 
 const qrcode = lazy<typeof import('qrcode')>('qrcode');
@@ -167,17 +166,20 @@ function fiatPage(checkout: Checkout, merchant: string, env: Env): string {
   });
 }
 
-export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> = async (
-  app,
-  { clock, checkouts, merchants, settings, env },
-) => {
+export const hostedPageRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<HostedPageRoutesDeps>;
+  env: Env;
+}> = async (app, { use, env }) => {
   /** A checkout as the customer-facing address of its environment sees it: another env's is unknown. */
-  const load = (id: string): CheckoutInspection => {
-    const view = checkouts.inspect(id);
+  const load = (request: FastifyRequest, id: string): CheckoutInspection => {
+    const view = use(request).checkouts.inspect(id);
     if (view.env !== env) throw new NotFoundError('Checkout', id);
     return view;
   };
-  const stateOf = ({ checkout, received_amount }: CheckoutInspection): HostedCheckoutState => ({
+  const stateOf = (
+    request: FastifyRequest,
+    { checkout, received_amount }: CheckoutInspection,
+  ): HostedCheckoutState => ({
     id: checkout.id,
     status: checkout.status,
     amount: checkout.amount,
@@ -187,31 +189,44 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageRoutesDeps> =
     refunded_amount: checkout.refunded_amount,
     expires_at: checkout.expires_at,
     paid_at: checkout.paid_at,
-    now: clock.nowIso(),
-    frozen: clock.frozen,
+    now: use(request).clock.nowIso(),
+    frozen: use(request).clock.frozen,
   });
-  const html = (reply: FastifyReply, body: string, script: string) =>
+  const html = (request: FastifyRequest, reply: FastifyReply, body: string, script: string) =>
     reply
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', pagePolicy(script, settings.get().hosted_pages_frame_ancestors))
+      .header(
+        'Content-Security-Policy',
+        pagePolicy(script, use(request).settings.get().hosted_pages_frame_ancestors),
+      )
       .send(body);
 
   app.get('/pay/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-    const view = load(request.params.id);
-    const merchant = merchants.get(view.checkout.merchant_id).name;
-    return html(reply, await checkoutPage(view, merchant, stateOf(view), env), HOSTED_SCRIPT);
+    const view = load(request, request.params.id);
+    const merchant = use(request).merchants.get(view.checkout.merchant_id).name;
+    return html(
+      request,
+      reply,
+      await checkoutPage(view, merchant, stateOf(request, view), env),
+      HOSTED_SCRIPT,
+    );
   });
   app.get('/pay/:id/fiat', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-    const { checkout } = load(request.params.id);
-    return html(reply, fiatPage(checkout, merchants.get(checkout.merchant_id).name, env), FIAT_SCRIPT);
+    const { checkout } = load(request, request.params.id);
+    return html(
+      request,
+      reply,
+      fiatPage(checkout, use(request).merchants.get(checkout.merchant_id).name, env),
+      FIAT_SCRIPT,
+    );
   });
   app.get(
     '/pay/:id/status',
     { schema: { hide: true, params: IdParams, response: { 200: HostedCheckoutState } } },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return stateOf(load(request.params.id));
+      return stateOf(request, load(request, request.params.id));
     },
   );
 };

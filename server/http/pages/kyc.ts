@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Env } from '../../contract/common.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { IdentityProvider } from '../../simulate/identity.js';
+import type { Use } from '../types.js';
 import KYC_CSS from './client/kyc.css?page-style';
 import KYC_SCRIPT from './client/kyc.ts?page-script';
 import { escapeHtml, pageDocument, pagePolicy, scriptJson } from './html.js';
@@ -13,8 +14,6 @@ import { type KycPageData, KycSessionState } from './state.js';
 export interface KycPageRoutesDeps {
   identity: Pick<IdentityProvider, 'holderByKycToken'>;
   settings: Pick<SettingsService, 'get'>;
-  /** the listener's environment (for the badge) */
-  env: Env;
 }
 
 /** The provider's view of the applicant (whatever the identity simulator returns for a session). */
@@ -61,16 +60,19 @@ function kycPage(holder: Applicant, token: string, env: Env): string {
   });
 }
 
-export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async (
+export const kycPageRoutes: FastifyPluginAsyncTypebox<{ use: Use<KycPageRoutesDeps>; env: Env }> = async (
   app,
-  { identity, settings, env },
+  { use, env },
 ) => {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/kyc/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const holder = identity.holderByKycToken(request.params.token);
+    const holder = use(request).identity.holderByKycToken(request.params.token);
     return noStore(reply)
       .type('text/html; charset=utf-8')
-      .header('Content-Security-Policy', pagePolicy(KYC_SCRIPT, settings.get().hosted_pages_frame_ancestors))
+      .header(
+        'Content-Security-Policy',
+        pagePolicy(KYC_SCRIPT, use(request).settings.get().hosted_pages_frame_ancestors),
+      )
       .send(kycPage(holder, request.params.token, env));
   });
   app.get(
@@ -78,7 +80,7 @@ export const kycPageRoutes: FastifyPluginAsyncTypebox<KycPageRoutesDeps> = async
     { schema: { hide: true, params: TokenParams, response: { 200: KycSessionState } } },
     async (request, reply) => {
       noStore(reply);
-      return stateOf(identity.holderByKycToken(request.params.token));
+      return stateOf(use(request).identity.holderByKycToken(request.params.token));
     },
   );
 };

@@ -3,11 +3,11 @@ import type { Env } from '../../contract/common.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import { UnauthorizedError } from '../../errors.js';
+import type { Use } from '../types.js';
 import type { KeyLimiter } from './key-limiter.js';
 
 export interface ApiKeyOptions {
-  merchants: Pick<MerchantService, 'authenticate'>;
-  settings: Pick<SettingsService, 'get'>;
+  use: Use<{ merchants: Pick<MerchantService, 'authenticate'>; settings: Pick<SettingsService, 'get'> }>;
   limiter: KeyLimiter;
   /** the listener's environment: a key acts in the environment of the address it is sent to */
   env: Env;
@@ -22,7 +22,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * or its connection closes, whichever comes first, so a client that aborts cannot leak a slot.
  */
 export const apiKey = fp<ApiKeyOptions>(
-  async (app, { merchants, settings, limiter, env }) => {
+  async (app, { use, limiter, env }) => {
     // Callback style: this runs on every /v1 request, and a promise per request is measurable.
     app.addHook('onRequest', (request, reply, done) => {
       try {
@@ -31,6 +31,7 @@ export const apiKey = fp<ApiKeyOptions>(
           throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
         const match = BEARER.exec(header);
         if (!match) throw new UnauthorizedError('Malformed Authorization header: expected Bearer svcb_...');
+        const { merchants, settings } = use(request);
         const key = merchants.authenticate(match[1]!);
         const current = settings.get();
         limiter.take(key.id, current.rate_limit_per_minute);

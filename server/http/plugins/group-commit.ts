@@ -1,17 +1,21 @@
 import type { preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { BoundWorkspace } from '../../workspaces/binding.js';
 import { storageProblem } from '../errors.js';
+import type { Use } from '../types.js';
 import { hooksOf, takesBody } from './route-hooks.js';
-/** The part of the CommitBatcher (server/db/batch.ts) the HTTP edge drives. */
 export interface GroupCommitOptions {
-  batcher: {
-    /** joins the current turn's transaction (opening it if needed) */
-    join(): void;
-    /** whether a batch is open */
-    readonly open: boolean;
-    /** resolves once the open batch has committed */
-    durable(): Promise<void>;
-  };
+  use: Use<{ batcher: GroupCommitBatcher }>;
+}
+
+/** The part of the CommitBatcher (server/db/batch.ts) the HTTP edge drives. */
+export interface GroupCommitBatcher {
+  /** joins the current turn's transaction (opening it if needed) */
+  join(): void;
+  /** whether a batch is open */
+  readonly open: boolean;
+  /** resolves once the open batch has committed */
+  durable(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -32,9 +36,9 @@ declare module 'fastify' {
  * alone (its savepoint), the others of the batch commit.
  */
 export const groupCommit = fp<GroupCommitOptions>(
-  async (app, { batcher }) => {
+  async (app, { use }) => {
     const join: preHandlerHookHandler = (request, _reply, done) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') batcher.join();
+      if (request.method !== 'GET' && request.method !== 'HEAD') use(request).batcher.join();
       done();
     };
     // Joining is for the routes that write: a GET (the most frequent call) runs no hook for it.
@@ -43,7 +47,8 @@ export const groupCommit = fp<GroupCommitOptions>(
       route.preHandler = [join, ...hooksOf(route.preHandler)];
     });
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!batcher.open) {
+      const batcher = (request.workspace as BoundWorkspace | null) === null ? null : use(request).batcher;
+      if (batcher === null || !batcher.open) {
         done(null, payload);
         return;
       }

@@ -4,10 +4,11 @@ import type { Env } from '../../contract/common.js';
 import { WEBHOOK_HEADER } from '../../contract/webhooks.js';
 import type { FiredEvents } from '../../recording/exchange.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
-import type { Scope } from '../../workspaces/scope.js';
+import type { BoundWorkspace } from '../../workspaces/binding.js';
+import type { Use } from '../types.js';
 
 export interface RecordingOptions {
-  recorder: Pick<ScenarioRecorder, 'capture' | 'recording' | 'track'>;
+  use: Use<{ recorder: Pick<ScenarioRecorder, 'capture' | 'recording' | 'track'> }>;
   /** the listener's environment */
   env: Env;
 }
@@ -38,19 +39,20 @@ const parse = (payload: unknown): unknown => {
  * the state it left.
  */
 export const recording = fp<RecordingOptions>(
-  async (app, { recorder, env }) => {
+  async (app, { use, env }) => {
     const fired = new WeakMap<FastifyRequest, FiredEvents>();
     // The last hook before the handler: the rest of the request runs in the scope `track` opens.
     app.addHook('preHandler', (request, _reply, done) => {
-      const collected = recorder.track(done);
+      const collected = use(request).recorder.track(done);
       if (collected) fired.set(request, collected);
     });
     app.addHook('onSend', (request, reply, payload, done) => {
       const collected = fired.get(request);
       if (collected) collected.open = false;
       // Refused before it had a workspace (no Host, a foreign origin): no recorder to ask.
-      const inWorkspace = (request.workspace as Scope | null) !== null;
-      if (inWorkspace && recorder.recording && request.routeOptions.url !== undefined) {
+      // (A request refused before it was bound to a workspace has nothing to record.)
+      const recorder = (request.workspace as BoundWorkspace | null) === null ? null : use(request).recorder;
+      if (recorder?.recording && request.routeOptions.url !== undefined) {
         try {
           const pending = recorder.capture({
             env,

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import fp from 'fastify-plugin';
 import type { Env } from '../../contract/common.js';
 import type { Redaction, RequestLogService } from '../../domain/requests/service.js';
+import type { Use } from '../types.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,7 +19,7 @@ declare module 'fastify' {
 }
 
 export interface RequestLogOptions {
-  requests: Pick<RequestLogService, 'record'>;
+  use: Use<{ requests: Pick<RequestLogService, 'record'> }>;
   /** the listener's environment (the principal's; when authentication failed there is none) */
   env: Env;
 }
@@ -40,7 +41,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * set, and the sandbox has neither on this path (it read 0 for every request).
  */
 export const requestLog = fp<RequestLogOptions>(
-  async (app, { requests, env }) => {
+  async (app, { use, env }) => {
     app.decorateRequest('receivedAt', 0);
     app.addHook('onRequest', (request, _reply, done) => {
       request.receivedAt = performance.now();
@@ -52,7 +53,7 @@ export const requestLog = fp<RequestLogOptions>(
         const header = request.headers.authorization;
         const token = typeof header === 'string' ? (BEARER.exec(header)?.[1] ?? null) : null;
         const route = request.routeOptions;
-        requests.record({
+        use(request).requests.record({
           env: principal?.env ?? env,
           merchantId: principal?.merchantId ?? null,
           apiKeyId: principal?.apiKeyId ?? null,

@@ -1,27 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { WORKSPACE_HEADER } from '../../contract/workspaces.js';
 import { NotFoundError } from '../../errors.js';
-import { enterScope, type Scope } from '../../workspaces/scope.js';
+import type { BoundWorkspace } from '../../workspaces/binding.js';
+import { resolveWorkspace, type WorkspaceFinder } from '../../workspaces/resolve.js';
 
-/** What the edge needs to find a request's workspace. */
-export interface WorkspaceFinder {
-  readonly default: Scope;
-  /** whether requests enter their workspace's scope (once the sandbox has more than the default) */
-  readonly scoped: boolean;
-  /** the workspace of a request that entered none (the default, while it is the only one) */
-  readonly unscoped: () => Scope | undefined;
-  /** by id or name */
-  find(idOrName: string): Scope | undefined;
-  /** the workspace holding this API key */
-  findByKey(key: string): Scope | undefined;
-}
+export type { WorkspaceFinder };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the workspace the request acts in (set before anything else runs) */
-    workspace: Scope;
+    /** the workspace the request acts in, bound to its context for the whole request (set first) */
+    workspace: BoundWorkspace;
     /** the name or id of a workspace the request named that does not exist */
     missingWorkspace: string | null;
   }
@@ -47,70 +37,59 @@ export function rewriteWorkspaceUrl(raw: IncomingMessage): string {
   return rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const QUERY = /[?&]workspace=([^&#]*)/;
-
-/** Which workspace a request names, if any: the URL prefix, the header, or `?workspace=`. */
-function named(request: FastifyRequest): string | undefined {
-  const prefixed = (request.raw as Marked)[PREFIXED];
-  if (prefixed !== undefined) return prefixed;
-  const header = request.headers[WORKSPACE_HEADER];
-  if (typeof header === 'string' && header !== '') return header;
-  const url = request.raw.url ?? '';
-  const query = url.includes('workspace=') ? QUERY.exec(url) : null;
-  if (query) {
-    try {
-      return decodeURIComponent(query[1]!.replace(/\+/g, ' '));
-    } catch {
-      return query[1];
-    }
-  }
-  return undefined;
-}
-
 /**
- * Runs every request inside its workspace (server/workspaces/scope.ts). `/v1` finds it from the
- * API key (an unknown key is refused by the default workspace, like any bad key); everything else
- * from the URL prefix, `X-SVC-Workspace` or `?workspace=`, or acts in the default one. A workspace
- * named but not found is a 404, before any route runs.
+ * Binds every request to its workspace (server/workspaces/resolve.ts decides which), once, before
+ * anything else runs: `request.workspace` holds the workspace's context as it was when the request
+ * started, and every route and plugin reads its services from there. The binding is let go when
+ * the response closes (sent, or the client gone), which a restore, reset or delete waits for. A
+ * workspace named but not found is a 404, before any route runs.
  */
 export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
   async (app, { workspaces }) => {
-    app.decorateRequest('workspace', null as unknown as Scope);
+    app.decorateRequest('workspace', null as unknown as BoundWorkspace);
     app.decorateRequest('missingWorkspace', null);
-    // Callback style: `done` runs inside the scope, so the rest of the request does too. First of
-    // all hooks: even a request refused before routing is answered inside a workspace.
-    app.addHook('onRequest', (request, _reply, done) => {
-      let scope: Scope | undefined;
-      const url = request.raw.url ?? '';
-      if (url.startsWith('/v1/') || url === '/v1') {
-        const match = BEARER.exec(request.headers.authorization ?? '');
-        scope = (match && workspaces.findByKey(match[1]!)) || workspaces.default;
-      } else {
-        const name = named(request);
-        scope = name === undefined ? workspaces.default : workspaces.find(name);
-        if (scope === undefined) {
-          // Refused by `workspaceRequired` (after the Host and Origin checks), from the default one.
-          request.missingWorkspace = name ?? '';
-          scope = workspaces.default;
-        }
+    // First of all hooks: even a request refused before routing is answered inside a workspace.
+    app.addHook('onRequest', (request, reply, done) => {
+      const raw = request.raw;
+      const { workspace, missing } = resolveWorkspace(workspaces, {
+        url: raw.url ?? '',
+        prefixed: (raw as Marked)[PREFIXED],
+        header: request.headers[WORKSPACE_HEADER],
+        authorization: request.headers.authorization,
+      });
+      // Refused by `workspaceRequired` (after the Host and Origin checks), from the default one.
+      if (missing !== null) request.missingWorkspace = missing;
+      const bound = workspace.bind();
+      if (bound === null || bound instanceof Promise) {
+        // A restore, reset or delete of this workspace is under way: the request starts after it.
+        void Promise.resolve(bound).then((later) => {
+          // Deleted meanwhile: answered like a request naming a workspace that does not exist.
+          if (later === null) request.missingWorkspace ??= workspace.id;
+          enter(request, reply, later, done);
+        });
+        return;
       }
-      request.workspace = scope;
-      if (workspaces.scoped) enterScope(scope, done);
-      else done();
+      enter(request, reply, bound, done);
     });
-    // The body arrives on the connection's own callbacks, outside the scope: go back in for the
-    // rest (validation, handler, answer).
-    app.addHook('preValidation', (request, _reply, done) => {
-      if (workspaces.scoped) enterScope(request.workspace, done);
-      else done();
-    });
-    // An answer may leave from outside the scope (a 413 decided while the body arrives, a URL
-    // refused before routing): the answer's own hooks, which run after this one, run inside it.
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (workspaces.scoped) enterScope(request.workspace ?? workspaces.default, () => done(null, payload));
-      else done(null, payload);
-    });
+
+    const enter = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      bound: BoundWorkspace | null,
+      done: HookHandlerDoneFunction,
+    ) => {
+      if (bound === null) {
+        const fallback = workspaces.default.bind();
+        if (fallback === null || fallback instanceof Promise) {
+          void Promise.resolve(fallback).then((later) => enter(request, reply, later, done));
+          return;
+        }
+        bound = fallback;
+      }
+      request.workspace = bound;
+      reply.raw.once('close', () => bound.leave());
+      done();
+    };
   },
   { name: 'workspace-scope' },
 );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   ApplyBody,
@@ -19,6 +20,7 @@ import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { RefundService } from '../../domain/refunds/service.js';
 import type { Env, Principal } from '../../domain/types.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: acting as a merchant'];
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -46,9 +48,9 @@ export interface ActingControlRoutesDeps {
   refunds: Pick<RefundService, 'refund'>;
 }
 
-export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesDeps> = async (
+export const actingControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<ActingControlRoutesDeps> }> = async (
   app,
-  { cards, checkouts, lifecycle, merchants, refunds },
+  { use },
 ) => {
   app.post(
     '/merchants/:id/checkouts',
@@ -64,8 +66,11 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return checkouts.create(owner(request.params.id, request.query.env ?? 'test'), request.body);
+      use(request).merchants.get(request.params.id);
+      return use(request).checkouts.create(
+        owner(request.params.id, request.query.env ?? 'test'),
+        request.body,
+      );
     },
   );
 
@@ -82,8 +87,8 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
       },
     },
     async (request) => {
-      const row = lifecycle.find(request.params.id);
-      return refunds.refund(owner(row.merchant_id, row.env), row.id, request.body);
+      const row = use(request).lifecycle.find(request.params.id);
+      return use(request).refunds.refund(owner(row.merchant_id, row.env), row.id, request.body);
     },
   );
 
@@ -101,13 +106,16 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return cards.createHolder(owner(request.params.id, request.query.env ?? 'test'), request.body);
+      use(request).merchants.get(request.params.id);
+      return use(request).cards.createHolder(
+        owner(request.params.id, request.query.env ?? 'test'),
+        request.body,
+      );
     },
   );
 
-  const holderOwner = (id: string) => {
-    const holder = cards.holderById(id);
+  const holderOwner = (request: FastifyRequest, id: string) => {
+    const holder = use(request).cards.holderById(id);
     return owner(holder.merchant_id, holder.env);
   };
 
@@ -123,7 +131,8 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
         response: { 200: CardApplication, ...errors },
       },
     },
-    async (request) => cards.apply(holderOwner(request.params.id), request.params.id, request.body),
+    async (request) =>
+      use(request).cards.apply(holderOwner(request, request.params.id), request.params.id, request.body),
   );
 
   app.post(
@@ -138,7 +147,8 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
         response: { 200: Card, ...errors },
       },
     },
-    async (request) => cards.issue(holderOwner(request.params.id), request.params.id, request.body),
+    async (request) =>
+      use(request).cards.issue(holderOwner(request, request.params.id), request.params.id, request.body),
   );
 
   for (const [action, operationId, summary] of [
@@ -158,7 +168,7 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
         },
       },
       async (request, reply) => {
-        cards[action](holderOwner(request.params.id), request.params.id, request.body);
+        use(request).cards[action](holderOwner(request, request.params.id), request.params.id, request.body);
         return reply.code(204).send(null);
       },
     );
@@ -177,9 +187,9 @@ export const actingControlRoutes: FastifyPluginAsyncTypebox<ActingControlRoutesD
       },
     },
     async (request) => {
-      const card = cards.cardById(request.params.id);
-      return cards.setStatus(
-        holderOwner(card.cardholder_id),
+      const card = use(request).cards.cardById(request.params.id);
+      return use(request).cards.setStatus(
+        holderOwner(request, card.cardholder_id),
         card.cardholder_id,
         card.id,
         request.body.status,

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { PinResult, SecretsResult, SessionBody } from '../../contract/cards.js';
 import { ErrorBody, IdParams } from '../../contract/common.js';
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: acting as a merchant'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -19,13 +21,12 @@ export interface CardSecretControlRoutesDeps {
   secrets: Pick<CardSecrets, 'getPin' | 'secrets'>;
 }
 
-export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<CardSecretControlRoutesDeps> = async (
-  app,
-  { cards, secrets },
-) => {
-  const ownerOf = (cardId: string) => {
-    const card = cards.cardById(cardId);
-    const holder = cards.holderById(card.cardholder_id);
+export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<CardSecretControlRoutesDeps>;
+}> = async (app, { use }) => {
+  const ownerOf = (request: FastifyRequest, cardId: string) => {
+    const card = use(request).cards.cardById(cardId);
+    const holder = use(request).cards.holderById(card.cardholder_id);
     const principal = {
       env: holder.env,
       merchantId: holder.merchant_id,
@@ -48,8 +49,8 @@ export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<CardSecretContro
       },
     },
     async (request) => {
-      const { card, principal } = ownerOf(request.params.id);
-      return secrets.secrets(principal, card.cardholder_id, card.id, request.body.session);
+      const { card, principal } = ownerOf(request, request.params.id);
+      return use(request).secrets.secrets(principal, card.cardholder_id, card.id, request.body.session);
     },
   );
 
@@ -66,8 +67,8 @@ export const cardSecretControlRoutes: FastifyPluginAsyncTypebox<CardSecretContro
       },
     },
     async (request) => {
-      const { card, principal } = ownerOf(request.params.id);
-      return secrets.getPin(principal, card.cardholder_id, card.id, request.body.session);
+      const { card, principal } = ownerOf(request, request.params.id);
+      return use(request).secrets.getPin(principal, card.cardholder_id, card.id, request.body.session);
     },
   );
 };

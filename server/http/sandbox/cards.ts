@@ -20,6 +20,7 @@ import type { CardService } from '../../domain/cards/service.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { CardNetwork } from '../../simulate/card-network.js';
 import type { IdentityProvider } from '../../simulate/identity.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: identity and card network'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -46,9 +47,9 @@ export interface CardControlRoutesDeps {
   settings: Pick<SettingsService, 'get'>;
 }
 
-export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps> = async (
+export const cardControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardControlRoutesDeps> }> = async (
   app,
-  { cards, identity, network, secrets, settings },
+  { use },
 ) => {
   app.get(
     '/keys',
@@ -63,7 +64,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     },
     async (request) => {
       const env = request.query.env ?? 'test';
-      return { env, public_key_pem: secrets.publicKey(env) };
+      return { env, public_key_pem: use(request).secrets.publicKey(env) };
     },
   );
 
@@ -78,7 +79,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: Type.Array(CardProduct) },
       },
     },
-    async () => settings.get().card_catalogue,
+    async (request) => use(request).settings.get().card_catalogue,
   );
 
   app.get(
@@ -92,7 +93,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: CardholderDetail, ...errors },
       },
     },
-    async (request) => cards.holderDetail(request.params.id),
+    async (request) => use(request).cards.holderDetail(request.params.id),
   );
 
   app.post(
@@ -107,7 +108,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: KycState, ...errors },
       },
     },
-    async (request) => identity.kycResult(request.params.id, request.body.result),
+    async (request) => use(request).identity.kycResult(request.params.id, request.body.result),
   );
 
   app.post(
@@ -122,7 +123,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: CardApplication, ...errors },
       },
     },
-    async (request) => identity.review(request.params.id, request.body.status),
+    async (request) => use(request).identity.review(request.params.id, request.body.status),
   );
 
   for (const [action, operationId, summary] of [
@@ -132,7 +133,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
     app.post(
       `/cards/:id/${action}`,
       { schema: { operationId, summary, tags, params: IdParams, response: { 200: Card, ...errors } } },
-      async (request) => network[action](request.params.id),
+      async (request) => use(request).network[action](request.params.id),
     );
   }
 
@@ -148,7 +149,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: CardTransaction, ...errors },
       },
     },
-    async (request) => network.authorize(request.params.id, request.body),
+    async (request) => use(request).network.authorize(request.params.id, request.body),
   );
 
   for (const [path, action, operationId, summary] of [
@@ -168,7 +169,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
           response: { 200: CardTransaction, ...errors },
         },
       },
-      async (request) => network[action](request.params.id, request.body),
+      async (request) => use(request).network[action](request.params.id, request.body),
     );
   }
 
@@ -184,7 +185,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
       },
     },
     async (request) => {
-      return network.transactionsOf(request.params.id, 1000);
+      return use(request).network.transactionsOf(request.params.id, 1000);
     },
   );
 
@@ -199,7 +200,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
         response: { 200: CardTransaction, ...errors },
       },
     },
-    async (request) => network.transaction(request.params.id),
+    async (request) => use(request).network.transaction(request.params.id),
   );
 
   for (const [action, operationId, summary] of [
@@ -218,7 +219,7 @@ export const cardControlRoutes: FastifyPluginAsyncTypebox<CardControlRoutesDeps>
           response: { 200: CardTransaction, ...errors },
         },
       },
-      async (request) => network[action](request.params.id),
+      async (request) => use(request).network[action](request.params.id),
     );
   }
 };

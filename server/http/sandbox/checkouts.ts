@@ -8,6 +8,7 @@ import {
 import { ErrorBody, IdParams } from '../../contract/common.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { ChainSimulator } from '../../simulate/chain.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: crypto payments'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -18,10 +19,9 @@ export interface CheckoutControlRoutesDeps {
   checkouts: Pick<CheckoutService, 'inspect'>;
 }
 
-export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRoutesDeps> = async (
-  app,
-  { chain, checkouts },
-) => {
+export const checkoutControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<CheckoutControlRoutesDeps>;
+}> = async (app, { use }) => {
   app.get(
     '/checkouts/:id',
     {
@@ -33,7 +33,7 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
         response: { 200: CheckoutInspection, ...errors },
       },
     },
-    async (request) => checkouts.inspect(request.params.id),
+    async (request) => use(request).checkouts.inspect(request.params.id),
   );
 
   app.post(
@@ -48,7 +48,7 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
         response: { 200: PaymentResult, ...errors },
       },
     },
-    async (request) => chain.pay(request.params.id, request.body),
+    async (request) => use(request).chain.pay(request.params.id, request.body),
   );
 
   app.post(
@@ -62,7 +62,7 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
         response: { 200: Checkout, ...errors },
       },
     },
-    async (request) => chain.complete(request.params.id),
+    async (request) => use(request).chain.complete(request.params.id),
   );
 
   app.post(
@@ -76,7 +76,7 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
         response: { 200: Checkout, ...errors },
       },
     },
-    async (request) => chain.expire(request.params.id),
+    async (request) => use(request).chain.expire(request.params.id),
   );
 
   app.post(
@@ -90,6 +90,6 @@ export const checkoutControlRoutes: FastifyPluginAsyncTypebox<CheckoutControlRou
         response: { 200: Checkout, ...errors },
       },
     },
-    async (request) => chain.cancel(request.params.id),
+    async (request) => use(request).chain.cancel(request.params.id),
   );
 };

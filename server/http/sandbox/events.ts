@@ -1,18 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, IdParams } from '../../contract/common.js';
+import { SandboxEvent } from '../../contract/sandbox-state.js';
 import { EventListQuery } from '../../contract/views.js';
-import { SandboxEvent } from '../../contract/workspace.js';
 import type { DashboardViews } from '../../domain/views/service.js';
+import type { Use } from '../types.js';
 
 /** The recorded event log, newest first: filter by type, search by id, keyset paging. */
 export interface EventControlRoutesDeps {
   dashboard: Pick<DashboardViews, 'events'>;
 }
 
-export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDeps> = async (
+export const eventControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<EventControlRoutesDeps> }> = async (
   app,
-  { dashboard },
+  { use },
 ) => {
   app.get(
     '/merchants/:id/events',
@@ -28,7 +29,7 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox<EventControlRoutesDep
     },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, type, q } = request.query;
-      return dashboard.events(request.params.id, env, { limit, startingAfter, type, search: q });
+      return use(request).dashboard.events(request.params.id, env, { limit, startingAfter, type, search: q });
     },
   );
 };

@@ -19,6 +19,7 @@ import type { MerchantService } from '../../domain/merchants/service.js';
 import { ValidationError } from '../../errors.js';
 import type { ChainSimulator } from '../../simulate/chain.js';
 import type { PayoutRail } from '../../simulate/payouts.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: deposits, payouts, balances'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -35,9 +36,9 @@ export interface FundsControlRoutesDeps {
   payouts: Pick<PayoutRail, 'payout'>;
 }
 
-export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDeps> = async (
+export const fundsControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<FundsControlRoutesDeps> }> = async (
   app,
-  { chain, funds, ledger, merchants, payouts },
+  { use },
 ) => {
   app.post(
     '/deposits',
@@ -51,7 +52,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
         response: { 200: Deposit, ...errors },
       },
     },
-    async (request) => chain.deposit({ ...request.body, env: envOf(request.query, request.body) }),
+    async (request) =>
+      use(request).chain.deposit({ ...request.body, env: envOf(request.query, request.body) }),
   );
 
   app.post(
@@ -71,7 +73,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     },
     async (request) => {
       const { count, ...input } = request.body;
-      return chain.depositBurst({ ...input, env: envOf(request.query, request.body) }, count);
+      return use(request).chain.depositBurst({ ...input, env: envOf(request.query, request.body) }, count);
     },
   );
 
@@ -87,7 +89,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
         response: { 200: Deposit, ...errors },
       },
     },
-    async (request) => chain.depositToAddress(request.params.address, request.body),
+    async (request) => use(request).chain.depositToAddress(request.params.address, request.body),
   );
 
   app.post(
@@ -103,7 +105,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
       },
     },
     async (request) =>
-      payouts.payout({
+      use(request).payouts.payout({
         ...request.body,
         env: envOf(request.query, request.body),
         outcome: request.body.outcome ?? 'completed',
@@ -122,7 +124,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
         response: { 200: Type.Array(Deposit), ...errors },
       },
     },
-    async (request) => funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
+    async (request) =>
+      use(request).funds.deposits(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
@@ -137,7 +140,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
         response: { 200: Type.Array(Payout), ...errors },
       },
     },
-    async (request) => funds.payouts(request.params.id, request.query.env ?? 'test', request.query.limit),
+    async (request) =>
+      use(request).funds.payouts(request.params.id, request.query.env ?? 'test', request.query.limit),
   );
 
   app.get(
@@ -153,8 +157,8 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return ledger.merchantBalances(request.query.env ?? 'test', request.params.id);
+      use(request).merchants.get(request.params.id);
+      return use(request).ledger.merchantBalances(request.query.env ?? 'test', request.params.id);
     },
   );
 
@@ -171,8 +175,12 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return ledger.merchantTransactions(request.query.env ?? 'test', request.params.id, request.query.limit);
+      use(request).merchants.get(request.params.id);
+      return use(request).ledger.merchantTransactions(
+        request.query.env ?? 'test',
+        request.params.id,
+        request.query.limit,
+      );
     },
   );
 
@@ -191,8 +199,14 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<FundsControlRoutesDep
     },
     async (request) => {
       const env = envOf(request.query, request.body);
-      funds.credit(request.params.id, env, request.body.currency, request.body.amount, request.body.memo);
-      return ledger.merchantBalances(env, request.params.id);
+      use(request).funds.credit(
+        request.params.id,
+        env,
+        request.body.currency,
+        request.body.amount,
+        request.body.memo,
+      );
+      return use(request).ledger.merchantBalances(env, request.params.id);
     },
   );
 };

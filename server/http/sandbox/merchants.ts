@@ -10,6 +10,7 @@ import {
   PatchMerchantBody,
 } from '../../contract/merchants.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: merchants'];
 const errors = { 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -21,10 +22,9 @@ export interface MerchantControlRoutesDeps {
   >;
 }
 
-export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRoutesDeps> = async (
-  app,
-  { merchants },
-) => {
+export const merchantControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<MerchantControlRoutesDeps>;
+}> = async (app, { use }) => {
   app.post(
     '/merchants',
     {
@@ -36,7 +36,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: CreatedMerchant, ...errors },
       },
     },
-    async (request) => merchants.create(request.body),
+    async (request) => use(request).merchants.create(request.body),
   );
 
   app.get(
@@ -49,7 +49,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: Type.Array(Merchant) },
       },
     },
-    async () => merchants.list(),
+    async (request) => use(request).merchants.list(),
   );
 
   app.get(
@@ -63,7 +63,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: Merchant, ...errors },
       },
     },
-    async (request) => merchants.get(request.params.id),
+    async (request) => use(request).merchants.get(request.params.id),
   );
 
   app.patch(
@@ -78,7 +78,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: Merchant, ...errors },
       },
     },
-    async (request) => merchants.patch(request.params.id, request.body),
+    async (request) => use(request).merchants.patch(request.params.id, request.body),
   );
 
   app.post(
@@ -93,7 +93,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: ApiKey, ...errors },
       },
     },
-    async (request) => merchants.createKey(request.params.id, request.body),
+    async (request) => use(request).merchants.createKey(request.params.id, request.body),
   );
 
   app.get(
@@ -107,7 +107,7 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: Type.Array(ApiKey), ...errors },
       },
     },
-    async (request) => merchants.listKeys(request.params.id),
+    async (request) => use(request).merchants.listKeys(request.params.id),
   );
 
   app.delete(
@@ -121,6 +121,6 @@ export const merchantControlRoutes: FastifyPluginAsyncTypebox<MerchantControlRou
         response: { 200: ApiKey, ...errors },
       },
     },
-    async (request) => merchants.revokeKey(request.params.id),
+    async (request) => use(request).merchants.revokeKey(request.params.id),
   );
 };

@@ -8,16 +8,16 @@ import {
   RecordingStopped,
 } from '../../contract/recording.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
+import type { Use } from '../types.js';
 
 /** Recording a scenario: start, state, expectations from the current state, stop (→ YAML). */
 export interface RecordingControlRoutesDeps {
   recorder: Pick<ScenarioRecorder, 'expect' | 'start' | 'state' | 'stop'>;
 }
 
-export const recordingControlRoutes: FastifyPluginAsyncTypebox<RecordingControlRoutesDeps> = async (
-  app,
-  { recorder },
-) => {
+export const recordingControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<RecordingControlRoutesDeps>;
+}> = async (app, { use }) => {
   const tags = ['sandbox: scenarios'];
   // These routes change no data: nothing to join a group commit for.
   const config = { groupCommit: false };
@@ -33,7 +33,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox<RecordingControlR
         response: { 200: RecordingState, 409: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request) => recorder.start(request.body.name),
+    async (request) => use(request).recorder.start(request.body.name),
   );
   app.get(
     '/recording',
@@ -45,7 +45,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox<RecordingControlR
         response: { 200: RecordingState },
       },
     },
-    async () => recorder.state(),
+    async (request) => use(request).recorder.state(),
   );
   app.post(
     '/recording/expect',
@@ -59,7 +59,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox<RecordingControlR
         response: { 200: RecordingExpectResult, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request) => recorder.expect(request.body),
+    async (request) => use(request).recorder.expect(request.body),
   );
   app.post(
     '/recording/stop',
@@ -72,6 +72,6 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox<RecordingControlR
         response: { 200: RecordingStopped, 409: ErrorBody },
       },
     },
-    async () => recorder.stop(),
+    async (request) => use(request).recorder.stop(),
   );
 };

@@ -8,16 +8,16 @@ import {
   VerifyRequestsResult,
 } from '../../contract/requests.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
+import type { Use } from '../types.js';
 
 /** The request log: every /v1 request, newest first (live: `event: request` on GET /sandbox/events). */
 export interface RequestLogControlRoutesDeps {
   requests: Pick<RequestLogService, 'get' | 'list' | 'verify'>;
 }
 
-export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogControlRoutesDeps> = async (
-  app,
-  { requests },
-) => {
+export const requestLogControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<RequestLogControlRoutesDeps>;
+}> = async (app, { use }) => {
   const tags = ['sandbox: events'];
   app.get(
     '/request-log',
@@ -30,7 +30,7 @@ export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogContro
         response: { 200: Type.Array(RequestLogEntry), 422: ErrorBody },
       },
     },
-    async (request) => requests.list(request.query),
+    async (request) => use(request).requests.list(request.query),
   );
   app.get(
     '/request-log/:id',
@@ -43,7 +43,7 @@ export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogContro
         response: { 200: RequestLogEntry, 404: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request) => requests.get(request.params.id),
+    async (request) => use(request).requests.get(request.params.id),
   );
   app.post(
     '/request-log/verify',
@@ -56,6 +56,6 @@ export const requestLogControlRoutes: FastifyPluginAsyncTypebox<RequestLogContro
         response: { 200: VerifyRequestsResult, 422: ErrorBody },
       },
     },
-    async (request) => requests.verify(request.body),
+    async (request) => use(request).requests.verify(request.body),
   );
 };

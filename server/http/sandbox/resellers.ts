@@ -14,6 +14,7 @@ import type { MerchantService } from '../../domain/merchants/service.js';
 import type { ResellerService } from '../../domain/resellers/service.js';
 import type { Env, Principal } from '../../domain/types.js';
 import { BusinessRuleError } from '../../errors.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: resellers'];
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -41,10 +42,9 @@ export interface ResellerControlRoutesDeps {
   >;
 }
 
-export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRoutesDeps> = async (
-  app,
-  { merchants, resellers },
-) => {
+export const resellerControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<ResellerControlRoutesDeps>;
+}> = async (app, { use }) => {
   app.get(
     '/merchants/:id/reseller-connections',
     {
@@ -57,7 +57,7 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
         response: { 200: ResellerConnections, ...errors },
       },
     },
-    async (request) => resellers.connectionsOf(request.params.id, request.query.env ?? 'test'),
+    async (request) => use(request).resellers.connectionsOf(request.params.id, request.query.env ?? 'test'),
   );
 
   app.post(
@@ -74,8 +74,11 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return resellers.create(owner(request.params.id, request.query.env ?? 'test'), request.body);
+      use(request).merchants.get(request.params.id);
+      return use(request).resellers.create(
+        owner(request.params.id, request.query.env ?? 'test'),
+        request.body,
+      );
     },
   );
 
@@ -92,8 +95,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
       },
     },
     async (request) => {
-      const row = resellers.find(request.params.id);
-      return resellers.update(owner(row.reseller_id, row.env), row.id, request.body);
+      const row = use(request).resellers.find(request.params.id);
+      return use(request).resellers.update(owner(row.reseller_id, row.env), row.id, request.body);
     },
   );
 
@@ -109,8 +112,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
       },
     },
     async (request) => {
-      const row = resellers.find(request.params.id);
-      return resellers.revoke(owner(row.merchant_id, row.env), row.merchant_id, row.id);
+      const row = use(request).resellers.find(request.params.id);
+      return use(request).resellers.revoke(owner(row.merchant_id, row.env), row.merchant_id, row.id);
     },
   );
 
@@ -126,8 +129,8 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
       },
     },
     async (request, reply) => {
-      const row = resellers.find(request.params.id);
-      resellers.remove(owner(row.reseller_id, row.env), row.id);
+      const row = use(request).resellers.find(request.params.id);
+      use(request).resellers.remove(owner(row.reseller_id, row.env), row.id);
       return reply.code(204).send(null);
     },
   );
@@ -151,8 +154,12 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
       const problem = request.validationError;
       if (problem && problem.validationContext !== 'body') throw new BusinessRuleError(problem.message);
       const { id } = request.params;
-      merchants.get(id);
-      return resellers.provision(owner(id, request.query.env ?? 'test'), request.body, problem?.message);
+      use(request).merchants.get(id);
+      return use(request).resellers.provision(
+        owner(id, request.query.env ?? 'test'),
+        request.body,
+        problem?.message,
+      );
     },
   );
 
@@ -168,6 +175,6 @@ export const resellerControlRoutes: FastifyPluginAsyncTypebox<ResellerControlRou
         response: { 200: Type.Array(ResellerIncome), ...errors },
       },
     },
-    async (request) => resellers.income(request.params.id, request.query.env ?? 'test'),
+    async (request) => use(request).resellers.income(request.params.id, request.query.env ?? 'test'),
   );
 };

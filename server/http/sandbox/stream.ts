@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChangeFeed } from '../../changes.js';
-import { StreamQuery } from '../../contract/workspace.js';
+import type { SandboxContext } from '../../context.js';
+import { StreamQuery } from '../../contract/sandbox-state.js';
 import type { EventRecorder, RecordedEvent } from '../../domain/events/recorder.js';
 import type { RequestLogService } from '../../domain/requests/service.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
-import { enterScope } from '../../workspaces/scope.js';
+import type { Use } from '../types.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -23,18 +23,18 @@ const HEARTBEAT_MS = 15_000;
  * whenever it changes.
  */
 export interface StreamControlRoutesDeps {
-  changes: Pick<ChangeFeed, 'on' | 'onRetire'>;
+  // (the change feed lives with the database, server/db/changes.ts: named through the context)
+  changes: Pick<SandboxContext['changes'], 'on' | 'onRetire'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
   events: Pick<EventRecorder, 'on'>;
   requests: Pick<RequestLogService, 'on'>;
   recorder: Pick<ScenarioRecorder, 'on'>;
-  scenarios: Pick<ScenarioService, 'on'>;
 }
 
-export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesDeps> = async (
-  app,
-  { changes, dispatcher, events, requests, recorder, scenarios },
-) => {
+export const streamControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<StreamControlRoutesDeps>;
+  scenarios: Pick<ScenarioService, 'on'>;
+}> = async (app, { use, scenarios }) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
@@ -66,9 +66,12 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
       streams.add(raw);
       const send = (type: string, id: string, data: unknown) =>
         raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
-      // What this workspace's context publishes. A restore or a reset mounts a new context in the
-      // workspace: the stream says so (a `workspace` change) and follows the new one.
+      // A stream outlives any one context: it holds none open (a restore does not wait for it) and
+      // follows its workspace's. A restore or a reset mounts a new context in the workspace: the
+      // stream says so (a `workspace` change) and follows the new one.
+      request.workspace.leave();
       const follow = () => {
+        const { changes, dispatcher, events, requests, recorder } = use(request);
         const offEvents = events.on((event: RecordedEvent) => {
           if (wanted(event)) send('event', event.id, event);
         });
@@ -94,8 +97,12 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<StreamControlRoutesD
         const offRetire = changes.onRetire((reason) => {
           send('change', `change:${reason}`, { seq: 0, changes: [{ kind: 'workspace' }] });
           off();
-          if (reason === 'deleted') raw.end();
-          else enterScope(request.workspace, follow);
+          const next = reason === 'deleted' ? null : request.workspace.successor();
+          if (next === null) raw.end();
+          else {
+            request.workspace = next;
+            follow();
+          }
         });
         off = () => {
           offEvents();

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ErrorBody } from '../../contract/common.js';
 import { BundleFile, ExportQuery, ImportResult, WorkspaceContents } from '../../contract/transfer.js';
-import { MAX_BUNDLE_BYTES, type WorkspaceTransfer } from '../../workspace-transfer/service.js';
+import { MAX_BUNDLE_BYTES, type WorkspaceTransfer } from '../../workspaces/transfer.js';
+import type { Use } from '../types.js';
 
 export interface TransferControlRoutesDeps {
   transfer: Pick<WorkspaceTransfer, 'contents' | 'export' | 'import'>;
@@ -21,10 +22,9 @@ const bytesOnly: FastifySchemaCompiler<unknown> = () => (value: unknown) =>
  * GET /sandbox/export and POST /sandbox/import: the workspace as one bundle file (a SQLite file made
  * with `VACUUM INTO`). An import replaces the whole workspace; a refused file changes nothing.
  */
-export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRoutesDeps> = async (
-  app,
-  { transfer },
-) => {
+export const transferControlRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<TransferControlRoutesDeps>;
+}> = async (app, { use }) => {
   // Bundles are bytes, and may be large: this scope alone parses octet-stream bodies, up to the cap.
   app.addContentTypeParser(
     OCTET,
@@ -48,7 +48,7 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
       },
     },
     async (request, reply) => {
-      const { bytes, meta } = await transfer.export({ merchantId: request.query.merchant_id });
+      const { bytes, meta } = await use(request).transfer.export({ merchantId: request.query.merchant_id });
       const stamp = meta.exported_at.replace(/[:.]/g, '-');
       const scope = meta.merchant_id === null ? 'workspace' : `merchant-${meta.merchant_id}`;
       return reply
@@ -71,7 +71,7 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
         response: { 200: WorkspaceContents },
       },
     },
-    async () => transfer.contents(),
+    async (request) => use(request).transfer.contents(),
   );
 
   app.post(
@@ -92,7 +92,7 @@ export const transferControlRoutes: FastifyPluginAsyncTypebox<TransferControlRou
     async (request, reply) => {
       if (!Buffer.isBuffer(request.body))
         return reply.code(415).send({ error: `send the bundle file as ${OCTET}` });
-      return transfer.import(request.body);
+      return use(request).transfer.import(request.body);
     },
   );
 };

@@ -17,6 +17,7 @@ import type { CardService } from '../../domain/cards/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { MerchantViews } from '../../domain/merchants/views.js';
 import type { DashboardViews } from '../../domain/views/service.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: merchant views'];
 const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
@@ -35,9 +36,9 @@ export interface MerchantViewRoutesDeps {
   views: Pick<MerchantViews, 'staticAddressesOf'>;
 }
 
-export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDeps> = async (
+export const merchantViewRoutes: FastifyPluginAsyncTypebox<{ use: Use<MerchantViewRoutesDeps> }> = async (
   app,
-  { cards, dashboard, merchants, views },
+  { use },
 ) => {
   app.get(
     '/merchants/:id/checkouts',
@@ -53,7 +54,12 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
     },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
-      return dashboard.checkouts(request.params.id, env, { limit, startingAfter, status, search: q });
+      return use(request).dashboard.checkouts(request.params.id, env, {
+        limit,
+        startingAfter,
+        status,
+        search: q,
+      });
     },
   );
 
@@ -71,7 +77,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
     },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, q } = request.query;
-      return dashboard.customers(request.params.id, env, { limit, startingAfter, search: q });
+      return use(request).dashboard.customers(request.params.id, env, { limit, startingAfter, search: q });
     },
   );
 
@@ -86,7 +92,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
         response: { 200: CustomerDetail, 404: ErrorBody },
       },
     },
-    async (request) => dashboard.customer(request.params.id),
+    async (request) => use(request).dashboard.customer(request.params.id),
   );
 
   app.get(
@@ -103,7 +109,12 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
     },
     async (request) => {
       const { env = 'test', limit = 100, starting_after: startingAfter, status, q } = request.query;
-      return dashboard.invoices(request.params.id, env, { limit, startingAfter, status, search: q });
+      return use(request).dashboard.invoices(request.params.id, env, {
+        limit,
+        startingAfter,
+        status,
+        search: q,
+      });
     },
   );
 
@@ -118,7 +129,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
         response: { 200: InvoiceDetail, 404: ErrorBody },
       },
     },
-    async (request) => dashboard.invoice(request.params.id),
+    async (request) => use(request).dashboard.invoice(request.params.id),
   );
 
   app.get(
@@ -133,7 +144,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
         response: listOf(StaticAddress),
       },
     },
-    async (request) => views.staticAddressesOf(request.params.id, request.query.env ?? 'test'),
+    async (request) => use(request).views.staticAddressesOf(request.params.id, request.query.env ?? 'test'),
   );
 
   app.get(
@@ -149,9 +160,9 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<MerchantViewRoutesDep
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
+      use(request).merchants.get(request.params.id);
       const { env = 'test', limit = 100, starting_after: startingAfter } = request.query;
-      return cards.listHoldersFor(request.params.id, env, { limit, startingAfter });
+      return use(request).cards.listHoldersFor(request.params.id, env, { limit, startingAfter });
     },
   );
 };

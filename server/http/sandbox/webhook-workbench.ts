@@ -4,23 +4,23 @@ import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import { Delivery, EndpointHealth, ListenSecret, ResendBody } from '../../contract/webhooks.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { WebhookWorkbench } from '../../webhooks/workbench.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: webhooks'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 
 export interface WebhookWorkbenchRoutesDeps {
   merchants: Pick<MerchantService, 'get'>;
-  workbench: Pick<
+  webhookWorkbench: Pick<
     WebhookWorkbench,
     'endpointsOf' | 'health' | 'healthOfMerchant' | 'listenSecret' | 'resend'
   >;
 }
 
 /** The webhook workbench's control routes: listen's secret, endpoint health, resend. */
-export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<WebhookWorkbenchRoutesDeps> = async (
-  app,
-  { merchants, workbench },
-) => {
+export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<WebhookWorkbenchRoutesDeps>;
+}> = async (app, { use }) => {
   app.get(
     '/listen-secret',
     {
@@ -33,7 +33,7 @@ export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<WebhookWorkbenchR
         response: { 200: ListenSecret },
       },
     },
-    async () => ({ secret: workbench.listenSecret() }),
+    async (request) => ({ secret: use(request).webhookWorkbench.listenSecret() }),
   );
 
   app.get(
@@ -49,9 +49,9 @@ export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<WebhookWorkbenchR
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return workbench.healthOfMerchant(
-        workbench.endpointsOf(request.params.id, request.query.env ?? 'test'),
+      use(request).merchants.get(request.params.id);
+      return use(request).webhookWorkbench.healthOfMerchant(
+        use(request).webhookWorkbench.endpointsOf(request.params.id, request.query.env ?? 'test'),
       );
     },
   );
@@ -67,7 +67,7 @@ export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<WebhookWorkbenchR
         response: { 200: EndpointHealth, ...errors },
       },
     },
-    async (request) => workbench.health(request.params.id),
+    async (request) => use(request).webhookWorkbench.health(request.params.id),
   );
 
   app.post(
@@ -84,6 +84,6 @@ export const webhookWorkbenchRoutes: FastifyPluginAsyncTypebox<WebhookWorkbenchR
         response: { 200: Delivery, ...errors },
       },
     },
-    async (request) => workbench.resend(request.params.id, request.body.endpoint_id),
+    async (request) => use(request).webhookWorkbench.resend(request.params.id, request.body.endpoint_id),
   );
 };

@@ -18,6 +18,7 @@ import {
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { InboxService } from '../../webhooks/inbox.js';
 import type { WebhookService } from '../../webhooks/service.js';
+import type { Use } from '../types.js';
 
 const tags = ['sandbox: webhooks'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -39,9 +40,9 @@ export interface WebhookControlRoutesDeps {
   >;
 }
 
-export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoutesDeps> = async (
+export const webhookControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<WebhookControlRoutesDeps> }> = async (
   app,
-  { inbox, merchants, webhooks },
+  { use },
 ) => {
   app.post(
     '/merchants/:id/webhook-endpoints',
@@ -57,8 +58,12 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return webhooks.createEndpoint(request.params.id, request.query.env ?? 'test', request.body);
+      use(request).merchants.get(request.params.id);
+      return use(request).webhooks.createEndpoint(
+        request.params.id,
+        request.query.env ?? 'test',
+        request.body,
+      );
     },
   );
 
@@ -75,8 +80,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       },
     },
     async (request) => {
-      merchants.get(request.params.id);
-      return webhooks.listEndpoints(request.params.id, request.query.env ?? 'test');
+      use(request).merchants.get(request.params.id);
+      return use(request).webhooks.listEndpoints(request.params.id, request.query.env ?? 'test');
     },
   );
 
@@ -91,7 +96,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: WebhookEndpoint, ...errors },
       },
     },
-    async (request) => webhooks.getEndpoint(request.params.id),
+    async (request) => use(request).webhooks.getEndpoint(request.params.id),
   );
 
   app.patch(
@@ -106,7 +111,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: WebhookEndpoint, ...errors },
       },
     },
-    async (request) => webhooks.updateEndpoint(request.params.id, request.body),
+    async (request) => use(request).webhooks.updateEndpoint(request.params.id, request.body),
   );
 
   app.post(
@@ -123,7 +128,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Delivery, ...errors },
       },
     },
-    async (request) => webhooks.sendTest(request.params.id, request.body.event),
+    async (request) => use(request).webhooks.sendTest(request.params.id, request.body.event),
   );
 
   app.delete(
@@ -138,7 +143,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       },
     },
     async (request, reply) => {
-      webhooks.deleteEndpoint(request.params.id);
+      use(request).webhooks.deleteEndpoint(request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -154,7 +159,8 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Type.Array(Delivery), ...errors },
       },
     },
-    async (request) => webhooks.listDeliveries({ ...request.query, limit: request.query.limit ?? 100 }),
+    async (request) =>
+      use(request).webhooks.listDeliveries({ ...request.query, limit: request.query.limit ?? 100 }),
   );
 
   app.get(
@@ -168,7 +174,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Delivery, ...errors },
       },
     },
-    async (request) => webhooks.getDelivery(request.params.id),
+    async (request) => use(request).webhooks.getDelivery(request.params.id),
   );
 
   app.post(
@@ -183,7 +189,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Delivery, ...errors },
       },
     },
-    async (request) => webhooks.retry(request.params.id),
+    async (request) => use(request).webhooks.retry(request.params.id),
   );
 
   // The built-in receiver. Its own JSON parser keeps the raw text: signatures are over raw bytes.
@@ -212,7 +218,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
           if (typeof value === 'string') headers[key] = value;
         }
         const body = typeof request.body === 'string' ? request.body : '';
-        const status = inbox.receive(request.params.name, headers, body);
+        const status = use(request).inbox.receive(request.params.name, headers, body);
         return reply.code(status).send({ received: true });
       },
     );
@@ -228,7 +234,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Type.Array(InboxSummary) },
       },
     },
-    async () => inbox.list(),
+    async (request) => use(request).inbox.list(),
   );
 
   app.get(
@@ -243,7 +249,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Inbox, 422: ErrorBody },
       },
     },
-    async (request) => inbox.get(request.params.name, request.query.limit),
+    async (request) => use(request).inbox.get(request.params.name, request.query.limit),
   );
 
   app.put(
@@ -258,7 +264,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
         response: { 200: Inbox, 422: ErrorBody },
       },
     },
-    async (request) => inbox.configure(request.params.name, request.body.response_status),
+    async (request) => use(request).inbox.configure(request.params.name, request.body.response_status),
   );
 
   app.delete(
@@ -273,7 +279,7 @@ export const webhookControlRoutes: FastifyPluginAsyncTypebox<WebhookControlRoute
       },
     },
     async (request, reply) => {
-      inbox.clear(request.params.name);
+      use(request).inbox.clear(request.params.name);
       return reply.code(204).send(null);
     },
   );

@@ -98,6 +98,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
       },
     },
     async (request, reply) => {
+      // A request may delete its own workspace: it lets go of it, or would wait for itself.
+      request.workspace.leave();
       await host.delete(request.params.id);
       return reply.code(204).send(null);
     },
@@ -147,6 +149,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
     },
     async (request) => {
       const workspace = host.require(request.workspace.id);
+      // The restore replaces this request's own context: it lets go of it, or would wait for itself.
+      request.workspace.leave();
       const checkpoint = await host.restoreCheckpoint(workspace, request.params.name);
       return { restored: checkpoint.name, workspace: host.present(workspace) };
     },

@@ -25,9 +25,9 @@ import { ErrorBody, errorResponses, IdParams, ListQuery } from '../../contract/c
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
 import { ValidationError } from '../../errors.js';
-import { lazy } from '../../lazy-require.js';
+import { lazy } from '../../runtime/lazy-require.js';
 import { readJsonBody } from '../raw-json.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 const tags = ['cardholders and cards'];
 const typeboxCompile = lazy<{ Compile: typeof Compile }>('typebox/compile');
@@ -77,9 +77,9 @@ export interface CardholderRoutesDeps {
   secrets: Pick<CardSecrets, 'getPin' | 'secrets' | 'setPin'>;
 }
 
-export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> = async (
+export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRoutesDeps> }> = async (
   app,
-  { cards, secrets },
+  { use },
 ) => {
   app.post(
     '/cardholders',
@@ -92,7 +92,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: Cardholder, ...errorResponses },
       },
     },
-    async (request) => cards.createHolder(principalOf(request), request.body),
+    async (request) => use(request).cards.createHolder(principalOf(request), request.body),
   );
 
   app.get(
@@ -107,7 +107,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       },
     },
     async (request) =>
-      cards.listHolders(principalOf(request), {
+      use(request).cards.listHolders(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -124,7 +124,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: Cardholder, ...errorResponses },
       },
     },
-    async (request) => cards.getHolder(principalOf(request), request.params.id),
+    async (request) => use(request).cards.getHolder(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -138,7 +138,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: KycToken, ...errorResponses },
       },
     },
-    async (request) => cards.startKyc(principalOf(request), request.params.id),
+    async (request) => use(request).cards.startKyc(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -153,7 +153,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: CardApplication, ...errorResponses },
       },
     },
-    async (request) => cards.apply(principalOf(request), request.params.id, request.body),
+    async (request) => use(request).cards.apply(principalOf(request), request.params.id, request.body),
   );
 
   // The spec does not show the issue response; we return the card.
@@ -169,7 +169,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: Card, ...errorResponses },
       },
     },
-    async (request) => cards.issue(principalOf(request), request.params.id, request.body),
+    async (request) => use(request).cards.issue(principalOf(request), request.params.id, request.body),
   );
 
   for (const [action, operationId, summary] of [
@@ -189,7 +189,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         },
       },
       async (request, reply) => {
-        cards[action](principalOf(request), request.params.id, request.body);
+        use(request).cards[action](principalOf(request), request.params.id, request.body);
         return reply.code(204).send(null);
       },
     );
@@ -206,7 +206,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: Type.Array(Card), ...errorResponses },
       },
     },
-    async (request) => cards.listCards(principalOf(request), request.params.id),
+    async (request) => use(request).cards.listCards(principalOf(request), request.params.id),
   );
 
   app.get(
@@ -220,7 +220,8 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         response: { 200: Card, ...errorResponses },
       },
     },
-    async (request) => cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
+    async (request) =>
+      use(request).cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
   );
 
   // The spec does not show the PATCH and PUT responses; we return the card.
@@ -237,7 +238,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       },
     },
     async (request) =>
-      cards.setStatus(
+      use(request).cards.setStatus(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
@@ -258,7 +259,12 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       },
     },
     async (request) =>
-      cards.setLimits(principalOf(request), request.params.ch_id, request.params.card_id, request.body),
+      use(request).cards.setLimits(
+        principalOf(request),
+        request.params.ch_id,
+        request.params.card_id,
+        request.body,
+      ),
   );
 
   app.post(
@@ -277,7 +283,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       },
     },
     async (request) =>
-      secrets.secrets(
+      use(request).secrets.secrets(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,
@@ -309,7 +315,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
         request.headers['x-svc-session'],
         request.query.session,
       );
-      return secrets.getPin(principal, request.params.ch_id, request.params.card_id, session);
+      return use(request).secrets.getPin(principal, request.params.ch_id, request.params.card_id, session);
     },
   );
 
@@ -328,7 +334,13 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
     },
     async (request) => {
       const { ch_id: holder, card_id: card } = request.params;
-      secrets.setPin(principalOf(request), holder, card, request.body.session, request.body.encrypted_data);
+      use(request).secrets.setPin(
+        principalOf(request),
+        holder,
+        card,
+        request.body.session,
+        request.body.encrypted_data,
+      );
       return {};
     },
   );
@@ -346,7 +358,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<CardholderRoutesDeps> =
       },
     },
     async (request) =>
-      cards.listTransactions(
+      use(request).cards.listTransactions(
         principalOf(request),
         request.params.ch_id,
         request.params.card_id,

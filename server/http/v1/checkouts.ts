@@ -6,7 +6,7 @@ import { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { RefundService } from '../../domain/refunds/service.js';
 import { sendPresented } from '../presented-json.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 const tags = ['checkouts'];
 
@@ -15,9 +15,9 @@ export interface CheckoutRoutesDeps {
   refunds: Pick<RefundService, 'refund'>;
 }
 
-export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (
+export const checkoutRoutes: FastifyPluginAsyncTypebox<{ use: Use<CheckoutRoutesDeps> }> = async (
   app,
-  { checkouts, refunds },
+  { use },
 ) => {
   app.post(
     '/checkouts',
@@ -30,7 +30,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
         response: { 200: Checkout, ...errorResponses },
       },
     },
-    async (request) => checkouts.create(principalOf(request), request.body),
+    async (request) => use(request).checkouts.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -45,7 +45,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       },
     },
     async (request) =>
-      checkouts.list(principalOf(request), {
+      use(request).checkouts.list(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -64,7 +64,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     },
     // The call a payment integration polls: an unchanged checkout is the same object, written once.
     (request, reply) => {
-      sendPresented(reply, checkouts.get(principalOf(request), request.params.id));
+      sendPresented(reply, use(request).checkouts.get(principalOf(request), request.params.id));
     },
   );
 
@@ -80,7 +80,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
         response: { 200: RefundResult, ...errorResponses },
       },
     },
-    async (request) => refunds.refund(principalOf(request), request.params.id, request.body),
+    async (request) => use(request).refunds.refund(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -95,7 +95,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       },
     },
     async (request, reply) => {
-      checkouts.cancel(principalOf(request), request.params.id);
+      use(request).checkouts.cancel(principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

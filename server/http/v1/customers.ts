@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import { CreateCustomerBody, Customer, UpdateCustomerBody } from '../../contract/customers.js';
 import type { CustomerService } from '../../domain/customers/service.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 const tags = ['customers'];
 
@@ -11,7 +11,10 @@ export interface CustomerRoutesDeps {
   customers: Pick<CustomerService, 'create' | 'delete' | 'get' | 'list' | 'update'>;
 }
 
-export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = async (app, { customers }) => {
+export const customerRoutes: FastifyPluginAsyncTypebox<{ use: Use<CustomerRoutesDeps> }> = async (
+  app,
+  { use },
+) => {
   app.post(
     '/customers',
     {
@@ -23,7 +26,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
         response: { 200: Customer, ...errorResponses },
       },
     },
-    async (request) => customers.create(principalOf(request), request.body),
+    async (request) => use(request).customers.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -38,7 +41,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
       },
     },
     async (request) =>
-      customers.list(principalOf(request), {
+      use(request).customers.list(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -55,7 +58,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
         response: { 200: Customer, ...errorResponses },
       },
     },
-    async (request) => customers.get(principalOf(request), request.params.id),
+    async (request) => use(request).customers.get(principalOf(request), request.params.id),
   );
 
   // The spec does not show PUT's response body; we return the updated customer.
@@ -71,7 +74,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
         response: { 200: Customer, ...errorResponses },
       },
     },
-    async (request) => customers.update(principalOf(request), request.params.id, request.body),
+    async (request) => use(request).customers.update(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -86,7 +89,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesDeps> = asy
       },
     },
     async (request, reply) => {
-      customers.delete(principalOf(request), request.params.id);
+      use(request).customers.delete(principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -8,7 +8,7 @@ import {
   Invoice,
 } from '../../contract/invoices.js';
 import type { InvoiceService } from '../../domain/invoices/service.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 const tags = ['invoices'];
 
@@ -16,7 +16,10 @@ export interface InvoiceRoutesDeps {
   invoices: Pick<InvoiceService, 'activate' | 'cancel' | 'create' | 'get' | 'list'>;
 }
 
-export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async (app, { invoices }) => {
+export const invoiceRoutes: FastifyPluginAsyncTypebox<{ use: Use<InvoiceRoutesDeps> }> = async (
+  app,
+  { use },
+) => {
   // The spec does not state the create status beyond "returns the invoice": 200, like checkouts.
   app.post(
     '/invoices',
@@ -29,7 +32,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
         response: { 200: Invoice, ...errorResponses },
       },
     },
-    async (request) => invoices.create(principalOf(request), request.body),
+    async (request) => use(request).invoices.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -44,7 +47,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
       },
     },
     async (request) =>
-      invoices.list(principalOf(request), {
+      use(request).invoices.list(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -61,7 +64,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
         response: { 200: Invoice, ...errorResponses },
       },
     },
-    async (request) => invoices.get(principalOf(request), request.params.id),
+    async (request) => use(request).invoices.get(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -76,7 +79,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
         response: { 200: ActivatedInvoice, ...errorResponses },
       },
     },
-    async (request) => invoices.activate(principalOf(request), request.params.id, request.body),
+    async (request) => use(request).invoices.activate(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -91,7 +94,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesDeps> = async
       },
     },
     async (request, reply) => {
-      invoices.cancel(principalOf(request), request.params.id);
+      use(request).invoices.cancel(principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -11,7 +11,7 @@ import {
   UpdateConnectionBody,
 } from '../../contract/resellers.js';
 import type { ResellerService } from '../../domain/resellers/service.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 const tags = ['reseller'];
 
@@ -35,7 +35,10 @@ export interface ResellerRoutesDeps {
   >;
 }
 
-export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = async (app, { resellers }) => {
+export const resellerRoutes: FastifyPluginAsyncTypebox<{ use: Use<ResellerRoutesDeps> }> = async (
+  app,
+  { use },
+) => {
   // The spec does not show the create response: we return the connection, 200, like PUT.
   app.post(
     '/reseller/connections',
@@ -48,7 +51,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
         response: { 200: ResellerConnection, ...errorResponses },
       },
     },
-    async (request) => resellers.create(principalOf(request), request.body),
+    async (request) => use(request).resellers.create(principalOf(request), request.body),
   );
 
   app.put(
@@ -63,7 +66,8 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
         response: { 200: ResellerConnection, ...errorResponses },
       },
     },
-    async (request) => resellers.update(principalOf(request), request.params.connection_id, request.body),
+    async (request) =>
+      use(request).resellers.update(principalOf(request), request.params.connection_id, request.body),
   );
 
   app.get(
@@ -78,7 +82,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
       },
     },
     async (request) =>
-      resellers.listOutgoing(principalOf(request), {
+      use(request).resellers.listOutgoing(principalOf(request), {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -96,7 +100,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
       },
     },
     async (request, reply) => {
-      resellers.remove(principalOf(request), request.params.connection_id);
+      use(request).resellers.remove(principalOf(request), request.params.connection_id);
       return reply.code(204).send(null);
     },
   );
@@ -114,7 +118,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
       },
     },
     async (request) =>
-      resellers.listIncoming(principalOf(request), request.params.id, {
+      use(request).resellers.listIncoming(principalOf(request), request.params.id, {
         limit: request.query.limit ?? 100,
         startingAfter: request.query.starting_after,
       }),
@@ -133,7 +137,7 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
       },
     },
     async (request) =>
-      resellers.revoke(principalOf(request), request.params.id, request.params.connection_id),
+      use(request).resellers.revoke(principalOf(request), request.params.id, request.params.connection_id),
   );
 
   app.post(
@@ -150,6 +154,6 @@ export const resellerRoutes: FastifyPluginAsyncTypebox<ResellerRoutesDeps> = asy
       },
     },
     async (request) =>
-      resellers.provision(principalOf(request), request.body, request.validationError?.message),
+      use(request).resellers.provision(principalOf(request), request.body, request.validationError?.message),
   );
 };

@@ -4,16 +4,16 @@ import { errorResponses } from '../../contract/common.js';
 import { StaticAddress, WithdrawChains } from '../../contract/static-addresses.js';
 import type { MerchantViews } from '../../domain/merchants/views.js';
 import type { SettingsService } from '../../domain/settings/service.js';
-import { principalOf } from '../types.js';
+import { principalOf, type Use } from '../types.js';
 
 export interface AddressRoutesDeps {
   settings: Pick<SettingsService, 'get'>;
   views: Pick<MerchantViews, 'staticAddresses'>;
 }
 
-export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async (
+export const addressRoutes: FastifyPluginAsyncTypebox<{ use: Use<AddressRoutesDeps> }> = async (
   app,
-  { settings, views },
+  { use },
 ) => {
   app.get(
     '/static-addresses',
@@ -27,7 +27,7 @@ export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async
     },
     async (request) => {
       const { merchantId, env } = principalOf(request);
-      return views.staticAddresses(merchantId, env);
+      return use(request).views.staticAddresses(merchantId, env);
     },
   );
 
@@ -43,7 +43,7 @@ export const addressRoutes: FastifyPluginAsyncTypebox<AddressRoutesDeps> = async
     },
     async (request) => {
       principalOf(request);
-      return settings.get().chains;
+      return use(request).settings.get().chains;
     },
   );
 };

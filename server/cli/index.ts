@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { CliFailure, UsageError } from './cli/common.js';
-import { parseServeArgs, publicProdUrl, type ServeOptions, USAGE } from './cli/serve-options.js';
-import { favourMemory } from './memory.js';
-import type { Sandbox, Urls } from './sandbox.js';
-import { holdTickShape } from './tick-shape.js';
+import { favourMemory } from '../runtime/memory.js';
+import { holdTickShape } from '../runtime/tick-shape.js';
+import type { Sandbox, Urls } from '../sandbox.js';
+import { CliFailure, UsageError } from './common.js';
+import { parseServeArgs, publicProdUrl, type ServeOptions, USAGE } from './serve-options.js';
 
-export { parseServeArgs, publicProdUrl, SERVE_ENV, type ServeOptions, USAGE } from './cli/serve-options.js';
+export { parseServeArgs, publicProdUrl, SERVE_ENV, type ServeOptions, USAGE } from './serve-options.js';
 export { UsageError };
 
 export const HELP = `Usage: svc-sandbox <command> [options]
@@ -54,59 +54,59 @@ type Command = (argv: string[]) => Promise<number | 'help'>;
 /** The client commands, each loaded only when run (serve never loads them, nor they the server). */
 const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> = {
   listen: async () => {
-    const m = await import('./cli/listen.js');
+    const m = await import('./listen.js');
     return { run: m.listen, usage: m.LISTEN_USAGE };
   },
   logs: async () => {
-    const m = await import('./cli/logs.js');
+    const m = await import('./logs.js');
     return { run: m.logs, usage: m.LOGS_USAGE };
   },
   merchants: async () => {
-    const m = await import('./cli/merchants.js');
+    const m = await import('./merchants.js');
     return { run: m.merchants, usage: m.MERCHANTS_USAGE };
   },
   clock: async () => {
-    const m = await import('./cli/clock.js');
+    const m = await import('./clock.js');
     return { run: m.clock, usage: m.CLOCK_USAGE };
   },
   reset: async () => {
-    const m = await import('./cli/reset.js');
+    const m = await import('./reset.js');
     return { run: m.reset, usage: m.RESET_USAGE };
   },
   export: async () => {
-    const m = await import('./cli/export.js');
+    const m = await import('./export.js');
     return { run: m.exportCommand, usage: m.EXPORT_USAGE };
   },
   import: async () => {
-    const m = await import('./cli/import.js');
+    const m = await import('./import.js');
     return { run: m.importCommand, usage: m.IMPORT_USAGE };
   },
   run: async () => {
-    const m = await import('./cli/run.js');
+    const m = await import('./run.js');
     return { run: m.run, usage: m.RUN_USAGE };
   },
   trigger: async () => {
-    const m = await import('./cli/trigger.js');
+    const m = await import('./trigger.js');
     return { run: m.trigger, usage: m.TRIGGER_USAGE };
   },
   workspaces: async () => {
-    const m = await import('./cli/workspaces.js');
+    const m = await import('./workspaces.js');
     return { run: m.workspaces, usage: m.WORKSPACES_USAGE };
   },
   checkpoint: async () => {
-    const m = await import('./cli/checkpoint.js');
+    const m = await import('./checkpoint.js');
     return { run: m.checkpoint, usage: m.CHECKPOINT_USAGE };
   },
   mcp: async () => {
-    const m = await import('./cli/mcp.js');
+    const m = await import('./mcp.js');
     return { run: m.mcp, usage: m.MCP_USAGE };
   },
   faults: async () => {
-    const m = await import('./cli/faults.js');
+    const m = await import('./faults.js');
     return { run: m.faultsCommand, usage: m.FAULTS_USAGE };
   },
   verify: async () => {
-    const m = await import('./cli/verify.js');
+    const m = await import('./verify.js');
     return { run: m.verifyCommand, usage: m.VERIFY_USAGE };
   },
 };
@@ -198,7 +198,7 @@ export async function main(argv: string[]): Promise<void> {
   const command = commandOf(argv);
   if (command !== undefined && command in COMMANDS) return runClient(command, argv);
   if (argv.includes('--version') || argv.includes('-v')) {
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('../version.js');
     process.stdout.write(`svc-sandbox ${VERSION}\n`);
     return;
   }
@@ -232,13 +232,13 @@ export async function main(argv: string[]): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  // Before anything loads: no major GC can have freed those maps yet (server/tick-shape.ts).
+  // Before anything loads: no major GC can have freed those maps yet (server/runtime/tick-shape.ts).
   holdTickShape();
   // Loaded only now, so --help and usage errors answer without loading the server.
-  const { createSandbox } = await import('./sandbox.js');
+  const { createSandbox } = await import('../sandbox.js');
   let webhookCa: string[] | undefined;
   if (options.webhookCa !== undefined) {
-    const { readCaBundle } = await import('./webhooks/trust.js');
+    const { readCaBundle } = await import('../webhooks/trust.js');
     try {
       webhookCa = readCaBundle(options.webhookCa);
     } catch (error) {
@@ -288,7 +288,7 @@ export async function main(argv: string[]): Promise<void> {
   // The demo drives the sandbox from inside: over the listeners, not the public addresses (which
   // may only mean something on the container's host).
   if (options.demo) {
-    const demo = await (await import('./cli/demo.js')).buildDemo(
+    const demo = await (await import('./demo.js')).buildDemo(
       options.publicUrl === undefined ? urls : listenerUrls(sandbox, options.host),
       { fresh: options.fresh, controlToken: options.controlToken, seed: options.seed },
     );

@@ -1,38 +1,41 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SandboxClock } from '../../clock.js';
 import { ErrorBody } from '../../contract/common.js';
+import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/sandbox-state.js';
 import { Settings, SettingsPatch } from '../../contract/settings.js';
-import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/workspace.js';
 import type { Fired } from '../../contract/workspaces.js';
 import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
+import type { Use } from '../types.js';
 
 export interface WorkspaceInfo {
   version: string;
   urls: () => { test: string; production: string };
-  /** empties the request's workspace */
-  reset: () => Promise<void>;
+  /** empties workspace `id` */
+  reset: (id: string) => Promise<void>;
   /** the workspace a dashboard opens on when it has none in mind */
   startWorkspace?: () => string | null;
 }
 
-export interface WorkspaceControlRoutesDeps {
+export interface ClockSettingsRoutesDeps {
   clock: Pick<SandboxClock, 'freeze' | 'frozen' | 'nowIso' | 'offsetMs' | 'resume'>;
   scheduler: Pick<Scheduler, 'advance' | 'settle'>;
   settings: Pick<SettingsService, 'get' | 'patch'>;
   events: Pick<EventRecorder, 'on'>;
   dispatcher: Pick<WebhookDispatcher, 'onAttempt'>;
-  info: WorkspaceInfo;
 }
 
-export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlRoutesDeps> = async (
-  app,
-  { clock, scheduler, settings, events, dispatcher, info },
-) => {
+export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
+  use: Use<ClockSettingsRoutesDeps>;
+  info: WorkspaceInfo;
+}> = async (app, { use, info }) => {
   /** Runs `work` and says what it fired in this workspace meanwhile: events, delivery attempts. */
-  const watching = async (work: () => Promise<number>): Promise<{ ran: number; fired: Fired }> => {
+  const watching = async (
+    { events, dispatcher }: Pick<ClockSettingsRoutesDeps, 'dispatcher' | 'events'>,
+    work: () => Promise<number>,
+  ): Promise<{ ran: number; fired: Fired }> => {
     const fired: Fired = { events: [], deliveries: 0, jobs: 0 };
     const offEvents = events.on((event) => {
       fired.events.push({ type: event.type, id: event.id });
@@ -48,7 +51,8 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
     }
     return { ran: fired.jobs, fired };
   };
-  const clockState = (ran?: number) => ({
+  // One context for the whole answer: the request's own, even if a restore comes in between.
+  const clockState = ({ clock }: Pick<ClockSettingsRoutesDeps, 'clock'>, ran?: number) => ({
     now: clock.nowIso(),
     offset_ms: Math.round(clock.offsetMs),
     frozen: clock.frozen,
@@ -65,12 +69,12 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: Health },
       },
     },
-    async () => {
+    async (request) => {
       const urls = info.urls();
       return {
         status: 'ok' as const,
         version: info.version,
-        now: clock.nowIso(),
+        now: use(request).clock.nowIso(),
         urls: { ...urls, dashboard: `${urls.test}/` },
         start_workspace: info.startWorkspace?.() ?? null,
       };
@@ -88,7 +92,7 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: ClockState },
       },
     },
-    async () => clockState(),
+    async (request) => clockState(use(request)),
   );
   app.post(
     '/clock/advance',
@@ -104,8 +108,9 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
       },
     },
     async (request) => {
-      const { ran, fired } = await watching(() => scheduler.advance(request.body.seconds * 1000));
-      return { ...clockState(ran), fired };
+      const deps = use(request);
+      const { ran, fired } = await watching(deps, () => deps.scheduler.advance(request.body.seconds * 1000));
+      return { ...clockState(deps, ran), fired };
     },
   );
   app.post(
@@ -118,9 +123,10 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: ClockState },
       },
     },
-    async () => {
-      clock.freeze();
-      return clockState();
+    async (request) => {
+      const deps = use(request);
+      deps.clock.freeze();
+      return clockState(deps);
     },
   );
   app.post(
@@ -134,9 +140,10 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: ClockState },
       },
     },
-    async () => {
-      clock.resume();
-      return clockState(await scheduler.settle());
+    async (request) => {
+      const deps = use(request);
+      deps.clock.resume();
+      return clockState(deps, await deps.scheduler.settle());
     },
   );
 
@@ -150,7 +157,7 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: Settings },
       },
     },
-    async () => settings.get(),
+    async (request) => use(request).settings.get(),
   );
   app.patch(
     '/settings',
@@ -163,7 +170,7 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: Settings, 422: ErrorBody },
       },
     },
-    async (request) => settings.patch(request.body),
+    async (request) => use(request).settings.patch(request.body),
   );
 
   app.post(
@@ -176,8 +183,10 @@ export const workspaceControlRoutes: FastifyPluginAsyncTypebox<WorkspaceControlR
         response: { 200: ResetResult },
       },
     },
-    async () => {
-      await info.reset();
+    async (request) => {
+      // The reset replaces this request's own context: it lets go of it, or would wait for itself.
+      request.workspace.leave();
+      await info.reset(request.workspace.id);
       return { reset: true as const };
     },
   );

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { formatTimestamp } from '../lib/format';
-import { useStore } from '../store';
-import { currentWorkspace } from '../store/workspaces';
-import { Field } from './Field';
-import { useSandboxNow } from './useSandboxNow';
+import { Field } from '../../components/Field';
+import { useSandboxNow } from '../../components/useSandboxNow';
+import { formatTimestamp } from '../../lib/format';
+import { useStore } from '../../store';
+import { currentWorkspace } from '../../store/workspaces';
 
 /** What a new workspace is forked from: a workspace as it is now, or one of its checkpoints. */
 export interface ForkSource {

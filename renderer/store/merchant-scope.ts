@@ -2,7 +2,7 @@ import type { Env } from '../api/types';
 import type { Store } from './types';
 
 /** What the merchant pages show: one merchant in one environment (of the workspace on screen). */
-export interface Scope {
+export interface MerchantScope {
   merchantId: string;
   env: Env;
   /**
@@ -12,7 +12,7 @@ export interface Scope {
   key: string;
 }
 
-export function currentScope(state: Store): Scope | null {
+export function currentScope(state: Store): MerchantScope | null {
   const merchantId = state.selectedMerchantId;
   if (!merchantId) return null;
   return { merchantId, env: state.env, key: `${state.workspaceId}/${merchantId}/${state.env}` };
@@ -21,7 +21,7 @@ export function currentScope(state: Store): Scope | null {
 export const scopeKey = (state: Store): string | null => currentScope(state)?.key ?? null;
 
 /** An answer read for a scope the user has since left is dropped, not shown. */
-export const stillCurrent = (get: () => Store, scope: Scope) => scopeKey(get()) === scope.key;
+export const stillCurrent = (get: () => Store, scope: MerchantScope) => scopeKey(get()) === scope.key;
 
 /**
  * Wraps a loader so runs never overlap: a call while one is running makes exactly one more run

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { Change, ChangeKind, ChangeNotice } from './contract/workspace.js';
-import type { ChangeSink } from './db/statements.js';
-import type { UnitOfWork } from './db/unit-of-work.js';
+import type { Change, ChangeKind, ChangeNotice } from '../contract/sandbox-state.js';
+import type { ChangeSink } from './statements.js';
+import type { UnitOfWork } from './unit-of-work.js';
 
-export type { Change, ChangeKind, ChangeNotice } from './contract/workspace.js';
+export type { Change, ChangeKind, ChangeNotice } from '../contract/sandbox-state.js';
 
 /** The most changes one notice names one by one; past it, a notice names only the areas. */
 const MAX_ITEMS = 50;

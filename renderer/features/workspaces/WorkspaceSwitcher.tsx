@@ -1,10 +1,10 @@
 import { type CSSProperties, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Workspace } from '../api/types';
-import { formatDate, formatTime } from '../lib/format';
-import { useStore } from '../store';
-import { currentWorkspace } from '../store/workspaces';
-import { Private } from './Private';
-import { useSandboxNow } from './useSandboxNow';
+import type { Workspace } from '../../api/types';
+import { Private } from '../../components/Private';
+import { useSandboxNow } from '../../components/useSandboxNow';
+import { formatDate, formatTime } from '../../lib/format';
+import { useStore } from '../../store';
+import { currentWorkspace } from '../../store/workspaces';
 import { CheckpointsSection, type ForkSource, InlineConfirm, NewWorkspaceForm } from './WorkspaceForms';
 import './workspace-switcher.css';
 

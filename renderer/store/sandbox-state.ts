@@ -1,7 +1,7 @@
 import * as api from '../api/sandbox';
 import type { Env, Settings, SettingsPatch, Urls } from '../api/types';
+import { serialized } from './merchant-scope';
 import { attempt } from './notices';
-import { serialized } from './scope';
 import type { Slice } from './types';
 
 export interface WorkspaceSlice {
