@@ -30,9 +30,11 @@ import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
+import { coverageRoutes } from './http/sandbox/coverage.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { receiverCheckRoutes } from './http/sandbox/receiver-checks.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
@@ -246,6 +248,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(transferControlRoutes, {
         transfer: scoped((scope) => scope.transfer, options.workspaces.unscoped),
       });
+      // Testing the integration: grading the developer's receiver, and what a suite reached.
+      await control.register(receiverCheckRoutes, { use: (request) => request.workspace.ctx });
+      await control.register(coverageRoutes, { use: (request) => request.workspace.ctx });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },

@@ -17,6 +17,7 @@ import { feesWhenPaid } from './015-fees-when-paid.js';
 import { webhookChaos } from './017-webhook-chaos.js';
 import { listenEndpoints } from './018-listen-endpoints.js';
 import { paymentOutcomes } from './020-payment-outcomes.js';
+import { coverage } from './023-coverage.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   webhookChaos,
   listenEndpoints,
   paymentOutcomes,
+  coverage,
 ];
