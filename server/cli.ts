@@ -32,6 +32,10 @@ Commands:
                             isolated worlds in one sandbox: own data, keys, clock, webhooks
   checkpoint save|restore|list|delete <name>
                             save a moment of a workspace and bring it back
+  check-receiver --url <receiver> --secret <s> [--junit <file>]
+                            grade your webhook receiver (signatures over raw bytes, duplicates,
+                            order, unknown types, speed); exit 0 when every case holds, 1 if not
+  coverage                  the spec's events and state transitions the workspace reached
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
@@ -89,6 +93,14 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./cli/checkpoint.js');
     return { run: m.checkpoint, usage: m.CHECKPOINT_USAGE };
   },
+  'check-receiver': async () => {
+    const m = await import('./cli/check-receiver.js');
+    return { run: m.checkReceiver, usage: m.CHECK_RECEIVER_USAGE };
+  },
+  coverage: async () => {
+    const m = await import('./cli/coverage.js');
+    return { run: m.coverage, usage: m.COVERAGE_USAGE };
+  },
 };
 // The other number reads as naturally.
 COMMANDS.workspace = COMMANDS.workspaces!;
@@ -118,6 +130,10 @@ const VALUE_FLAGS = new Set([
   '--from',
   '--start',
   '--import',
+  '--secret',
+  '--sandbox',
+  '--effects-url',
+  '--coverage',
 ]);
 
 function commandOf(argv: string[]): string | undefined {
