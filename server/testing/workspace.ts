@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseDuration } from '../cli/clock.js';
+import type { Coverage } from '../contract/coverage.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
+import { COVERAGE_DIR_ENV, keepCoverage } from './coverage.js';
 import { requestJson, SandboxRequestError, SandboxUnreachableError } from './http.js';
 import type {
   CheckpointInfo,
@@ -79,6 +81,12 @@ export async function openWorkspace(
   }
   const headers = { authorization: `Bearer ${apiKey}` };
   let closed: Promise<void> | undefined;
+  // A run that collects coverage (startSandbox({ coverage: true })) keeps each workspace's report
+  // as it closes; coverageReport() adds them up.
+  const collectCoverage = async () => {
+    if (!process.env[COVERAGE_DIR_ENV]) return;
+    keepCoverage(await requestJson<Coverage>('GET', `${control}/coverage`, controlHeaders));
+  };
 
   const clock: TestClock = {
     now: async () => new Date((await inWorkspace<ClockState>('GET', '/clock')).now),
@@ -138,7 +146,8 @@ export async function openWorkspace(
         events: inboxOptions.events,
       }),
     close: () => {
-      closed ??= requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders)
+      closed ??= collectCoverage()
+        .then(() => requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders))
         .catch((error: unknown) => {
           // Already gone (deleted elsewhere), or its sandbox stopped and took it along (a test
           // workspace is ephemeral): what close wanted.

@@ -111,7 +111,8 @@ describe('receiver check', () => {
 
   it('refuses bad input with 422 naming the field', async () => {
     const sandbox = await testSandbox();
-    const post = (payload: unknown) => call(sandbox, { method: 'POST', url: '/sandbox/receiver-checks', payload });
+    const post = (payload: Record<string, unknown>) =>
+      call(sandbox, { method: 'POST', url: '/sandbox/receiver-checks', payload });
     expectError(await post({ secret: SECRET }), 422, 'url');
     expectError(await post({ url: 'ftp://example.com/x', secret: SECRET }), 422, 'url');
     expectError(await post({ url: 'http://127.0.0.1:9/x' }), 422, 'secret');

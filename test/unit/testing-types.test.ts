@@ -1,4 +1,5 @@
 import { expectTypeOf, it } from 'vitest';
+import type { Coverage } from '../../server/contract/coverage.js';
 import type { InboxMessage } from '../../server/contract/webhooks.js';
 import type { ClockState } from '../../server/contract/workspace.js';
 import type { Checkpoint, CreateWorkspaceBody, Fired, Workspace } from '../../server/contract/workspaces.js';
@@ -12,6 +13,7 @@ it('declares the contract’s shapes', () => {
   expectTypeOf<Testing.Fired>().toEqualTypeOf<Fired>();
   expectTypeOf<Testing.CheckpointInfo>().toEqualTypeOf<Checkpoint>();
   expectTypeOf<Testing.InboxMessage>().toEqualTypeOf<InboxMessage>();
+  expectTypeOf<Coverage>().toMatchTypeOf<Testing.CoverageCounts>();
   // What a test may ask for is what the sandbox takes (a Date is sent as ISO 8601).
   expectTypeOf<Omit<Testing.WorkspaceOptions, 'merchant' | 'clock'>>().toMatchTypeOf<
     Omit<CreateWorkspaceBody, 'clock'>
