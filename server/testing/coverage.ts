@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addCoverage, type Coverage } from '../contract/coverage.js';
+import { addCoverage } from '../contract/coverage.js';
+import type { CoverageCounts as Coverage } from './types.js';
 
 /**
  * Coverage over a whole test run: each workspace's report is kept as it closes, in a directory
  * every worker finds through SVC_SANDBOX_COVERAGE_DIR (set by startSandbox({ coverage: true }));
  * coverageReport() adds them up at the end of the run.
  */
-export const COVERAGE_DIR_ENV = 'SVC_SANDBOX_COVERAGE_DIR';
+export const COVERAGE_DIR_ENV: string = 'SVC_SANDBOX_COVERAGE_DIR';
 
 /** A fresh directory for a run's reports. */
 export function coverageDir(): string {
@@ -27,7 +28,8 @@ export function keepCoverage(report: Coverage, dir = process.env[COVERAGE_DIR_EN
 export function readCoverage(dir: string): { coverage: Coverage; workspaces: number } {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
   const reports = files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Coverage);
-  return { coverage: addCoverage(reports), workspaces: reports.length };
+  // The reports are GET /sandbox/coverage answers, the contract's shape.
+  return { coverage: addCoverage(reports as Parameters<typeof addCoverage>[0]), workspaces: reports.length };
 }
 
 /** The report as Markdown: a summary, the events, then one table per state machine; unreached in bold. */

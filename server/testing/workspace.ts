@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { parseDuration } from '../cli/clock.js';
-import type { Coverage } from '../contract/coverage.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
 import { COVERAGE_DIR_ENV, keepCoverage } from './coverage.js';
 import { requestJson, SandboxRequestError, SandboxUnreachableError } from './http.js';
@@ -8,6 +7,7 @@ import type {
   CheckpointInfo,
   ClockAdvance,
   ClockState,
+  CoverageCounts,
   Env,
   InboxMessage,
   RequestOptions,
@@ -85,7 +85,7 @@ export async function openWorkspace(
   // as it closes; coverageReport() adds them up.
   const collectCoverage = async () => {
     if (!process.env[COVERAGE_DIR_ENV]) return;
-    keepCoverage(await requestJson<Coverage>('GET', `${control}/coverage`, controlHeaders));
+    keepCoverage(await requestJson<CoverageCounts>('GET', `${control}/coverage`, controlHeaders));
   };
 
   const clock: TestClock = {
