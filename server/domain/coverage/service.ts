@@ -25,7 +25,9 @@ export class CoverageService {
     for (const { name, states, via } of COVERED_MACHINES) {
       const pairs: [string, string][] = [
         ...states.initial.map((to): [string, string] => [NEW, to]),
-        ...states.states.flatMap((from) => states.moves[from]?.map((to): [string, string] => [from, to]) ?? []),
+        ...states.states.flatMap(
+          (from) => states.moves[from]?.map((to): [string, string] => [from, to]) ?? [],
+        ),
       ];
       for (const [from, to] of pairs) {
         const key = `${name}|${from}|${to}`;
