@@ -18,7 +18,10 @@ export function coverageDir(): string {
 }
 
 /** Keeps one workspace's report (called as it closes), when the run collects coverage. */
-export function keepCoverage(report: Coverage, dir = process.env[COVERAGE_DIR_ENV]): void {
+export function keepCoverage(
+  report: Coverage,
+  dir: string | undefined = process.env[COVERAGE_DIR_ENV],
+): void {
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${randomUUID()}.json`), JSON.stringify(report));
