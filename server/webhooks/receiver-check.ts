@@ -243,7 +243,8 @@ function fallbackSample(type: EventType, at: string): Record<string, unknown> {
   const [resource, action] = type.split('.') as [string, string];
   if (resource === 'checkout') {
     const created = sampleData('checkout.created') ?? {};
-    return { ...created, status: action, updated_at: at };
+    // A new sample object (its id is set by sample()), not a status move of a row.
+    return { ...created, id: '', status: action, updated_at: at };
   }
   if (resource === 'invoice') {
     return {
