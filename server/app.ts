@@ -33,11 +33,13 @@ import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
 import { clockSettingsRoutes, type WorkspaceInfo } from './http/sandbox/clock-settings.js';
+import { coverageRoutes } from './http/sandbox/coverage.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { faultControlRoutes } from './http/sandbox/faults.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { receiverCheckRoutes } from './http/sandbox/receiver-checks.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
 import { resellerControlRoutes } from './http/sandbox/resellers.js';
@@ -215,6 +217,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       // Export and import act on the workspace itself (its database), not on one of its services.
       await control.register(transferControlRoutes, { use: (request) => request.workspace });
+      // Testing the integration: grading the developer's receiver, and what a suite reached.
+      await control.register(receiverCheckRoutes, { use });
+      await control.register(coverageRoutes, { use });
       control.get('/openapi.json', { schema: { hide: true } }, async (request) => served(request));
     },
     { prefix: '/sandbox' },

@@ -6,6 +6,7 @@ import { createCardsRepo } from './db/cards.js';
 import { ChangeFeed } from './db/changes.js';
 import { createCheckoutsRepo } from './db/checkouts.js';
 import type { Db } from './db/connection.js';
+import { createCoverageRepo } from './db/coverage.js';
 import { createCustomersRepo } from './db/customers.js';
 import { createEventsRepo } from './db/events.js';
 import { createFundsRepo } from './db/funds.js';
@@ -29,6 +30,7 @@ import { CardService } from './domain/cards/service.js';
 import { registerCheckoutJobs } from './domain/checkouts/jobs.js';
 import { CheckoutLifecycle } from './domain/checkouts/lifecycle.js';
 import { CheckoutService } from './domain/checkouts/service.js';
+import { CoverageService } from './domain/coverage/service.js';
 import { CustomerService } from './domain/customers/service.js';
 import { EventRecorder } from './domain/events/recorder.js';
 import { FundsService } from './domain/funds/service.js';
@@ -52,6 +54,7 @@ import { IdentityProvider } from './simulate/identity.js';
 import { PayoutRail } from './simulate/payouts.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { InboxService } from './webhooks/inbox.js';
+import { ReceiverCheck } from './webhooks/receiver-check.js';
 import { WebhookService } from './webhooks/service.js';
 import { WebhookTransport } from './webhooks/transport.js';
 import { WebhookWorkbench } from './webhooks/workbench.js';
@@ -266,6 +269,13 @@ export function createContext(options: ContextOptions) {
     dispatcher,
     transaction,
   });
+  // Testing the integration: what the workspace reached (counted by storage), and the grading of
+  // the developer's receiver (its own transport: its sends are no deliveries of the workspace).
+  const coverage = new CoverageService({ repo: createCoverageRepo(sql) });
+  const receiverCheck = new ReceiverCheck({
+    timeoutMs: () => settingsService.get().webhook_timeout_ms,
+    transport: (timeoutMs) => new WebhookTransport({ timeoutMs: () => timeoutMs, ca: options.webhookCa }),
+  });
   // Recording a scenario: one recorder shared by both listeners (server/recording/).
   const recorder = new ScenarioRecorder({
     clock,
@@ -315,6 +325,8 @@ export function createContext(options: ContextOptions) {
     addressSource,
     baseUrl,
     recorder,
+    coverage,
+    receiverCheck,
   };
 }
 

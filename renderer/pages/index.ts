@@ -26,6 +26,7 @@ const CardsPage = onDemand(() => import('./Cards/CardsPage'), 'CardsPage');
 const CheckoutsPage = onDemand(() => import('./Checkouts/CheckoutsPage'), 'CheckoutsPage');
 const ClockPage = onDemand(() => import('./Clock/ClockPage'), 'ClockPage');
 const DevelopersPage = onDemand(() => import('./Developers/DevelopersPage'), 'DevelopersPage');
+const CoveragePage = onDemand(() => import('./Coverage/CoveragePage'), 'CoveragePage');
 const CustomersPage = onDemand(() => import('./Customers/CustomersPage'), 'CustomersPage');
 const EventsPage = onDemand(() => import('./Events/EventsPage'), 'EventsPage');
 const InvoicesPage = onDemand(() => import('./Invoices/InvoicesPage'), 'InvoicesPage');
@@ -160,6 +161,15 @@ export const pages: PageDef[] = [
     description: 'Record what you do as a scenario file, run scenarios step by step, export the workspace.',
     Icon: ScenariosIcon,
     Component: ScenariosPage,
+    developer: true,
+  },
+  {
+    id: 'coverage',
+    label: 'Coverage',
+    description:
+      "Which of the spec's events and state transitions this workspace reached since it was made or reset; unreached ones highlighted.",
+    Icon: EventsIcon,
+    Component: CoveragePage,
     developer: true,
   },
   {

@@ -17,6 +17,7 @@ import { createWorkspaceSlice } from './sandbox-state';
 import { createScenariosSlice } from './scenarios';
 import { createStoriesSlice } from './stories';
 import { createSyncSlice } from './sync';
+import { createTestingToolsSlice } from './testing-tools';
 import type { Store } from './types';
 import { createWebhooksSlice } from './webhooks';
 import { createWorkspacesSlice } from './workspaces';
@@ -44,6 +45,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createPresentationSlice(...a),
   ...createStoriesSlice(...a),
   ...createWorkspacesSlice(...a),
+  ...createTestingToolsSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -39,6 +39,12 @@ export const LIVE_PAGES: Record<string, LivePage> = {
   invoices: { kinds: ['invoice', 'checkout', 'customer'], load: (s) => s.loadInvoices() },
   // Every recorded event of the scope is a new row of the event log.
   events: { kinds: ['event'], load: (s) => s.loadEventLog() },
+  // The whole workspace's counts: any merchant's status move or event changes them.
+  coverage: {
+    kinds: ['checkout', 'invoice', 'card', 'reseller', 'funds', 'delivery', 'event'],
+    load: (s) => s.loadCoverage(),
+    merchants: (s) => s.merchants.map((m) => m.id),
+  },
 };
 
 export interface SyncSlice {

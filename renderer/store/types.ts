@@ -17,6 +17,7 @@ import type { WorkspaceSlice } from './sandbox-state';
 import type { ScenariosSlice } from './scenarios';
 import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
+import type { TestingToolsSlice } from './testing-tools';
 import type { WebhooksSlice } from './webhooks';
 import type { WorkspacesSlice } from './workspaces';
 
@@ -40,7 +41,8 @@ export type Store = WorkspaceSlice &
   HomeSlice &
   PresentationSlice &
   StoriesSlice &
-  WorkspacesSlice;
+  WorkspacesSlice &
+  TestingToolsSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

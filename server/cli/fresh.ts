@@ -16,12 +16,21 @@ export function freshSandboxOptions(scenario: Scenario): SandboxOptions {
   };
 }
 
-/** Runs a scenario in a sandbox of its own, closed afterwards. */
-export async function runFresh(scenario: Scenario, options: RunOptions = {}): Promise<ScenarioRun> {
+/**
+ * Runs a scenario in a sandbox of its own, closed afterwards; `after` sees the sandbox's test
+ * address once the steps have run (to read what the run left, such as its coverage).
+ */
+export async function runFresh(
+  scenario: Scenario,
+  options: RunOptions = {},
+  after?: (url: string) => Promise<void>,
+): Promise<ScenarioRun> {
   const sandbox = await createSandbox(freshSandboxOptions(scenario));
   try {
     const urls = await sandbox.listen();
-    return await runScenario({ urls }, scenario, options);
+    const run = await runScenario({ urls }, scenario, options);
+    await after?.(urls.test);
+    return run;
   } finally {
     await sandbox.close();
   }

@@ -39,6 +39,10 @@ Commands:
   verify [--method …] [--path …] [--body …] [--count n]
                             check the requests your app sent (exit 1 when they do not match,
                             naming the near misses)
+  check-receiver --url <receiver> --secret <s> [--junit <file>]
+                            grade your webhook receiver (signatures over raw bytes, duplicates,
+                            order, unknown types, speed); exit 0 when every case holds, 1 if not
+  coverage                  the spec's events and state transitions the workspace reached
 
 Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
@@ -109,6 +113,14 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./verify.js');
     return { run: m.verifyCommand, usage: m.VERIFY_USAGE };
   },
+  'check-receiver': async () => {
+    const m = await import('./check-receiver.js');
+    return { run: m.checkReceiver, usage: m.CHECK_RECEIVER_USAGE };
+  },
+  coverage: async () => {
+    const m = await import('./coverage.js');
+    return { run: m.coverage, usage: m.COVERAGE_USAGE };
+  },
 };
 // The other number reads as naturally.
 COMMANDS.workspace = COMMANDS.workspaces!;
@@ -152,6 +164,10 @@ const VALUE_FLAGS = new Set([
   '--since',
   '--at-least',
   '--at-most',
+  '--secret',
+  '--sandbox',
+  '--effects-url',
+  '--coverage',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { addCoverage, type Coverage } from '../contract/coverage.js';
 import type { CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
 import type { Scenario } from '../scenarios/format.js';
 import { type FileReport, junitXml } from '../scenarios/junit.js';
@@ -27,6 +28,8 @@ of that running sandbox (no new process), deleted afterwards.
 
 Options:
   --junit <file>    also write a JUnit XML report: one test suite per file, one test case per step
+  --coverage <file> also write the coverage the files reached, added up over every file's world
+                    (JSON, as GET /sandbox/coverage; svc-sandbox coverage explains it)
   --env <env>       environment of the steps that name none: test or production (default: the file's)
   --url <url>       run in this running sandbox, each file in a new ephemeral workspace
   --keep            with --url: keep each file's workspace afterwards (to look at it; the
@@ -51,6 +54,11 @@ interface Target {
   urls: { test: string; production: string };
   controlToken: string | undefined;
   keep: boolean;
+  /**
+   * reads a workspace's coverage before it goes (with --coverage); `cumulative`: the workspace
+   * every file runs in, whose count already holds the files before
+   */
+  collect: ((client: SandboxClient, cumulative?: boolean) => Promise<void>) | undefined;
 }
 
 interface Loaded {
@@ -95,6 +103,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     junit: { type: 'string' },
     env: { type: 'string' },
     keep: { type: 'boolean' },
+    coverage: { type: 'string' },
   });
   if (values.help) return 'help';
   const files = positionals.slice(1);
@@ -106,13 +115,22 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`--${values.keep ? 'keep' : 'workspace'} goes with --url (a running sandbox)`);
   if (values.keep && values.workspace !== undefined)
     throw new UsageError('give --keep or --workspace, not both (a named workspace is always kept)');
+  const coverageFile = values.coverage as string | undefined;
+  const coverages: Coverage[] = [];
+  const collect = coverageFile
+    ? async (client: SandboxClient, cumulative = false) => {
+        const report = await client.get<Coverage>('/sandbox/coverage');
+        if (cumulative) coverages.splice(0);
+        coverages.push(report);
+      }
+    : undefined;
   let target: Target | undefined;
   if (values.url !== undefined) {
     // Only the flag: a run against a sandbox makes its own workspaces unless told otherwise.
     const workspace = values.workspace === undefined ? undefined : workspaceOption(values);
     const client = new SandboxClient(baseUrl(values), workspace);
     const health = await client.get<{ urls: { test: string; production: string } }>('/sandbox/health');
-    target = { client, urls: health.urls, controlToken: controlToken(), keep: values.keep === true };
+    target = { client, urls: health.urls, controlToken: controlToken(), keep: values.keep === true, collect };
   }
 
   const loaded = files.map(load);
@@ -157,7 +175,12 @@ export async function run(argv: string[]): Promise<number | 'help'> {
         });
         result = ran.run;
         workspace = ran.workspace;
-      } else result = await runFresh!(scenario, options);
+      } else
+        result = await runFresh!(
+          scenario,
+          options,
+          collect && ((url) => collect(new SandboxClient(url, undefined))),
+        );
     } catch (error) {
       throw new CliFailure(`${file}: ${(error as Error).message}`);
     }
@@ -167,6 +190,13 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     reports.push({ file, scenario, run: result, started_at: startedAt });
   }
   if (junit) write(junit, reports);
+  if (coverageFile) {
+    try {
+      writeFileSync(coverageFile, `${JSON.stringify(addCoverage(coverages), null, 2)}\n`);
+    } catch (error) {
+      throw new CliFailure(`cannot write ${coverageFile}: ${(error as Error).message}`);
+    }
+  }
   if (!asJson && files.length > 1) {
     const passed = reports.filter((r) => 'run' in r && r.run.ok).length;
     out(`${files.length} scenarios: ${passed} passed, ${files.length - passed} failed`);
@@ -196,10 +226,9 @@ async function runInWorkspace(
   if (client.workspace !== undefined) {
     const named = await client.findWorkspace(client.workspace);
     say(`  in workspace ${named.id} (${named.name})`);
-    return {
-      run: await runScenario({ urls, controlToken, workspace: named.id }, scenario, options),
-      workspace: named.id,
-    };
+    const run = await runScenario({ urls, controlToken, workspace: named.id }, scenario, options);
+    await target.collect?.(client.in(named.id), true);
+    return { run, workspace: named.id };
   }
   const created = await client.post<Workspace>('/sandbox/workspaces', {
     ephemeral: true,
@@ -227,10 +256,9 @@ async function runInWorkspace(
       : `  in workspace ${created.id} (ephemeral, deleted afterwards)`,
   );
   try {
-    return {
-      run: await runScenario({ urls, controlToken, workspace: created.id }, scenario, options),
-      workspace: created.id,
-    };
+    const run = await runScenario({ urls, controlToken, workspace: created.id }, scenario, options);
+    await target.collect?.(client.in(created.id));
+    return { run, workspace: created.id };
   } finally {
     if (!target.keep) {
       process.off('SIGINT', interrupted);

@@ -13,6 +13,9 @@ import { migrations } from './migrations/index.js';
  * server/workspaces/transfer.ts/ adds temp files, caches and errors for people.
  */
 
+/** Tables that triggers write (migration 023): a copy of the other tables adds to them. */
+const COUNTS = new Set(['coverage_events', 'coverage_transitions']);
+
 export const BUNDLE_TABLE = 'svc_bundle';
 /** The marker in `svc_bundle.format`: any other value is a foreign file. */
 export const BUNDLE_FORMAT = 'svc-sandbox-bundle';
@@ -156,6 +159,8 @@ export function keepOnlyMerchant(bundle: Db, merchantId: string): void {
     }
     bundle.prepare('DELETE FROM reseller_connections').run();
     bundle.prepare('DELETE FROM merchants WHERE id IS NOT ?').run(merchantId);
+    // Coverage counts are the whole workspace's, not one merchant's.
+    for (const table of COUNTS) bundle.prepare(`DELETE FROM ${quote(table)}`).run();
 
     // Job refs are ids of the objects they act on (checkouts, deliveries, ...).
     const idTables = userTables(bundle).filter(
@@ -352,7 +357,10 @@ export function replaceWorkspace(db: Db, path: string): Record<string, number> {
     db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
       for (const table of tables) db.prepare(`DELETE FROM main.${quote(table)}`).run();
-      for (const table of tables) {
+      // The coverage counts last, over what the copy's own inserts just counted (their triggers).
+      const ordered = [...tables.filter((t) => !COUNTS.has(t)), ...tables.filter((t) => COUNTS.has(t))];
+      for (const table of ordered) {
+        if (COUNTS.has(table)) db.prepare(`DELETE FROM main.${quote(table)}`).run();
         const columns = columnsOf(db, table).map(quote).join(', ');
         const result = db
           .prepare(

@@ -37,6 +37,9 @@ export const TABLE_KINDS = {
   // kv holds singletons: the key says which (clock, settings).
   kv: { kind: 'settings' },
   jobs: null,
+  // counted by triggers beside the writes (migration 023), read by the coverage report
+  coverage_events: null,
+  coverage_transitions: null,
   request_log: null,
 } as const satisfies Record<string, { kind: ChangeKind; id?: string } | null>;
 

@@ -7,6 +7,7 @@ import type { EventRecorder } from '../domain/events/recorder.js';
 import type { FundsService } from '../domain/funds/service.js';
 import { Accounts, type Ledger } from '../domain/ledger/service.js';
 import { formatMoney } from '../domain/money/format.js';
+import { payoutStates } from '../domain/state.js';
 import type { Ids } from '../ids.js';
 
 export interface PayoutDeps {
@@ -61,6 +62,7 @@ export class PayoutRail {
         failure_reason: reason,
         created_at: this.deps.clock.nowIso(),
       };
+      payoutStates.assertInitial(row.status);
       this.deps.repo.insertPayout(row);
       if (status === 'completed') {
         this.deps.ledger.post(input.env, 'payout', row.id, [

@@ -18,10 +18,13 @@
  * serves a sandbox started here, a child process, or one already running (a CI service).
  * @packageDocumentation
  */
+
+import { writeFileSync } from 'node:fs';
 import { CONTROL_TOKEN_ENV } from '../cli/common.js';
 import { startChild } from './child.js';
+import { COVERAGE_DIR_ENV, coverageDir, coverageMarkdown, readCoverage } from './coverage.js';
 import { requestJson } from './http.js';
-import type { StartOptions, TestSandbox, TestWorkspace, WorkspaceOptions } from './types.js';
+import type { CoverageReport, StartOptions, TestSandbox, TestWorkspace, WorkspaceOptions } from './types.js';
 import { openWorkspace, type WorkspaceHost } from './workspace.js';
 
 export { SandboxRequestError, SandboxUnreachableError } from './http.js';
@@ -43,6 +46,7 @@ function handle(
   urls: TestSandbox['urls'],
   controlToken: string | undefined,
   stop: () => Promise<void>,
+  coverage?: string,
 ): TestSandbox {
   const open = new Map<string, TestWorkspace>();
   const baseHeaders: Record<string, string> =
@@ -55,6 +59,7 @@ function handle(
     env: {
       [SANDBOX_URL_ENV]: urls.test,
       ...(controlToken === undefined ? {} : { [SANDBOX_CONTROL_TOKEN_ENV]: controlToken }),
+      ...(coverage === undefined ? {} : { [COVERAGE_DIR_ENV]: coverage }),
     },
     async workspace(options) {
       if (closing) throw new Error('svc-sandbox/testing: this sandbox is closed');
@@ -95,9 +100,10 @@ function exportEnv(sandbox: TestSandbox): () => void {
  */
 export async function startSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   let sandbox: TestSandbox;
+  const coverage = options.coverage ? coverageDir() : undefined;
   if (options.mode === 'child') {
     const child = await startChild(options);
-    sandbox = handle('child', child.urls, options.controlToken, child.stop);
+    sandbox = handle('child', child.urls, options.controlToken, child.stop, coverage);
   } else {
     // Loaded only here: a test that only connects never loads the server.
     const { createSandbox } = await import('../sandbox.js');
@@ -114,7 +120,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
       await inner.close();
       throw error;
     }
-    sandbox = handle('in-process', urls, options.controlToken, () => inner.close());
+    sandbox = handle('in-process', urls, options.controlToken, () => inner.close(), coverage);
   }
   if (options.setEnv === false) return sandbox;
   const restore = exportEnv(sandbox);
@@ -182,4 +188,23 @@ export async function closeWorkspaces(): Promise<void> {
   const sandbox = await shared.catch(() => undefined);
   shared = undefined;
   await sandbox?.close();
+}
+
+/**
+ * The coverage of the whole test run: every workspace closed since `startSandbox({ coverage: true })`
+ * (in any worker), added up. Writes it as JSON and as a Markdown table (unreached entries in bold)
+ * and returns it. Call it in the global teardown, before the sandbox closes.
+ */
+export function coverageReport(
+  options: { json?: string; markdown?: string; dir?: string } = {},
+): CoverageReport {
+  const dir = options.dir ?? process.env[COVERAGE_DIR_ENV];
+  if (!dir)
+    throw new Error(
+      `svc-sandbox/testing: no coverage collected: start the sandbox with startSandbox({ coverage: true }) (it sets ${COVERAGE_DIR_ENV})`,
+    );
+  const { coverage, workspaces } = readCoverage(dir);
+  writeFileSync(options.json ?? 'svc-sandbox-coverage.json', `${JSON.stringify(coverage, null, 2)}\n`);
+  writeFileSync(options.markdown ?? 'svc-sandbox-coverage.md', coverageMarkdown(coverage, workspaces));
+  return { ...coverage, workspaces };
 }

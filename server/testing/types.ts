@@ -328,6 +328,11 @@ export interface StartOptions {
    * Default true; put back as they were by `close()`.
    */
   setEnv?: boolean;
+  /**
+   * Collect coverage: each workspace's report is kept as it closes (in a directory the test workers
+   * find through `SVC_SANDBOX_COVERAGE_DIR`), for {@link coverageReport} at the end of the run.
+   */
+  coverage?: boolean;
   /** `child` only: the CLI script to run (default: this package's built `dist/server/cli.js`). */
   cli?: string;
   /** `child` only: how long to wait for the ready line (default 20 s). */
@@ -349,4 +354,16 @@ export interface TestSandbox {
    */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What a workspace reached (GET /sandbox/coverage): each event type and state transition, with a count. */
+export interface CoverageCounts {
+  events: { type: string; count: number }[];
+  /** `from` is `(new)` for a row's first status; `via` says what makes the move */
+  transitions: { machine: string; from: string; to: string; via: string; count: number }[];
+}
+
+/** {@link coverageReport}'s result: the counts added up, and how many workspaces they came from. */
+export interface CoverageReport extends CoverageCounts {
+  workspaces: number;
 }

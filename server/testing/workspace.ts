@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { parseDuration } from '../cli/clock.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
+import { COVERAGE_DIR_ENV, keepCoverage } from './coverage.js';
 import { requestJson, SandboxRequestError, SandboxUnreachableError } from './http.js';
 import type {
   CheckpointInfo,
   ClockAdvance,
   ClockState,
   CountExpectation,
+  CoverageCounts,
   Env,
   FaultsState,
   InboxMessage,
@@ -84,6 +86,12 @@ export async function openWorkspace(
   }
   const headers = { authorization: `Bearer ${apiKey}` };
   let closed: Promise<void> | undefined;
+  // A run that collects coverage (startSandbox({ coverage: true })) keeps each workspace's report
+  // as it closes; coverageReport() adds them up.
+  const collectCoverage = async () => {
+    if (!process.env[COVERAGE_DIR_ENV]) return;
+    keepCoverage(await requestJson<CoverageCounts>('GET', `${control}/coverage`, controlHeaders));
+  };
 
   const clock: TestClock = {
     now: async () => new Date((await inWorkspace<ClockState>('GET', '/clock')).now),
@@ -162,7 +170,8 @@ export async function openWorkspace(
     },
     requests: async (criteria = {}) => (await check({ ...criteria, count: { gte: 0 } })).requests,
     close: () => {
-      closed ??= requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders)
+      closed ??= collectCoverage()
+        .then(() => requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders))
         .catch((error: unknown) => {
           // Already gone (deleted elsewhere), or its sandbox stopped and took it along (a test
           // workspace is ephemeral): what close wanted.

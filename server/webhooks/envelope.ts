@@ -25,19 +25,32 @@ export function envelopeBody(id: string, event: string, data: string): string {
   return `{"id":${JSON.stringify(id)},"event":${JSON.stringify(event)},"data":${data}}`;
 }
 
-/** The headers of every webhook request, in this order; `signature` is `sign(secret, body)`. */
+/**
+ * The headers of every webhook request, in this order; `signature` is `sign(secret, body)` (null:
+ * no signature header at all, what the receiver check sends to see it refused).
+ */
 export function envelopeHeaders(
   event: string,
   deliveryId: string,
-  signature: string,
+  signature: string | null,
 ): Record<string, string> {
-  return {
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
     [WEBHOOK_HEADER.event]: event,
     [WEBHOOK_HEADER.deliveryId]: deliveryId,
-    [WEBHOOK_HEADER.signature]: signature,
   };
+  if (signature !== null) headers[WEBHOOK_HEADER.signature] = signature;
+  return headers;
+}
+
+/**
+ * A body with the envelope's fields whose bytes are not what re-serializing its JSON gives: spaces
+ * around every token, the data's text as given (escaped unicode, keys in its own order). A receiver
+ * that verifies the HMAC over re-serialized JSON instead of the raw bytes fails on it.
+ */
+export function looseEnvelopeBody(id: string, event: string, dataText: string): string {
+  return `{ "event" : ${JSON.stringify(event)} ,\n  "id" : ${JSON.stringify(id)} ,\n  "data" : ${dataText} }\n`;
 }
 
 /** A delivery as read from storage, with its body made. */

@@ -1,5 +1,7 @@
 import { constants, createCipheriv, publicEncrypt, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Coverage } from '../../server/contract/coverage.js';
+import { UNLISTED } from '../../server/domain/coverage/service.js';
 import type { Sandbox } from '../../server/sandbox.js';
 import {
   ContractValidator,
@@ -887,6 +889,13 @@ const STEPS: Record<string, Step> = {
   },
   'POST /sandbox/inbox/{name}': { body: () => ({ id: UNKNOWN_ID, event: 'checkout.created', data: {} }) },
   'PUT /sandbox/inboxes/{name}': { body: () => ({ response_status: 200 }) },
+  'POST /sandbox/receiver-checks': {
+    body: (w) => ({
+      url: `${w.inboxUrl}-checks`,
+      secret: 'whsec_0123456789abcdef',
+      events: ['checkout.paid'],
+    }),
+  },
   'POST /sandbox/deposits': {
     body: (w) => ({ merchant_id: w.merchant, chain: 'ethereum', currency: 'USDC', amount: 2_000_000 }),
   },
@@ -1280,15 +1289,23 @@ describe('contract: real responses against the served OpenAPI document', () => {
       api.expectStatus(key, await api.send(requestFor(op, world)), 400, 'repeated transition');
       errorProbes += 1;
     }
-    // The workspace exported whole and imported back (it replaces itself: the same answers after),
-    // and a file that is no bundle refused with a 400.
+    // Every status move the sweep made is one its state table lists (storage counts what the
+    // domain wrote; a move no table lists is reported as such), and many were made.
+    const coverage = (await api.ok({ method: 'GET', path: '/sandbox/coverage' })) as Coverage;
+    expect(coverage.transitions.filter((t) => t.via === UNLISTED)).toEqual([]);
+    expect(coverage.transitions.filter((t) => t.count > 0).length).toBeGreaterThan(20);
+
+    // The workspace exported whole and imported back (it replaces itself: the same answers after,
+    // the coverage counts too), and a file that is no bundle refused with a 400.
     if (contract.operation(IMPORT)) {
       const before = await api.ok({ method: 'GET', path: '/sandbox/merchants' });
+      const coverageBefore = await api.ok({ method: 'GET', path: '/sandbox/coverage' });
       const bundle = await api.send({ method: 'GET', path: '/sandbox/export' });
       api.expectStatus('GET /sandbox/export', bundle, 200, 'whole-workspace export');
       const imported = await api.send({ method: 'POST', path: '/sandbox/import', bytes: bundle.bytes });
       api.expectStatus(IMPORT, imported, 200, 'import of the export');
       expect(await api.ok({ method: 'GET', path: '/sandbox/merchants' })).toEqual(before);
+      expect(await api.ok({ method: 'GET', path: '/sandbox/coverage' })).toEqual(coverageBefore);
       const refused = await api.send({
         method: 'POST',
         path: '/sandbox/import',
@@ -1301,6 +1318,8 @@ describe('contract: real responses against the served OpenAPI document', () => {
     if (reset) {
       await api.send(requestFor(reset, world));
       expect(await api.ok({ method: 'GET', path: '/sandbox/merchants' })).toEqual([]);
+      const afterReset = (await api.ok({ method: 'GET', path: '/sandbox/coverage' })) as Coverage;
+      expect(afterReset.transitions.filter((t) => t.count > 0)).toEqual([]);
     }
 
     // Coverage: every operation in the document answered with a documented success at least once.

@@ -4,6 +4,7 @@ import { useStore } from '../../store';
 import { Deliveries } from './Deliveries';
 import { Endpoints } from './Endpoints';
 import { InboxCard } from './InboxCard';
+import { ReceiverCheck } from './ReceiverCheck';
 
 export function WebhooksPage() {
   const loadWebhooks = useStore((s) => s.loadWebhooks);
@@ -16,6 +17,7 @@ export function WebhooksPage() {
           <InboxCard />
         </div>
         <Deliveries />
+        <ReceiverCheck />
       </div>
     </ScopeGate>
   );

@@ -13,6 +13,10 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   sandboxGetWebhookEndpoint: 'webhook_endpoints_list answers each endpoint in full',
   sandboxReceiveInboxWebhook:
     "the inbox's receiving end: the sandbox's webhooks are sent there, an agent reads them with inbox_read",
+  sandboxCreateListenSession:
+    "`svc-sandbox listen`'s session (an endpoint per merchant, forwarded to a local app); an agent uses inbox_endpoint_create",
+  sandboxDeleteListenSession:
+    "ends `svc-sandbox listen`'s session; an agent's inbox endpoints are webhook endpoints",
   sandboxGetListenSecret:
     "`svc-sandbox listen`'s shared secret, for forwarding to a local app; an agent uses inbox_endpoint_create",
   sandboxListWebhookEndpointHealth:

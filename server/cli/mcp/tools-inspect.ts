@@ -1,6 +1,8 @@
 import type { Static } from 'typebox';
 import { IdParams } from '../../contract/common.js';
+import type { Coverage } from '../../contract/coverage.js';
 import { type Faults, FaultsInput } from '../../contract/faults.js';
+import { ReceiverCheckBody, type ReceiverCheckResult } from '../../contract/receiver-checks.js';
 import {
   type RequestLogEntry,
   RequestLogQuery,
@@ -128,6 +130,49 @@ export const inspectTools: Tool[] = [
     path: '/sandbox/faults',
     words: () => 'No faults: the API answers normally.',
     shape: () => ({ cleared: true }),
+  }),
+  operationTool<ReceiverCheckResult>({
+    name: 'receiver_check',
+    description:
+      "Grade the developer's webhook receiver at `url` with its `secret`: signed deliveries of every event type, wrong and missing signatures, a body whose bytes differ from re-serialized JSON, a duplicate, events out of order, an unknown type, a large payload, and the time to answer. Sends only to that URL; nothing is recorded in the workspace.",
+    operationId: 'sandboxCheckReceiver',
+    method: 'POST',
+    path: '/sandbox/receiver-checks',
+    body: ReceiverCheckBody,
+    words: (r) =>
+      r.failed === 0
+        ? `The receiver passed all ${count(r.passed, 'case')}.`
+        : `The receiver failed ${count(r.failed, 'case')} of ${r.passed + r.failed}: ${r.cases
+            .filter((c) => !c.ok)
+            .map((c) => c.name)
+            .join(', ')}.`,
+    shape: (r) => ({
+      passed: r.passed,
+      failed: r.failed,
+      seed: r.seed,
+      failures: r.cases
+        .filter((c) => !c.ok)
+        .map((c) => ({ name: c.name, expected: c.expected, actual: c.actual })),
+    }),
+  }),
+  operationTool<Coverage>({
+    name: 'coverage_get',
+    description:
+      "Which of the spec's event types and state transitions (checkout, invoice, card, KYC, application, reseller connection, payout, delivery) the workspace has reached since it was made or reset; unreached ones have count 0.",
+    operationId: 'sandboxGetCoverage',
+    method: 'GET',
+    path: '/sandbox/coverage',
+    words: (c) => {
+      const events = c.events.filter((e) => e.count > 0).length;
+      const moves = c.transitions.filter((t) => t.count > 0).length;
+      return `Reached ${events} of ${c.events.length} event types and ${moves} of ${c.transitions.length} transitions.`;
+    },
+    shape: (c) => ({
+      unreached_events: c.events.filter((e) => e.count === 0).map((e) => e.type),
+      unreached_transitions: c.transitions
+        .filter((t) => t.count === 0)
+        .map((t) => `${t.machine}: ${t.from} → ${t.to}`),
+    }),
   }),
   operationTool<Settings>({
     name: 'settings_get',

@@ -18,6 +18,7 @@ import { webhookChaos } from './017-webhook-chaos.js';
 import { listenEndpoints } from './018-listen-endpoints.js';
 import { paymentOutcomes } from './020-payment-outcomes.js';
 import { txidLookup } from './021-txid-lookup.js';
+import { coverage } from './023-coverage.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   listenEndpoints,
   paymentOutcomes,
   txidLookup,
+  coverage,
 ];

@@ -1,0 +1,71 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+import { WEBHOOK_HEADER } from '../../server/contract/webhooks.js';
+import { sign, verify } from '../../server/webhooks/signing.js';
+
+/**
+ * Three webhook receivers, each a real HTTP server on 127.0.0.1, for grading by the receiver
+ * check: `correct` verifies the HMAC over the raw bytes and deduplicates by delivery id (its
+ * processed count at /effects); `reserializing` verifies it over JSON.stringify(JSON.parse(body));
+ * `trusting` never checks signatures.
+ */
+export type ReceiverKind = 'correct' | 'reserializing' | 'trusting';
+
+export interface GradedReceiver {
+  url: string;
+  effectsUrl: string;
+  /** how many distinct deliveries it processed */
+  processed: () => number;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
+});
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export async function startGradedReceiver(kind: ReceiverKind, secret: string): Promise<GradedReceiver> {
+  const seen = new Set<string>();
+  const server = createServer((request, response) => {
+    void readBody(request).then((raw) => {
+      if (request.method === 'GET') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ processed: seen.size }));
+        return;
+      }
+      const header = request.headers[WEBHOOK_HEADER.signature] as string | undefined;
+      const valid =
+        kind === 'trusting'
+          ? true
+          : kind === 'correct'
+            ? verify(secret, raw, header)
+            : header === sign(secret, JSON.stringify(JSON.parse(raw.toString('utf8'))));
+      if (!valid) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end('{"error":"bad signature"}');
+        return;
+      }
+      const id = request.headers[WEBHOOK_HEADER.deliveryId] as string;
+      seen.add(id);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"received":true}');
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    effectsUrl: `http://127.0.0.1:${port}/effects`,
+    processed: () => seen.size,
+  };
+}
