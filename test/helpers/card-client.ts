@@ -4,7 +4,6 @@ import {
   createDecipheriv,
   publicEncrypt,
   randomBytes,
-  type webcrypto,
 } from 'node:crypto';
 
 /**
@@ -93,7 +92,7 @@ export async function webNewSession(publicKeyPem: string): Promise<ClientSession
   return { key: Buffer.from(raw), session: toBase64(wrapped) };
 }
 
-async function aesKey(rawKey: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<webcrypto.CryptoKey> {
+async function aesKey(rawKey: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
   return subtle.importKey('raw', bytes(rawKey), { name: 'AES-GCM' }, false, [usage]);
 }
 
