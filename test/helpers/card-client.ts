@@ -1,10 +1,4 @@
-import {
-  constants,
-  createCipheriv,
-  createDecipheriv,
-  publicEncrypt,
-  randomBytes,
-} from 'node:crypto';
+import { constants, createCipheriv, createDecipheriv, publicEncrypt, randomBytes } from 'node:crypto';
 
 /**
  * What an integrator does with card secrets, written from the spec alone (it does not import the
