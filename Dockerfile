@@ -3,18 +3,13 @@
 # README.md, "Container image", says how to run it; scripts/test-container.sh builds and tests it.
 
 # ---- build: the full install, the build, then only the production dependencies kept ----
-FROM node:20-bookworm-slim AS build
-# better-sqlite3 is a native addon. Its install downloads a prebuilt binary from GitHub when it can
-# and compiles from source when it cannot (an offline or proxied build): both need a toolchain.
-# The headers come with the Node image (/usr/local/include/node), so node-gyp never downloads them.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim AS build
+# No compiler: better-sqlite3 ships prebuilt Node-API binaries in its npm package (prebuilds/), and
+# nothing else here compiles native code.
 # A CA bundle for a TLS-intercepting proxy, when the build machine sits behind one (mounted into the
 # build by the builder, e.g. `podman build -v`; see scripts/test-container.js). Unset otherwise.
 ARG NODE_EXTRA_CA_CERTS
 ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1 \
-    npm_config_nodedir=/usr/local \
     npm_config_update_notifier=false
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
@@ -23,13 +18,13 @@ COPY . .
 # The build includes the dashboard (electron-vite build): the server serves out/renderer at `/`.
 RUN npm run build
 # What runs: the production dependencies only, without what only a compiler or an editor reads
-# (better-sqlite3's SQLite sources and object files, type declarations, source maps).
+# (better-sqlite3's SQLite sources and its prebuilt binaries for other platforms, type declarations,
+# source maps).
 RUN npm prune --omit=dev --no-audit --no-fund \
  && cd node_modules/better-sqlite3 \
- && mv build/Release/better_sqlite3.node /tmp/ \
+ && keep="linux-$(node -p process.arch).node" \
  && rm -rf build deps src \
- && mkdir -p build/Release \
- && mv /tmp/better_sqlite3.node build/Release/ \
+ && find prebuilds -type f ! -name "$keep" -delete \
  && cd /src \
  && find node_modules dist -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete \
  && rm -rf node_modules/.bin \
@@ -37,7 +32,7 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 # Node without its debug symbols (~12 MB): the dynamic symbols native addons link against stay.
 RUN strip --strip-all -o /node /usr/local/bin/node
 
-# ---- runtime: Debian slim, Node's binary, the built sandbox ----
+# ---- runtime: Debian slim, Node 24's binary (from the build stage), the built sandbox ----
 FROM debian:bookworm-slim
 COPY --from=build /node /usr/local/bin/node
 RUN groupadd --gid 1000 sandbox \
