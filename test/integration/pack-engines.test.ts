@@ -43,7 +43,7 @@ beforeAll(async () => {
   await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
   tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
 }, 120_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 /**
  * A consumer's install of the tarball, from the registry, with --engine-strict: every package it
