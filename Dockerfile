@@ -5,7 +5,10 @@
 # ---- build: the full install, the build, then only the production dependencies kept ----
 FROM node:24-bookworm-slim AS build
 # No compiler: better-sqlite3 ships prebuilt Node-API binaries in its npm package (prebuilds/), and
-# nothing else here compiles native code.
+# nothing else here compiles native code. binutils for `strip` below.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends binutils \
+ && rm -rf /var/lib/apt/lists/*
 # A CA bundle for a TLS-intercepting proxy, when the build machine sits behind one (mounted into the
 # build by the builder, e.g. `podman build -v`; see scripts/test-container.js). Unset otherwise.
 ARG NODE_EXTRA_CA_CERTS
@@ -17,9 +20,10 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # The build includes the dashboard (electron-vite build): the server serves out/renderer at `/`.
 RUN npm run build
-# What runs: the production dependencies only, without what only a compiler or an editor reads
-# (better-sqlite3's SQLite sources and its prebuilt binaries for other platforms, type declarations,
-# source maps).
+# What runs: the production dependencies the bundled server loads at run time only (the rest is
+# inside its bundles: scripts/container/prune-runtime.js), without what only a compiler or an editor
+# reads (better-sqlite3's SQLite sources and its prebuilt binaries for other platforms, type
+# declarations, source maps).
 RUN npm prune --omit=dev --no-audit --no-fund \
  && cd node_modules/better-sqlite3 \
  && keep="linux-$(node -p process.arch).node" \
@@ -28,8 +32,9 @@ RUN npm prune --omit=dev --no-audit --no-fund \
  && cd /src \
  && find node_modules dist -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete \
  && rm -rf node_modules/.bin \
+ && node scripts/container/prune-runtime.js /src \
  && node -e "require('better-sqlite3')(':memory:').prepare('select 1').get()"
-# Node without its debug symbols (~12 MB): the dynamic symbols native addons link against stay.
+# Node without its debug symbols (~18 MB for 24): the dynamic symbols native addons link against stay.
 RUN strip --strip-all -o /node /usr/local/bin/node
 
 # ---- runtime: Debian slim, Node 24's binary (from the build stage), the built sandbox ----
