@@ -4,15 +4,18 @@
 
 # ---- build: the full install, the build, then only the production dependencies kept ----
 FROM node:24-bookworm-slim AS build
-# No compiler: better-sqlite3 ships prebuilt Node-API binaries in its npm package (prebuilds/), and
-# nothing else here compiles native code. binutils for `strip` below.
+# better-sqlite3 ships prebuilt Node-API binaries in its npm package (prebuilds/), but npm still runs
+# its `node-gyp rebuild`, which only checks for the prebuild and compiles nothing; node-gyp needs
+# Python and make for that check (and g++ brings binutils, for `strip` below). The headers come with
+# the Node image (/usr/local/include/node), so node-gyp never downloads them.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends binutils \
+ && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 # A CA bundle for a TLS-intercepting proxy, when the build machine sits behind one (mounted into the
 # build by the builder, e.g. `podman build -v`; see scripts/test-container.js). Unset otherwise.
 ARG NODE_EXTRA_CA_CERTS
 ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1 \
+    npm_config_nodedir=/usr/local \
     npm_config_update_notifier=false
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
