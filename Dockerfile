@@ -3,10 +3,11 @@
 # README.md, "Container image", says how to run it; scripts/test-container.sh builds and tests it.
 
 # ---- build: the full install, the build, then only the production dependencies kept ----
-FROM node:20-bookworm-slim AS build
-# better-sqlite3 is a native addon. Its install downloads a prebuilt binary from GitHub when it can
-# and compiles from source when it cannot (an offline or proxied build): both need a toolchain.
-# The headers come with the Node image (/usr/local/include/node), so node-gyp never downloads them.
+FROM node:24-bookworm-slim AS build
+# better-sqlite3 ships prebuilt Node-API binaries in its npm package (prebuilds/), but npm still runs
+# its `node-gyp rebuild`, which only checks for the prebuild and compiles nothing; node-gyp needs
+# Python and make for that check (and g++ brings binutils, for `strip` below). The headers come with
+# the Node image (/usr/local/include/node), so node-gyp never downloads them.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -22,22 +23,24 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # The build includes the dashboard (electron-vite build): the server serves out/renderer at `/`.
 RUN npm run build
-# What runs: the production dependencies only, without what only a compiler or an editor reads
-# (better-sqlite3's SQLite sources and object files, type declarations, source maps).
+# What runs: the production dependencies the bundled server loads at run time only (the rest is
+# inside its bundles: scripts/container/prune-runtime.js), without what only a compiler or an editor
+# reads (better-sqlite3's SQLite sources and its prebuilt binaries for other platforms, type
+# declarations, source maps).
 RUN npm prune --omit=dev --no-audit --no-fund \
  && cd node_modules/better-sqlite3 \
- && mv build/Release/better_sqlite3.node /tmp/ \
+ && keep="linux-$(node -p process.arch).node" \
  && rm -rf build deps src \
- && mkdir -p build/Release \
- && mv /tmp/better_sqlite3.node build/Release/ \
+ && find prebuilds -type f ! -name "$keep" -delete \
  && cd /src \
  && find node_modules dist -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete \
  && rm -rf node_modules/.bin \
+ && node scripts/container/prune-runtime.js /src \
  && node -e "require('better-sqlite3')(':memory:').prepare('select 1').get()"
-# Node without its debug symbols (~12 MB): the dynamic symbols native addons link against stay.
+# Node without its debug symbols (~18 MB for 24): the dynamic symbols native addons link against stay.
 RUN strip --strip-all -o /node /usr/local/bin/node
 
-# ---- runtime: Debian slim, Node's binary, the built sandbox ----
+# ---- runtime: Debian slim, Node 24's binary (from the build stage), the built sandbox ----
 FROM debian:bookworm-slim
 COPY --from=build /node /usr/local/bin/node
 RUN groupadd --gid 1000 sandbox \

@@ -162,6 +162,11 @@ export interface EnsureNativeBindingOptions {
   log?: (line: string) => void;
 }
 
+/** Whether the better-sqlite3 package loads one Node-API binary everywhere (13 and later). */
+export function isNodeApiPackage(packageDir: string): boolean {
+  return existsSync(join(packageDir, 'prebuilds'));
+}
+
 export function betterSqlitePackageDir(): string {
   return dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
 }
@@ -175,11 +180,14 @@ export async function ensureNativeBinding(options: EnsureNativeBindingOptions): 
   if (!versions.electron) return undefined;
   // A packaged app (npm run dist) ships better-sqlite3 already rebuilt for its Electron.
   if (options.packaged) return undefined;
+  const packageDir = options.packageDir ?? betterSqlitePackageDir();
+  // better-sqlite3 13 and later is a Node-API addon shipped with prebuilt binaries (prebuilds/):
+  // Node-API is the same ABI in Node and in Electron, so the installed binary is already the right one.
+  if (isNodeApiPackage(packageDir)) return undefined;
   const target = nativeBindingPath(options.userData, versions.modules);
   if (existsSync(target)) return target;
 
   const log = options.log ?? (() => {});
-  const packageDir = options.packageDir ?? betterSqlitePackageDir();
   const tools = options.tools ?? {
     prebuildInstall: tryResolve(join(packageDir, 'package.json'), 'prebuild-install/bin.js'),
     nodeGyp: findNodeGyp(packageDir),

@@ -217,6 +217,9 @@ async function main() {
   for (const port of ['4010/tcp', '4011/tcp'])
     if (!(port in (config.ExposedPorts ?? {}))) fail(`the image does not expose ${port}`);
   if (!('/data' in (config.Volumes ?? {}))) fail('the image declares no /data volume');
+  const nodeVersion = podman(['run', '--rm', '--entrypoint', 'node', IMAGE, '--version']);
+  if (!nodeVersion.startsWith('v24.')) fail(`the image runs Node ${nodeVersion}, not 24`);
+  results.push(`node ${nodeVersion}`);
 
   const { server, received } = await startReceiver();
   try {

