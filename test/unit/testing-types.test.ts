@@ -1,8 +1,8 @@
 import { expectTypeOf, it } from 'vitest';
+import type { Coverage } from '../../server/contract/coverage.js';
 import type { Faults, FaultsInput } from '../../server/contract/faults.js';
 import type { VerifyRequestsResult } from '../../server/contract/requests.js';
 import type { ClockState } from '../../server/contract/sandbox-state.js';
-import type { Coverage } from '../../server/contract/coverage.js';
 import type { InboxMessage } from '../../server/contract/webhooks.js';
 import type { Checkpoint, CreateWorkspaceBody, Fired, Workspace } from '../../server/contract/workspaces.js';
 import type * as Testing from '../../server/testing/index.js';
