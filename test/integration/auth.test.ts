@@ -259,12 +259,15 @@ describe('access across merchants: 403 for another merchant’s resource, 404 fo
     );
   });
 
-  it('unknown /v1 routes → 404 {error}', async () => {
+  it('unknown /v1 routes → 404 {error}; a known path with another method → 405 with Allow', async () => {
     expectError(await call(sandbox, { method: 'GET', url: '/v1/nothing-here', headers: alice.auth }), 404);
-    expectError(
-      await call(sandbox, { method: 'PATCH', url: `/v1/checkouts/${checkout.id}`, headers: alice.auth }),
-      404,
-    );
+    const patch = await call(sandbox, {
+      method: 'PATCH',
+      url: `/v1/checkouts/${checkout.id}`,
+      headers: alice.auth,
+    });
+    expectError(patch, 405, 'PATCH');
+    expect(patch.headers.allow).toBe('DELETE, GET, HEAD');
   });
 });
 

@@ -392,10 +392,11 @@ describe('svc-sandbox listen', () => {
     const ready = JSON.parse(await listener.line(/"type":"ready"/)) as { secret: string; env: string };
     expect(ready.env).toBe('test');
     await listener.line(new RegExp(`"type":"endpoint".*"merchant_id":"${first.merchant.id}"`));
+    // A merchant made after the start gets its endpoint with its first event, announced when that
+    // event's delivery arrives.
     const later = await createMerchant(url, 'Later');
-    await listener.line(new RegExp(`"type":"endpoint".*"merchant_id":"${later.merchant.id}"`));
-
     await createCheckout(url, later.api_key.key);
+    await listener.line(new RegExp(`"type":"endpoint".*"merchant_id":"${later.merchant.id}"`));
     await receiver.count(1);
     expect(
       verify(

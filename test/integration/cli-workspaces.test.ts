@@ -28,7 +28,7 @@ interface Started {
 }
 
 async function start(): Promise<Started> {
-  const sandbox = await testSandbox();
+  const sandbox = await testSandbox({ sole: true });
   const { test: url } = await sandbox.listen();
   const cli = (args: string[], env: Record<string, string> = {}) =>
     runCli([...args, '--url', url], { env, timeoutMs: EXIT_TIMEOUT_MS });
