@@ -40,13 +40,59 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 # Node without its debug symbols (~18 MB for 24): the dynamic symbols native addons link against stay.
 RUN strip --strip-all -o /node /usr/local/bin/node
 
-# ---- runtime: Debian slim, Node 24's binary (from the build stage), the built sandbox ----
-FROM debian:bookworm-slim
-COPY --from=build /node /usr/local/bin/node
-RUN groupadd --gid 1000 sandbox \
- && useradd --uid 1000 --gid sandbox --home-dir /data --no-create-home --shell /usr/sbin/nologin sandbox \
- && mkdir /data \
- && chown sandbox:sandbox /data
+# ---- rootfs: Debian slim without what a running sandbox never uses ----
+# The runtime is this tree, copied onto an empty image: Debian's C and C++ libraries (Node's),
+# tzdata, a shell (dash, bash) and the basic tools (coreutils, grep, sed, find, tar...) to look
+# around a running container. Left out, with every file they install: apt, dpkg and perl (no package
+# is ever installed into the runtime), login/passwd/PAM, util-linux, e2fsprogs and the libraries only
+# those use. A RUN that deletes files in a layer cannot shrink an image: hence the copy. dpkg's
+# status file is rewritten to list exactly the packages kept, so image scanners still see them. A
+# path that a kept package lists too (a shared directory, mostly) stays.
+FROM debian:bookworm-slim AS rootfs
+ARG KEEP="base-files base-passwd libdebconfclient0 libc6 libc-bin libgcc-s1 gcc-12-base libstdc++6 \
+  tzdata dash bash libtinfo6 debianutils ncurses-base coreutils libacl1 libattr1 libselinux1 \
+  libpcre2-8-0 libgmp10 grep sed findutils mawk gzip tar diffutils hostname"
+# The build's CA bundle, when mounted into RUN steps (see the build stage), is not copied.
+ARG NODE_EXTRA_CA_CERTS
+RUN set -eu; \
+    groupadd --gid 1000 sandbox; \
+    useradd --uid 1000 --gid sandbox --home-dir /data --no-create-home --shell /usr/sbin/nologin sandbox; \
+    mkdir /rootfs /data; \
+    tar -C / --one-file-system --numeric-owner --exclude=./rootfs --exclude=./data --exclude='./proc/*' \
+      --exclude='./sys/*' --exclude='./dev/*' --exclude='./run/*' --exclude='./tmp/*' \
+      --exclude=".${NODE_EXTRA_CA_CERTS:-/nonexistent}" -cpf - . | tar -C /rootfs -xpf -; \
+    dpkg-query -W -f '${Package}\n' | sort >/tmp/all; \
+    printf '%s\n' $KEEP | sort -u >/tmp/keep; \
+    if comm -13 /tmp/all /tmp/keep | grep .; then echo "rootfs: KEEP names packages not installed" >&2; exit 1; fi; \
+    comm -23 /tmp/all /tmp/keep >/tmp/drop; \
+    dpkg-query -L $(cat /tmp/keep) | grep '^/' | sort -u >/tmp/kept-paths; \
+    dpkg-query -L $(cat /tmp/drop) | grep '^/' | sort -u | comm -23 - /tmp/kept-paths >/tmp/dropped-paths; \
+    while read -r path; do \
+      if [ -L "/rootfs$path" ] || [ -f "/rootfs$path" ]; then rm -f "/rootfs$path"; fi; \
+    done </tmp/dropped-paths; \
+    sort -r /tmp/dropped-paths | while read -r path; do \
+      if [ -d "/rootfs$path" ] && [ ! -L "/rootfs$path" ]; then rmdir --ignore-fail-on-non-empty "/rootfs$path"; fi; \
+    done; \
+    for p in $(cat /tmp/drop); do rm -f /rootfs/var/lib/dpkg/info/"$p".* /rootfs/var/lib/dpkg/info/"$p":*.*; done; \
+    dpkg-query -s $(cat /tmp/keep) >/rootfs/var/lib/dpkg/status; \
+    rm -rf /rootfs/var/lib/dpkg/status-old /rootfs/var/lib/dpkg/available* /rootfs/var/cache/debconf \
+      /rootfs/var/cache/apt /rootfs/var/lib/apt /rootfs/var/log/* /rootfs/etc/apt; \
+    ldconfig -r /rootfs; \
+    echo "rootfs: kept $(wc -l </tmp/keep) packages, dropped $(wc -l </tmp/drop): $(echo $(cat /tmp/drop))"
+COPY --from=build /node /rootfs/usr/local/bin/node
+# Every program and library left finds the libraries it links against, and Node runs.
+RUN set -eu; \
+    missing="$(chroot /rootfs /bin/bash -c 'find / -xdev -type f \( -perm /111 -o -name "*.so*" \) -exec ldd {} + 2>/dev/null | grep -B20 "not found" || true')"; \
+    if [ -n "$missing" ]; then echo "rootfs: missing libraries: $missing" >&2; exit 1; fi; \
+    chroot /rootfs node -e "console.log('rootfs: node', process.version)"; \
+    chroot /rootfs id sandbox; \
+    du -sh /rootfs
+
+# ---- runtime: that tree, Node 24's binary included, and the built sandbox ----
+FROM scratch
+COPY --from=rootfs /rootfs /
+COPY --from=rootfs --chown=1000:1000 /data /data
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/bin ./bin

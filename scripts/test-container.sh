@@ -17,7 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The Dockerfile's two FROM images: the build stage's and the runtime's.
+# The Dockerfile's two base images: the build stage's, and the one the runtime's trimmed Debian tree
+# is copied from (its rootfs stage; the runtime itself is FROM scratch).
 BASE_IMAGE=docker.io/library/node:24-bookworm-slim
 RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
 export CONTAINERS_CONF="$PWD/scripts/container/containers.conf"
