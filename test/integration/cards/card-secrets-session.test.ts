@@ -1,16 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { expectError } from '../helpers/api.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { expectError } from '../../helpers/api.js';
 import {
   decryptPayload,
   encryptPayload,
   newSession,
   pinBlock,
   readPinBlock,
-} from '../helpers/card-client.js';
-import { isObject, listOperations, type OpenApiDocument } from '../helpers/openapi.js';
-import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/card-client.js';
+import { isObject, listOperations, type OpenApiDocument } from '../../helpers/openapi.js';
+import { type Actor, createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The card-secret reads take `session` in a JSON body (the PIN read in the body of a GET,

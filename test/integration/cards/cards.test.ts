@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLuhnValid } from '../../server/domain/cards/pan.js';
-import type { Sandbox } from '../../server/sandbox.js';
+import { isLuhnValid } from '../../../server/domain/cards/pan.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   decryptPayload,
   encryptPayload,
@@ -10,8 +10,8 @@ import {
   webDecryptPayload,
   webEncryptPayload,
   webNewSession,
-} from '../helpers/card-client.js';
-import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/card-client.js';
+import { type Actor, createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 const VIRTUAL = '6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e21';
 const PHYSICAL = '8d2e3f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../helpers/api.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { expectError } from '../../helpers/api.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // The identity provider's hosted page (played by the sandbox) and the status route it follows.
 

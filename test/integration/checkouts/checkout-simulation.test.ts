@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { expectAddressValidFor } from '../helpers/addresses.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { expectAddressValidFor } from '../../helpers/addresses.js';
 import {
   type Actor,
   advance,
@@ -17,9 +17,9 @@ import {
   patchSettings,
   pay,
   UNKNOWN_ID,
-} from '../helpers/api.js';
-import { ManualTime, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { ManualTime, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface PaymentJson {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Checkout, call, control, expectError, getCheckout, ok, pay } from '../helpers/api.js';
-import { actor, at, DAY, post, sandbox, time, useCheckoutSuite } from '../helpers/checkouts.js';
+import { type Checkout, call, control, expectError, getCheckout, ok, pay } from '../../helpers/api.js';
+import { actor, at, DAY, post, sandbox, time, useCheckoutSuite } from '../../helpers/checkouts.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

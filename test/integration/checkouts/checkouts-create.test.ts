@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAddressValidFor } from '../helpers/addresses.js';
+import { expectAddressValidFor } from '../../helpers/addresses.js';
 import {
   type Checkout,
   call,
@@ -9,7 +9,7 @@ import {
   getCheckout,
   ok,
   patchSettings,
-} from '../helpers/api.js';
+} from '../../helpers/api.js';
 import {
   actor,
   at,
@@ -20,7 +20,7 @@ import {
   sandbox,
   time,
   useCheckoutSuite,
-} from '../helpers/checkouts.js';
+} from '../../helpers/checkouts.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

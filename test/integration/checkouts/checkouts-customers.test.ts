@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Checkout, call, createMerchant, expectError, ok, UNKNOWN_ID } from '../helpers/api.js';
-import { actor, at, DAY, post, sandbox, useCheckoutSuite } from '../helpers/checkouts.js';
+import { type Checkout, call, createMerchant, expectError, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import { actor, at, DAY, post, sandbox, useCheckoutSuite } from '../../helpers/checkouts.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

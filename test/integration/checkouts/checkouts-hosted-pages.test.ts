@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../../server/format/dates.js';
-import { type Checkout, call, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../helpers/api.js';
-import { at, DAY, post, sandbox, useCheckoutSuite } from '../helpers/checkouts.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { formatTimestamp } from '../../../server/format/dates.js';
+import { type Checkout, call, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../../helpers/api.js';
+import { at, DAY, post, sandbox, useCheckoutSuite } from '../../helpers/checkouts.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Checkout, call, expectError, ok, UNKNOWN_ID } from '../helpers/api.js';
-import { actor, at, BASE_KEYS, DAY, post, sandbox, time, useCheckoutSuite } from '../helpers/checkouts.js';
+import { type Checkout, call, expectError, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import { actor, at, BASE_KEYS, DAY, post, sandbox, time, useCheckoutSuite } from '../../helpers/checkouts.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

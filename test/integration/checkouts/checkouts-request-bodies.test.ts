@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Checkout, call, expectError, getCheckout, ok } from '../helpers/api.js';
-import { actor, at, DAY, post, sandbox, useCheckoutSuite } from '../helpers/checkouts.js';
+import { type Checkout, call, expectError, getCheckout, ok } from '../../helpers/api.js';
+import { actor, at, DAY, post, sandbox, useCheckoutSuite } from '../../helpers/checkouts.js';
 
 describe('checkouts', () => {
   useCheckoutSuite();

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   advance,
@@ -10,9 +10,9 @@ import {
   eventsFor,
   inFuture,
   ok,
-} from '../helpers/api.js';
-import { connect, patchMerchant, v1 } from '../helpers/resellers.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { connect, patchMerchant, v1 } from '../../helpers/resellers.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // spec: Checkout (platform_fee "0 until paid"), Fee rules 1–4, checkout.completed, Refund rule 6;
 // PRODUCT.md Fees and Refunds. A checkout's fees and gas fee are fixed when its payment is

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Checkout,
   call,
@@ -13,8 +13,8 @@ import {
   ok,
   patchSettings,
   pay,
-} from '../helpers/api.js';
-import { type Actor, createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/api.js';
+import { type Actor, createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 // Status moves the state tables (server/domain/state.ts) refuse, driven over HTTP: each answers 400
 // with a body that is exactly `{error}` naming the status it was refused from, and leaves the

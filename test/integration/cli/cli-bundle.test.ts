@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cliEnv, ensureBuilt, ROOT } from '../helpers/cli.js';
-import { tempDir } from '../helpers/sandbox.js';
+import { CLI, cliEnv, ensureBuilt, ROOT } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/sandbox.js';
 
 // `npm run build:server` bundles the server into dist/server/cli.js (scripts/bundle-server.js): the
 // package bin, `npm start` and the bench run that file. These check that it is a bundle, and that

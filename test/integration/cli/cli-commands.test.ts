@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage } from '../../server/cli/logs.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { testSandbox } from '../helpers/sandbox.js';
-import { Streaming } from '../helpers/streaming.js';
+import { formatMessage } from '../../../server/cli/logs.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { ensureBuilt, runCli, spawnCli } from '../../helpers/cli.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { testSandbox } from '../../helpers/sandbox.js';
+import { Streaming } from '../../helpers/streaming.js';
 
 // The client commands of the built CLI (`node dist/server/cli.js <command> --url ...`), real child
 // processes talking over HTTP to a sandbox started in this process.

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Coverage } from '../../server/contract/coverage.js';
-import { ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
-import { startGradedReceiver } from '../helpers/graded-receivers.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
-import { parseXml } from '../helpers/xml.js';
+import type { Coverage } from '../../../server/contract/coverage.js';
+import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
+import { startGradedReceiver } from '../../helpers/graded-receivers.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { parseXml } from '../../helpers/xml.js';
 
 // check-receiver, coverage and run --coverage through the built CLI, a real child process.
 const EXIT_TIMEOUT_MS = 60_000;

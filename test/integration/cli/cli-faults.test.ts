@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage } from '../../server/cli/logs.js';
-import type { Faults } from '../../server/contract/faults.js';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
-import { createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
+import { formatMessage } from '../../../server/cli/logs.js';
+import type { Faults } from '../../../server/contract/faults.js';
+import { ensureBuilt, runCli } from '../../helpers/cli.js';
+import { createMerchant, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 // `svc-sandbox faults set|list|clear` and `svc-sandbox verify`, the built CLI as a child process
 // against a sandbox listening in this process.

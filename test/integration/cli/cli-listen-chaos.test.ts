@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseChaos } from '../../server/cli/chaos-option.js';
-import { UsageError } from '../../server/cli/common.js';
-import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { parseChaos } from '../../../server/cli/chaos-option.js';
+import { UsageError } from '../../../server/cli/common.js';
+import { ensureBuilt, runCli, spawnCli } from '../../helpers/cli.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 // `svc-sandbox listen --chaos ...` as a real child process against a sandbox in this process.
 

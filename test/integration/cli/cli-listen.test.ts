@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookEndpoint } from '../../server/contract/webhooks.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { testSandbox } from '../helpers/sandbox.js';
-import { Streaming } from '../helpers/streaming.js';
+import type { WebhookEndpoint } from '../../../server/contract/webhooks.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { ensureBuilt, runCli, spawnCli } from '../../helpers/cli.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { testSandbox } from '../../helpers/sandbox.js';
+import { Streaming } from '../../helpers/streaming.js';
 
 // The webhook workbench in the built CLI: listen's one stable secret, its per-attempt lines with
 // the delivery's state, --print-secret, and logs tail naming listen's forward-to URL. Real child

@@ -3,9 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_TOOLS } from '../../server/cli/mcp/coverage.js';
-import { CLI, cliEnv, ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { NOT_TOOLS } from '../../../server/cli/mcp/coverage.js';
+import { CLI, cliEnv, ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // `svc-sandbox mcp` as an agent's MCP client meets it: the built CLI spawned over stdio, spoken to
 // with the SDK's own Client, against a real sandbox listening in this process.

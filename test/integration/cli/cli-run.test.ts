@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
-import { parseXml, type XmlElement } from '../helpers/xml.js';
+import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { parseXml, type XmlElement } from '../../helpers/xml.js';
 
 // `svc-sandbox run` through the built CLI, a real child process: exit codes, output, JUnit.
 const EXIT_TIMEOUT_MS = 60_000;

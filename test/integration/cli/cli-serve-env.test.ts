@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/sandbox.js';
+import { ensureBuilt, runCli, spawnCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/sandbox.js';
 
 // `serve` configured the way a container is: environment variables only, no flags. The built CLI
 // as a real process on 127.0.0.1; then client commands against it, with and without the token.

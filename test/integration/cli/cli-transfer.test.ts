@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
-import { createMerchant, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
-import { answers, buildRichWorkspace, checksum, probesFor } from '../helpers/workspace.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { ensureBuilt, runCli } from '../../helpers/cli.js';
+import { createMerchant, ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { answers, buildRichWorkspace, checksum, probesFor } from '../../helpers/workspace.js';
 
 // `svc-sandbox export` and `import` of the built CLI: on a database file offline (refused while a
 // sandbox holds it) and against a running sandbox with --url.

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY } from '../../server/scenarios/library.js';
-import { CLI, ensureBuilt, ROOT, runCli } from '../helpers/cli.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { LIBRARY } from '../../../server/scenarios/library.js';
+import { CLI, ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // `svc-sandbox trigger` and the built-in library through the built CLI (dist/), as a user runs them.
 const LIBRARY_DIR = join(ROOT, 'dist/server/scenarios/library');

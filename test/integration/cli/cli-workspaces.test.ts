@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Checkpoint, Workspace } from '../../server/contract/workspaces.js';
-import { CLI, ensureBuilt, ROOT, runCli, spawnCli } from '../helpers/cli.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { Checkpoint, Workspace } from '../../../server/contract/workspaces.js';
+import { CLI, ensureBuilt, ROOT, runCli, spawnCli } from '../../helpers/cli.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 // Workspaces through the built CLI (real child processes) against a sandbox in this process:
 // workspaces and checkpoint commands, --workspace on client commands, trigger, run --url.

@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VERSION } from '../../server/version.js';
-import { ensureBuilt, runCli, spawnCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/sandbox.js';
+import { VERSION } from '../../../server/version.js';
+import { ensureBuilt, runCli, spawnCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/sandbox.js';
 
 // The built CLI as users run it: `node dist/server/cli.js serve ...`, a real process on 127.0.0.1.
 const READY = /^svc-sandbox ready test=(\S+) production=(\S+) dashboard=(\S+)$/;

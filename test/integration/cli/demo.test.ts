@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/sandbox.js';
+import { tempDir } from '../../helpers/sandbox.js';
 
 // `svc-sandbox serve --demo` (the built CLI): ready, then the demo workspace built over HTTP.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/server/cli.js');
 let child: ChildProcess | undefined;
 

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { precompressDir } from '../../scripts/precompress.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
+import { precompressDir } from '../../../scripts/precompress.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 // The dashboard's files as the server sends them: prebuilt brotli/gzip chosen by Accept-Encoding
 // (the bytes, once decompressed, are the file's), hashed assets cached for a year, index.html

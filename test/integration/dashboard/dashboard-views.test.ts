@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 describe('merchant views for the dashboard', () => {
   it('lists a merchant’s checkouts, static addresses and cardholders without an API key', async () => {

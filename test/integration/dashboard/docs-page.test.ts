@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { testSandbox } from '../helpers/sandbox.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /** What a page or stylesheet loads from elsewhere at load: CDN hosts, remote url()s, @imports. */
 const CDN = /unpkg\.com|jsdelivr|cdnjs|googleapis|gstatic|fonts\.scalar/;

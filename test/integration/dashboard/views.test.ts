@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckoutBase } from '../../server/contract/checkouts.js';
-import type { Customer } from '../../server/contract/customers.js';
-import type { Invoice } from '../../server/contract/invoices.js';
-import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
-import type { CustomerDetail, InvoiceDetail } from '../../server/contract/views.js';
-import type { Delivery, WebhookEndpoint } from '../../server/contract/webhooks.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { control, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../helpers/api.js';
-import { decryptPayload, newSession, readPinBlock } from '../helpers/card-client.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { type Actor, createMerchant, testSandbox } from '../helpers/sandbox.js';
+import type { CheckoutBase } from '../../../server/contract/checkouts.js';
+import type { Customer } from '../../../server/contract/customers.js';
+import type { Invoice } from '../../../server/contract/invoices.js';
+import type { SandboxEvent } from '../../../server/contract/sandbox-state.js';
+import type { CustomerDetail, InvoiceDetail } from '../../../server/contract/views.js';
+import type { Delivery, WebhookEndpoint } from '../../../server/contract/webhooks.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { control, createCheckout, expectError, ok, pay, UNKNOWN_ID } from '../../helpers/api.js';
+import { decryptPayload, newSession, readPinBlock } from '../../helpers/card-client.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { type Actor, createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The control API's views for the dashboard (customers, invoices, filtered and paged

@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   type Checkout,
@@ -12,8 +12,8 @@ import {
   expectError,
   ok,
   UNKNOWN_ID,
-} from '../helpers/api.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface Endpoint {
   name: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARAM_LENGTH } from '../../server/app.js';
-import { rawRequest } from '../helpers/http.js';
-import { listOperations, type OpenApiDocument } from '../helpers/openapi.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { MAX_PARAM_LENGTH } from '../../../server/app.js';
+import { rawRequest } from '../../helpers/http.js';
+import { listOperations, type OpenApiDocument } from '../../helpers/openapi.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * What the HTTP edge answers before any handler, as the document says: 405 with `Allow` for a known

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox, type Urls } from '../../server/sandbox.js';
-import { type Actor, createKey, createMerchant, patchSettings } from '../helpers/api.js';
-import { closed, type HeldRequest, holdRequest, nextRequests } from '../helpers/http.js';
+import { createSandbox, type Sandbox, type Urls } from '../../../server/sandbox.js';
+import { type Actor, createKey, createMerchant, patchSettings } from '../../helpers/api.js';
+import { closed, type HeldRequest, holdRequest, nextRequests } from '../../helpers/http.js';
 
 interface Reply {
   status: number;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 interface OpenApi {
   paths: Record<string, Record<string, unknown>>;

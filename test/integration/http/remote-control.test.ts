@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox, SandboxOptions } from '../../server/sandbox.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox, SandboxOptions } from '../../../server/sandbox.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * How a sandbox in a container (or behind a proxy) is reached, over real HTTP: the control API for

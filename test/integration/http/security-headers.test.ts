@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { STRICT_CSP } from '../../server/http/plugins/security-headers.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { STRICT_CSP } from '../../../server/http/plugins/security-headers.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 // Security headers: a strict policy and no framing on the dashboard, /docs and the APIs; the
 // hosted pages' own policy (their one inline script by hash), framed only where the settings say.

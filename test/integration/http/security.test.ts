@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   type Checkout,
@@ -10,10 +10,10 @@ import {
   createMerchant,
   expectError,
   ok,
-} from '../helpers/api.js';
-import { rawRequest } from '../helpers/http.js';
-import { testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { rawRequest } from '../../helpers/http.js';
+import { testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 const GOOD_HOSTS = [
   'localhost:4010',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 describe('smoke', () => {
   it('creates a checkout and pays it', async () => {

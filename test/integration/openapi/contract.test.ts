@@ -1,8 +1,8 @@
 import { constants, createCipheriv, publicEncrypt, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Coverage } from '../../server/contract/coverage.js';
-import { UNLISTED } from '../../server/domain/coverage/service.js';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Coverage } from '../../../server/contract/coverage.js';
+import { UNLISTED } from '../../../server/domain/coverage/service.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   ContractValidator,
   clip,
@@ -13,8 +13,8 @@ import {
   type Operation,
   operationKey,
   pathParams,
-} from '../helpers/openapi.js';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/openapi.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The contract test: every operation of the OpenAPI document the server serves is called for real

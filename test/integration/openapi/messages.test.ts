@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // Messages people read: no regular expressions, amounts in units of the currency.
 

@@ -11,8 +11,8 @@ import {
   newSession,
   pinBlock,
   readPinBlock,
-} from '../helpers/card-client.js';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/card-client.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The served document generates a good client. openapi-typescript turns it into `paths`;

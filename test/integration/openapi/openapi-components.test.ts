@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nameComponents } from '../../server/http/openapi-components.js';
-import { isObject, listOperations, type OpenApiDocument } from '../helpers/openapi.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { nameComponents } from '../../../server/http/openapi-components.js';
+import { isObject, listOperations, type OpenApiDocument } from '../../helpers/openapi.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Client generators make one model per component and one more per inline copy; so every JSON
@@ -17,7 +17,7 @@ interface Frozen {
 }
 
 const FROZEN = JSON.parse(
-  readFileSync(new URL('../fixtures/component-names.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../fixtures/component-names.json', import.meta.url), 'utf8'),
 ) as Frozen;
 
 async function servedDocument(): Promise<OpenApiDocument> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillPath, isObject, listOperations, type OpenApiDocument, pathParams } from '../helpers/openapi.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { fillPath, isObject, listOperations, type OpenApiDocument, pathParams } from '../../helpers/openapi.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * What the document accepts, the server accepts: every request-body example the document gives

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient as generate } from '@hey-api/openapi-ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * A second TypeScript generator reads the served document: @hey-api/openapi-ts (its fetch client,

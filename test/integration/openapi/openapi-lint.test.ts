@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { rawRequest } from '../helpers/http.js';
-import { isObject, listOperations, type OpenApiDocument } from '../helpers/openapi.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
+import { rawRequest } from '../../helpers/http.js';
+import { isObject, listOperations, type OpenApiDocument } from '../../helpers/openapi.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The served OpenAPI document lints clean with Redocly's `recommended` ruleset (0 errors),
@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
     for (const { key, operation } of listOperations(doc)) {
       for (const tag of operation.tags ?? []) expect(tagNames.has(tag), `${key} tag ${tag}`).toBe(true);
     }
-    const { EVENT_TYPES } = await import('../../server/contract/events.js');
+    const { EVENT_TYPES } = await import('../../../server/contract/events.js');
     expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES].sort());
     const paid = doc.webhooks?.['checkout.paid']?.post as {
       parameters: { name: string; in: string }[];
@@ -196,7 +196,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('openapiServers: the one place the servers come from (a public URL plugs in here)', async () => {
-    const { openapiServers } = await import('../../server/http/openapi.js');
+    const { openapiServers } = await import('../../../server/http/openapi.js');
     const addresses = { test: 'https://sandbox.example.com', production: 'https://prod.sandbox.example.com' };
     expect(openapiServers(addresses).map((s) => s.url)).toEqual([addresses.test, addresses.production]);
     expect(

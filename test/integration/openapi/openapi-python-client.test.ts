@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The served document generates a working Python client with openapi-python-client 0.29 (the

@@ -1,15 +1,15 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { rawRequest } from '../helpers/http.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { rawRequest } from '../../helpers/http.js';
 import {
   ContractValidator,
   fillPath,
   type OpenApiDocument,
   type Operation,
   pathParams,
-} from '../helpers/openapi.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/openapi.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Every status an operation answers is declared for it in the served document. The contract test

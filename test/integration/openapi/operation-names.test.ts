@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listOperations, type OpenApiDocument } from '../helpers/openapi.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { listOperations, type OpenApiDocument } from '../../helpers/openapi.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Every route names itself in its schema (`operationId` + `summary`); nothing derives a name from
@@ -12,7 +12,7 @@ import { testSandbox } from '../helpers/sandbox.js';
 type Names = Record<string, { operationId: string; summary: string }>;
 
 const FROZEN = JSON.parse(
-  readFileSync(new URL('../fixtures/operation-names.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../fixtures/operation-names.json', import.meta.url), 'utf8'),
 ) as Names;
 
 async function servedNames(): Promise<Names> {

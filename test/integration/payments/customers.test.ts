@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   call,
@@ -8,9 +8,9 @@ import {
   expectError,
   getCheckout,
   ok,
-} from '../helpers/api.js';
-import { ManualTime } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { ManualTime } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface CustomerJson {
   id: string;

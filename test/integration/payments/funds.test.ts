@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 async function post(sandbox: Sandbox, url: string, payload: unknown) {
   return sandbox.apps.test.inject({ method: 'POST', url, payload: payload as Record<string, unknown> });

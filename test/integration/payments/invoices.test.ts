@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   type Checkout,
@@ -16,9 +16,9 @@ import {
   patchSettings,
   pay,
   UNKNOWN_ID,
-} from '../helpers/api.js';
-import { ManualTime, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { ManualTime, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface LineItemJson {
   description: string;

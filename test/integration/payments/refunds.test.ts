@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { type Actor, createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { type Actor, createMerchant, inFuture, ManualTime, testSandbox } from '../../helpers/sandbox.js';
 
 const DAY = 86_400;
 

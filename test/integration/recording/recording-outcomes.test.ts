@@ -1,12 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: scenario references (${co1.id}) are literal text here
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { RecordingStopped } from '../../server/contract/recording.js';
-import type { ScenarioRun } from '../../server/contract/scenarios.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+import type { RecordingStopped } from '../../../server/contract/recording.js';
+import type { ScenarioRun } from '../../../server/contract/scenarios.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Recordings assert outcomes: after each recorded action the file expects what the answer said, the

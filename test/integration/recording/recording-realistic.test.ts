@@ -1,9 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: scenario references (${co1.id}) are literal text here
 import { describe, expect, it } from 'vitest';
-import type { Sandbox, Urls } from '../../server/sandbox.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox, Urls } from '../../../server/sandbox.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Recording as QA uses it, over real HTTP: in a workspace that already holds objects, with the

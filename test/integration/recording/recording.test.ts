@@ -6,11 +6,11 @@ import type {
   RecordingExpectResult,
   RecordingState,
   RecordingStopped,
-} from '../../server/contract/recording.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+} from '../../../server/contract/recording.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Recording: while a recording runs, control-API calls (the dashboard's clicks) and /v1

@@ -4,10 +4,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../server/contract/requests.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { encryptPayload, newSession, pinBlock } from '../helpers/card-client.js';
-import { type Actor, createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { RequestLogEntry } from '../../../server/contract/requests.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { encryptPayload, newSession, pinBlock } from '../../helpers/card-client.js';
+import { type Actor, createMerchant, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The request log. Every /v1 request is recorded (time, env, merchant, masked key,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   type Checkout,
@@ -10,15 +10,15 @@ import {
   inFuture,
   ok,
   UNKNOWN_ID,
-} from '../helpers/api.js';
+} from '../../helpers/api.js';
 import {
   connect,
   createCustomerOf,
   postCheckout,
   type ResellerConnection,
   v1,
-} from '../helpers/resellers.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/resellers.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // spec: Reseller connection (fields, States and transitions) and Endpoints, Reseller; Authentication
 // 4 and 6. One sandbox for the file; every test makes its own merchants.

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ResellerConnections } from '../../server/contract/resellers.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { type Actor, call, createMerchant, expectError, type Json, ok, UNKNOWN_ID } from '../helpers/api.js';
-import { connect, income, postCheckout, type ResellerConnection } from '../helpers/resellers.js';
-import { testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+import type { ResellerConnections } from '../../../server/contract/resellers.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { type Actor, call, createMerchant, expectError, type Json, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import { connect, income, postCheckout, type ResellerConnection } from '../../helpers/resellers.js';
+import { testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // The control API's reseller routes (README: control API), which the dashboard uses: the same rules
 // as /v1, acting as the owner of the merchant concerned, in the environment named (or the connection's).

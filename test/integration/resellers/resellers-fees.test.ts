@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   advance,
@@ -9,7 +9,7 @@ import {
   events,
   expectError,
   ok,
-} from '../helpers/api.js';
+} from '../../helpers/api.js';
 import {
   available,
   connect,
@@ -19,9 +19,9 @@ import {
   postCheckout,
   type ResellerConnection,
   v1,
-} from '../helpers/resellers.js';
-import { ManualTime, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/resellers.js';
+import { ManualTime, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // spec: Reseller connection, Fee rules 1–5; Refund rule 6 (clawback within 7 days); checkout.completed.
 // PRODUCT.md Fees and Refunds. Every number below is computed by hand in the comment beside it.

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Merchant } from '../../server/contract/merchants.js';
-import type { ProvisionResult } from '../../server/contract/resellers.js';
-import type { UserRow } from '../../server/db/users.js';
-import { verifyPassword } from '../../server/domain/resellers/passwords.js';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Merchant } from '../../../server/contract/merchants.js';
+import type { ProvisionResult } from '../../../server/contract/resellers.js';
+import type { UserRow } from '../../../server/db/users.js';
+import { verifyPassword } from '../../../server/domain/resellers/passwords.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   type Checkout,
@@ -12,9 +12,9 @@ import {
   expectError,
   ok,
   UNKNOWN_ID,
-} from '../helpers/api.js';
-import { patchMerchant, postCheckout, type ResellerConnection, v1 } from '../helpers/resellers.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { patchMerchant, postCheckout, type ResellerConnection, v1 } from '../../helpers/resellers.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // spec: POST /v1/reseller/provision (body, response, errors), Provisioned merchant. Production only.
 

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { type Actor, createMerchant, expectError, ok } from '../helpers/api.js';
-import { connect, type ResellerConnection, v1 } from '../helpers/resellers.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { type Actor, createMerchant, expectError, ok } from '../../helpers/api.js';
+import { connect, type ResellerConnection, v1 } from '../../helpers/resellers.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 // spec: States and transitions, Reseller connection — every row of the table over HTTP, and every
 // move it refuses (400, the connection left exactly as it was, seen from both sides).

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Reorder chaos reproduces under load: the same seed and the same calls give the same arrival

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { testSandbox } from '../helpers/sandbox.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
-const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
 /** The README's "A scripted scenario", exactly as written, with its base URL pointed at a live sandbox. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { freshSandboxOptions } from '../../server/cli/fresh.js';
-import type { RecordingStopped } from '../../server/contract/recording.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import type { Scenario } from '../../server/scenarios/format.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { inFuture, testSandbox } from '../helpers/sandbox.js';
+import { freshSandboxOptions } from '../../../server/cli/fresh.js';
+import type { RecordingStopped } from '../../../server/contract/recording.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import type { Scenario } from '../../../server/scenarios/format.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 // Scenarios set delivery chaos with a control step and assert what it did to the attempts.
 

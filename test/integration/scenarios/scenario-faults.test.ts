@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { freshSandboxOptions } from '../../server/cli/fresh.js';
-import type { RecordingStopped } from '../../server/contract/recording.js';
-import type { Scenario } from '../../server/scenarios/format.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { freshSandboxOptions } from '../../../server/cli/fresh.js';
+import type { RecordingStopped } from '../../../server/contract/recording.js';
+import type { Scenario } from '../../../server/scenarios/format.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // Scenarios set API faults with a `faults:` step and check the requests sent with `expect: {requests}`.
 

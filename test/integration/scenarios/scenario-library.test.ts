@@ -1,17 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freshSandboxOptions } from '../../server/cli/fresh.js';
-import { EVENT_TYPES } from '../../server/contract/events.js';
-import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
-import type { ScenarioRun } from '../../server/contract/scenarios.js';
-import { LIBRARY, libraryText } from '../../server/scenarios/library.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { expectError, ok } from '../helpers/api.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import { freshSandboxOptions } from '../../../server/cli/fresh.js';
+import { EVENT_TYPES } from '../../../server/contract/events.js';
+import type { LibraryList, LibraryScenarioDetail } from '../../../server/contract/scenario-library.js';
+import type { ScenarioRun } from '../../../server/contract/scenarios.js';
+import { LIBRARY, libraryText } from '../../../server/scenarios/library.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { expectError, ok } from '../../helpers/api.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
-const DIR = fileURLToPath(new URL('../../server/scenarios/library/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../server/scenarios/library/', import.meta.url));
 
 function parsed(name: string) {
   const result = parseScenario(libraryText(name));

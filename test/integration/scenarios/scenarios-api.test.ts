@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import type { ScenarioProgress, ScenarioRun } from '../../../server/contract/scenarios.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // The control API's scenario routes: the schema, and runs against this very sandbox with their
 // progress on the event stream.
 
-const SCHEMA_FILE = fileURLToPath(new URL('../../docs/scenario.schema.json', import.meta.url));
+const SCHEMA_FILE = fileURLToPath(new URL('../../../docs/scenario.schema.json', import.meta.url));
 
 const SCENARIO = `name: api run
 steps:

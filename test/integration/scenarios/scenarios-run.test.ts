@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freshSandboxOptions, runFresh } from '../../server/cli/fresh.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import type { Scenario } from '../../server/scenarios/format.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario, type ScenarioStepResult } from '../../server/scenarios/run.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { freshSandboxOptions, runFresh } from '../../../server/cli/fresh.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import type { Scenario } from '../../../server/scenarios/format.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario, type ScenarioStepResult } from '../../../server/scenarios/run.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // Scenarios run over real HTTP against sandboxes listening on ephemeral loopback ports.
 
-const DOC = fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url));
+const DOC = fileURLToPath(new URL('../../../docs/scenarios.md', import.meta.url));
 /** The complete example of docs/scenarios.md: the documentation is run, so it stays true. */
 const DOC_EXAMPLE = /```yaml\n([\s\S]*?)```/.exec(readFileSync(DOC, 'utf8'))![1]!;
 
@@ -78,7 +78,7 @@ steps:
   - clock: { advance: 2h }
 `;
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
 /** The README's "Scenarios" section: its example file and the failure it shows. */
 const README_SECTION = /## Scenarios\n([\s\S]*?)\n## /.exec(README)![1]!;
 const README_EXAMPLE = /```yaml\n([\s\S]*?)```/.exec(README_SECTION)![1]!;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { LibraryRun } from '../../server/contract/scenario-library.js';
-import { LIBRARY } from '../../server/scenarios/library.js';
-import { call, ok } from '../helpers/api.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import type { LibraryRun } from '../../../server/contract/scenario-library.js';
+import { LIBRARY } from '../../../server/scenarios/library.js';
+import { call, ok } from '../../helpers/api.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 // A library run with reuse_merchants (what `svc-sandbox trigger` asks for): its merchants are
 // taken by name instead of made again, its expectations judge only what this run did, and the

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshSandboxOptions } from '../../server/cli/fresh.js';
-import type { CheckoutInspection, CheckoutPayment, PaymentResult } from '../../server/contract/checkouts.js';
-import type { DepositBurst } from '../../server/contract/funds.js';
-import type { Sandbox, Urls } from '../../server/sandbox.js';
-import { parseScenario } from '../../server/scenarios/parse.js';
-import { runScenario } from '../../server/scenarios/run.js';
-import { type Checkout, createCheckout, events, expectError, ok, pay } from '../helpers/api.js';
-import { type Actor, createMerchant, ManualTime, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+import { freshSandboxOptions } from '../../../server/cli/fresh.js';
+import type { CheckoutInspection, CheckoutPayment, PaymentResult } from '../../../server/contract/checkouts.js';
+import type { DepositBurst } from '../../../server/contract/funds.js';
+import type { Sandbox, Urls } from '../../../server/sandbox.js';
+import { parseScenario } from '../../../server/scenarios/parse.js';
+import { runScenario } from '../../../server/scenarios/run.js';
+import { type Checkout, createCheckout, events, expectError, ok, pay } from '../../helpers/api.js';
+import { type Actor, createMerchant, ManualTime, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 /**
  * The outside world misbehaving the ways the spec's state machines admit, over real HTTP on

@@ -5,9 +5,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/server/cli.js');
 const READY = /^svc-sandbox ready test=(\S+) production=\S+ dashboard=\S+$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * Concurrent writes share one commit per event-loop turn (CommitBatcher): each request still

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Faults } from '../../server/contract/faults.js';
-import type { RequestLogEntry, VerifyRequestsResult } from '../../server/contract/requests.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { type Actor, createMerchant, testSandbox as openSandbox } from '../helpers/sandbox.js';
+import type { Faults } from '../../../server/contract/faults.js';
+import type { RequestLogEntry, VerifyRequestsResult } from '../../../server/contract/requests.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { type Actor, createMerchant, testSandbox as openSandbox } from '../../helpers/sandbox.js';
 
 /** A sandbox listening on 127.0.0.1 (faults are about real connections). */
 async function testSandbox(options: Parameters<typeof openSandbox>[0] = {}): Promise<Sandbox> {

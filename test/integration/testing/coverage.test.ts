@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Coverage, CoverageTransition } from '../../server/contract/coverage.js';
-import { EVENT_TYPES } from '../../server/contract/events.js';
-import { UNLISTED } from '../../server/domain/coverage/service.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { call, control, createCheckout, ok, pay } from '../helpers/api.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import type { Coverage, CoverageTransition } from '../../../server/contract/coverage.js';
+import { EVENT_TYPES } from '../../../server/contract/events.js';
+import { UNLISTED } from '../../../server/domain/coverage/service.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { call, control, createCheckout, ok, pay } from '../../helpers/api.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // GET /sandbox/coverage: the spec's events and state transitions a workspace reached.
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Coverage } from '../../server/contract/coverage.js';
-import { EVENT_TYPES } from '../../server/contract/events.js';
-import type { ReceiverCheckResult } from '../../server/contract/receiver-checks.js';
-import { call, events, expectError, ok } from '../helpers/api.js';
-import { startGradedReceiver } from '../helpers/graded-receivers.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import type { Coverage } from '../../../server/contract/coverage.js';
+import { EVENT_TYPES } from '../../../server/contract/events.js';
+import type { ReceiverCheckResult } from '../../../server/contract/receiver-checks.js';
+import { call, events, expectError, ok } from '../../helpers/api.js';
+import { startGradedReceiver } from '../../helpers/graded-receivers.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // The receiver check (POST /sandbox/receiver-checks) grading three real receivers on 127.0.0.1.
 

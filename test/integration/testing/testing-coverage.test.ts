@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { coverageReport, startSandbox, type TestSandbox } from '../../server/testing/index.js';
-import { tempDir } from '../helpers/sandbox.js';
+import { coverageReport, startSandbox, type TestSandbox } from '../../../server/testing/index.js';
+import { tempDir } from '../../helpers/sandbox.js';
 
 // svc-sandbox/testing: coverage over a whole test run, added up from every workspace it closed.
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Checkout } from '../../server/contract/checkouts.js';
+import type { Checkout } from '../../../server/contract/checkouts.js';
 import {
   closeWorkspaces,
   connectSandbox,
@@ -14,7 +14,7 @@ import {
   startSandbox,
   type TestSandbox,
   workspace,
-} from '../../server/testing/index.js';
+} from '../../../server/testing/index.js';
 
 const open: TestSandbox[] = [];
 afterEach(async () => {
@@ -182,7 +182,7 @@ describe('svc-sandbox/testing, by URL', () => {
 });
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const TSC_FLAGS = [
   '--noEmit',
   '--strict',
@@ -206,7 +206,7 @@ await sandbox.close();
 export { events, key, control };
 `;
 
-const builtCli = fileURLToPath(new URL('../../dist/server/cli.js', import.meta.url));
+const builtCli = fileURLToPath(new URL('../../../dist/server/cli.js', import.meta.url));
 
 describe.runIf(existsSync(builtCli))('svc-sandbox/testing, child process (needs the build)', () => {
   it('starts `serve` on free ports, reads its addresses, and stops it', async () => {

@@ -6,7 +6,7 @@ import {
   type TestSandbox,
   type TestWorkspace,
   workspace,
-} from '../../server/testing/index.js';
+} from '../../../server/testing/index.js';
 
 /**
  * svc-sandbox/testing: `ws.faults`, `ws.verify` and `ws.requests`, used as the README's

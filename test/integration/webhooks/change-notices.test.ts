@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { Change, ChangeNotice } from '../../server/contract/sandbox-state.js';
-import { ChangeFeed } from '../../server/db/changes.js';
-import { Statements, TABLE_KINDS } from '../../server/db/statements.js';
-import { UnitOfWork } from '../../server/db/unit-of-work.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { connect, income, paidAndSettled, postCheckout } from '../helpers/resellers.js';
-import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
+import type { Change, ChangeNotice } from '../../../server/contract/sandbox-state.js';
+import { ChangeFeed } from '../../../server/db/changes.js';
+import { Statements, TABLE_KINDS } from '../../../server/db/statements.js';
+import { UnitOfWork } from '../../../server/db/unit-of-work.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { connect, income, paidAndSettled, postCheckout } from '../../helpers/resellers.js';
+import { createMerchant, inFuture, ManualTime, testSandbox } from '../../helpers/sandbox.js';
 
 /** Reads `event: change` notices from the live stream for the whole test. */
 async function changeStream(url: string) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ListenSession, WebhookEndpoint } from '../../server/contract/webhooks.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { call, createCheckout, expectError, ok, UNKNOWN_ID } from '../helpers/api.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, testSandbox } from '../helpers/sandbox.js';
+import type { ListenSession, WebhookEndpoint } from '../../../server/contract/webhooks.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { call, createCheckout, expectError, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // listen's session (POST/DELETE /sandbox/listen-sessions): an endpoint for every merchant now, and
 // for a merchant made later at its first event, inside that event's transaction, so nothing from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { createMerchant, inFuture, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { createMerchant, inFuture, testSandbox } from '../../helpers/sandbox.js';
 
 /** Reads server-sent events until `done` says enough, within a time bound. */
 async function readStream(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { createMerchant, inFuture, ManualTime, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { createMerchant, inFuture, ManualTime, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * The dispatcher records the answers that arrive in one event-loop turn in one transaction, and

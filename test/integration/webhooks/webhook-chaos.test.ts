@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ChaosEffect } from '../../server/contract/webhooks.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { REORDER_IDLE_MS } from '../../server/webhooks/chaos.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { startReceiver } from '../helpers/receiver.js';
+import type { ChaosEffect } from '../../../server/contract/webhooks.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { REORDER_IDLE_MS } from '../../../server/webhooks/chaos.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { startReceiver } from '../../helpers/receiver.js';
 import {
   type Actor,
   createMerchant,
@@ -11,7 +11,7 @@ import {
   ManualTime,
   tempDir,
   testSandbox,
-} from '../helpers/sandbox.js';
+} from '../../helpers/sandbox.js';
 
 interface Endpoint {
   id: string;

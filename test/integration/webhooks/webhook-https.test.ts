@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Delivery, WebhookEndpoint } from '../../server/contract/webhooks.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { readCaBundle, trustedCertificates } from '../../server/webhooks/trust.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
-import { type HttpsReceiver, localPki, startHttpsReceiver } from '../helpers/tls.js';
-import { CLI, ensureCli, exited, ROOT } from '../reliability/support.js';
+import type { Delivery, WebhookEndpoint } from '../../../server/contract/webhooks.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { readCaBundle, trustedCertificates } from '../../../server/webhooks/trust.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { type HttpsReceiver, localPki, startHttpsReceiver } from '../../helpers/tls.js';
+import { CLI, ensureCli, exited, ROOT } from '../../reliability/support.js';
 
 /**
  * HTTPS receivers, as a developer runs one on loopback: a certificate from a local CA (mkcert's

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Delivery, EndpointHealth, WebhookEndpoint } from '../../server/contract/webhooks.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { verify } from '../../server/webhooks/signing.js';
-import { advance, call, createCheckout, expectError, ok, UNKNOWN_ID } from '../helpers/api.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { type Actor, createMerchant, tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { Delivery, EndpointHealth, WebhookEndpoint } from '../../../server/contract/webhooks.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { verify } from '../../../server/webhooks/signing.js';
+import { advance, call, createCheckout, expectError, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { type Actor, createMerchant, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 // The webhook workbench's control API: a chosen secret and listen's marker on create, listen's
 // stable secret, each endpoint's health, and resending a delivery to another endpoint.

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { startReceiver } from '../helpers/receiver.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { startReceiver } from '../../helpers/receiver.js';
 import {
   type Actor,
   createMerchant,
@@ -10,7 +10,7 @@ import {
   ManualTime,
   tempDir,
   testSandbox,
-} from '../helpers/sandbox.js';
+} from '../../helpers/sandbox.js';
 
 interface Endpoint {
   id: string;

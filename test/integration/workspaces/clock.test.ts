@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   call,
   control,
@@ -9,9 +9,9 @@ import {
   getCheckout,
   ok,
   pay,
-} from '../helpers/api.js';
-import { ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface ClockJson {
   now: string;

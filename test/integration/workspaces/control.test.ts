@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { expectAddressValidFor } from '../helpers/addresses.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { expectAddressValidFor } from '../../helpers/addresses.js';
 import {
   call,
   control,
@@ -10,9 +10,9 @@ import {
   expectError,
   ok,
   UNKNOWN_ID,
-} from '../helpers/api.js';
-import { ManualTime, testSandbox } from '../helpers/sandbox.js';
-import { useSharedSandbox } from '../helpers/suite.js';
+} from '../../helpers/api.js';
+import { ManualTime, testSandbox } from '../../helpers/sandbox.js';
+import { useSharedSandbox } from '../../helpers/suite.js';
 
 interface MerchantJson {
   id: string;

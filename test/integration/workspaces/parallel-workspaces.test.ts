@@ -3,13 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import type { ClockState } from '../../server/contract/sandbox-state.js';
-import type { Workspace } from '../../server/contract/workspaces.js';
-import { startSandbox, type TestSandbox } from '../../server/testing/index.js';
-import { tempDir } from '../helpers/sandbox.js';
-import { LANES, type LaneReport, laneStart, laneStep } from '../parallel/lane.js';
+import type { ClockState } from '../../../server/contract/sandbox-state.js';
+import type { Workspace } from '../../../server/contract/workspaces.js';
+import { startSandbox, type TestSandbox } from '../../../server/testing/index.js';
+import { tempDir } from '../../helpers/sandbox.js';
+import { LANES, type LaneReport, laneStart, laneStep } from '../../parallel/lane.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const vitestBin = join(root, 'node_modules/vitest/vitest.mjs');
 
 let sandbox: TestSandbox | undefined;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
 import {
   type Actor,
   advance,
@@ -12,8 +12,8 @@ import {
   getCheckout,
   ok,
   pay,
-} from '../helpers/api.js';
-import { ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+} from '../../helpers/api.js';
+import { ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 const MINUTE = 60_000;
 

@@ -2,21 +2,21 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { ImportResult } from '../../server/contract/transfer.js';
-import { runMigrations } from '../../server/db/migrate.js';
-import { migrations } from '../../server/db/migrations/index.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { VERSION } from '../../server/version.js';
-import { envelopeBody, envelopeHeaders } from '../../server/webhooks/envelope.js';
-import { expectError, ok } from '../helpers/api.js';
-import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { ImportResult } from '../../../server/contract/transfer.js';
+import { runMigrations } from '../../../server/db/migrate.js';
+import { migrations } from '../../../server/db/migrations/index.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { VERSION } from '../../../server/version.js';
+import { envelopeBody, envelopeHeaders } from '../../../server/webhooks/envelope.js';
+import { expectError, ok } from '../../helpers/api.js';
+import { createMerchant, inFuture, ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
 import {
   answers,
   buildRichWorkspace,
   checksum,
   probesFor,
   type RichWorkspace,
-} from '../helpers/workspace.js';
+} from '../../helpers/workspace.js';
 
 const CURRENT = Math.max(...migrations.map((m) => m.version));
 const OCTET = { 'content-type': 'application/octet-stream' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { testSandbox } from '../../helpers/sandbox.js';
 
 /** A control call through the test listener, in workspace `ws` (none: the default). */
 async function control(sandbox: Sandbox, method: 'GET' | 'POST', url: string, ws?: string, body?: object) {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../server/sandbox.js';
-import { tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 /**
  * A reset of a file-backed workspace moves its database and request log away and deletes them in

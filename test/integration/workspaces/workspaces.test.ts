@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint, Workspace } from '../../server/contract/workspaces.js';
-import type { Sandbox } from '../../server/sandbox.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
+import type { Checkpoint, Workspace } from '../../../server/contract/workspaces.js';
+import type { Sandbox } from '../../../server/sandbox.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
