@@ -336,13 +336,18 @@ describe('control API: settings', () => {
 });
 
 describe('control API: reset', () => {
-  it('POST /sandbox/reset wipes merchants, keys and data, and puts the clock back on real time', async () => {
+  it('POST /sandbox/reset wipes merchants, keys and data, keeps the settings, and puts the clock back on real time', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
     const checkout = await createCheckout(sandbox, actor);
     ok(await control(sandbox, 'POST', '/sandbox/clock/advance', { seconds: 3600 }));
     ok(await control(sandbox, 'POST', '/sandbox/clock/freeze'));
+    ok(await control(sandbox, 'PATCH', '/sandbox/settings', { settlement_delay_seconds: 5 }));
     expect(ok(await control(sandbox, 'POST', '/sandbox/reset'))).toEqual({ reset: true });
+    // The settings are kept (carried into the new database through the kv repository).
+    expect(
+      ok<SettingsJson>(await control(sandbox, 'GET', '/sandbox/settings')).settlement_delay_seconds,
+    ).toBe(5);
     expect(ok(await control(sandbox, 'GET', '/sandbox/merchants'))).toEqual([]);
     expectError(await call(sandbox, { method: 'GET', url: '/v1/checkouts', headers: actor.auth }), 401);
     expectError(await control(sandbox, 'GET', `/sandbox/checkouts/${checkout.id}`), 404);
