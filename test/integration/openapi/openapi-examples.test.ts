@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fillPath, isObject, listOperations, type OpenApiDocument, pathParams } from '../../helpers/openapi.js';
+import {
+  fillPath,
+  isObject,
+  listOperations,
+  type OpenApiDocument,
+  pathParams,
+} from '../../helpers/openapi.js';
 import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 /**

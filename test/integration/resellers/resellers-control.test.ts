@@ -1,7 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ResellerConnections } from '../../../server/contract/resellers.js';
 import type { Sandbox } from '../../../server/sandbox.js';
-import { type Actor, call, createMerchant, expectError, type Json, ok, UNKNOWN_ID } from '../../helpers/api.js';
+import {
+  type Actor,
+  call,
+  createMerchant,
+  expectError,
+  type Json,
+  ok,
+  UNKNOWN_ID,
+} from '../../helpers/api.js';
 import { connect, income, postCheckout, type ResellerConnection } from '../../helpers/resellers.js';
 import { testSandbox } from '../../helpers/sandbox.js';
 import { useSharedSandbox } from '../../helpers/suite.js';

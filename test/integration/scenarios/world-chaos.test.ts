@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSandboxOptions } from '../../../server/cli/fresh.js';
-import type { CheckoutInspection, CheckoutPayment, PaymentResult } from '../../../server/contract/checkouts.js';
+import type {
+  CheckoutInspection,
+  CheckoutPayment,
+  PaymentResult,
+} from '../../../server/contract/checkouts.js';
 import type { DepositBurst } from '../../../server/contract/funds.js';
 import type { Sandbox, Urls } from '../../../server/sandbox.js';
 import { parseScenario } from '../../../server/scenarios/parse.js';
