@@ -54,6 +54,6 @@ describe('KYC provider page', () => {
   it('unknown or malformed tokens: 404 / 422 {error}', async () => {
     const { sandbox } = await session();
     expectError(await sandbox.apps.test.inject({ url: '/kyc/kyc_unknown/status' }), 404);
-    expectError(await sandbox.apps.test.inject({ url: '/kyc/nope/status' }), 422);
+    expectError(await sandbox.apps.test.inject({ url: '/kyc/nope/status' }), 422, 'token');
   });
 });

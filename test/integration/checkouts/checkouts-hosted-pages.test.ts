@@ -187,7 +187,7 @@ describe('hosted checkout page states', () => {
       expectError(await call(sandbox, { method: 'GET', url }, 'production'), 404);
     }
     expectError(await call(sandbox, { method: 'GET', url: `/pay/${UNKNOWN_ID}/status` }), 404);
-    expectError(await call(sandbox, { method: 'GET', url: '/pay/not-a-uuid/status' }), 422);
+    expectError(await call(sandbox, { method: 'GET', url: '/pay/not-a-uuid/status' }), 422, 'id');
   });
 
   it('a title that says </script> cannot end the page’s state script', async () => {

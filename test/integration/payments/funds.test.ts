@@ -147,6 +147,7 @@ describe('deposits and payouts', () => {
       outcome: 'maybe',
     });
     expect(bad.statusCode).toBe(422);
+    expect(bad.json().error).toContain('outcome');
   });
 
   it('checkout money flows through the ledger: pending when paid, available less fees when settled', async () => {

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../../server/contract/requests.js';
 import type { Sandbox } from '../../../server/sandbox.js';
+import { expectError } from '../../helpers/api.js';
 import { encryptPayload, newSession, pinBlock } from '../../helpers/card-client.js';
 import { type Actor, createMerchant, tempDir, testSandbox } from '../../helpers/sandbox.js';
 
@@ -126,17 +127,19 @@ describe('request log', () => {
       (await sandbox.apps.test.inject({ method: 'GET', url: `/sandbox/request-log/${UNKNOWN_ID}` }))
         .statusCode,
     ).toBe(404);
-    expect(
-      (await sandbox.apps.test.inject({ method: 'GET', url: '/sandbox/request-log?status=4x' })).statusCode,
-    ).toBe(422);
-    expect(
-      (
-        await sandbox.apps.test.inject({
-          method: 'GET',
-          url: `/sandbox/request-log?starting_after=${UNKNOWN_ID}`,
-        })
-      ).statusCode,
-    ).toBe(422);
+    expectError(
+      await sandbox.apps.test.inject({ method: 'GET', url: '/sandbox/request-log?status=4x' }),
+      422,
+      'status',
+    );
+    expectError(
+      await sandbox.apps.test.inject({
+        method: 'GET',
+        url: `/sandbox/request-log?starting_after=${UNKNOWN_ID}`,
+      }),
+      422,
+      'starting_after',
+    );
   });
 
   it('lists the requests no merchant matched (unauthenticated=true), and refuses it with merchant_id', async () => {
@@ -179,7 +182,7 @@ describe('request log', () => {
       method: 'GET',
       url: '/sandbox/request-log?unauthenticated=maybe',
     });
-    expect(bad.statusCode).toBe(422);
+    expectError(bad, 422, 'unauthenticated');
   });
 
   it('times each request to its first byte: a body sent slowly takes as long as it took', async () => {

@@ -104,7 +104,7 @@ describe('listen sessions', () => {
       await call(sandbox, { method: 'DELETE', url: `/sandbox/listen-sessions/${UNKNOWN_ID}` }),
       404,
     );
-    expectError(await call(sandbox, { method: 'DELETE', url: '/sandbox/listen-sessions/nope' }), 422);
+    expectError(await call(sandbox, { method: 'DELETE', url: '/sandbox/listen-sessions/nope' }), 422, 'id');
 
     const guarded = await testSandbox({ controlToken: 'secret-token' });
     expectError(
