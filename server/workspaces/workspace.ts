@@ -3,6 +3,8 @@ import { type ClockStart, toIso } from '../clock.js';
 import { createContext, type SandboxContext } from '../context.js';
 import type { Env } from '../contract/common.js';
 import type { Db } from '../db/connection.js';
+import { createKvRepo, type KvEntry, type KvRepo } from '../db/kv.js';
+import { Statements, UNWATCHED } from '../db/statements.js';
 import { createIds, type Ids } from '../ids.js';
 import { takeWorkspaceRequestLog } from '../request-log/workspace-table.js';
 import type { SchedulerLogger } from '../scheduler.js';
@@ -183,7 +185,7 @@ export class Workspace {
   async replace(image: Buffer | null, clock?: { at: number; frozen: boolean }): Promise<void> {
     await this.exclusively(async () => {
       const old = this.ctx;
-      const kept = image === null ? keptAcrossReset(this.db) : [];
+      const kept = image === null ? keptAcrossReset(this.ctx.repos.kv) : [];
       await this.unmount(image === null);
       const db = this.deps.storage.openImage(this.place, image);
       if (kept.length > 0) restoreKept(db, kept);
@@ -246,20 +248,17 @@ function drain(mount: Mount): Promise<void> {
   });
 }
 
+/** What a reset does not keep: the clock starts again, and a demo's own row goes with its data. */
+const RESET_DROPS = new Set(['clock', 'demo']);
+
 /** Rows a reset keeps: the settings and the environments' keys (everything in kv but the clock). */
-function keptAcrossReset(db: Db): { key: string; value: string }[] {
-  return db
-    .prepare<[], { key: string; value: string }>(
-      "SELECT key, value FROM kv WHERE key NOT IN ('clock', 'demo')",
-    )
-    .all();
+function keptAcrossReset(kv: KvRepo): KvEntry[] {
+  return kv.entries().filter((entry) => !RESET_DROPS.has(entry.key));
 }
 
-function restoreKept(db: Db, rows: readonly { key: string; value: string }[]): void {
-  const put = db.prepare<[string, string]>('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)');
-  db.transaction(() => {
-    for (const row of rows) put.run(row.key, row.value);
-  })();
+/** Written before the new database is mounted, so nobody watches: the reset is one `workspace` change. */
+function restoreKept(db: Db, entries: readonly KvEntry[]): void {
+  createKvRepo(new Statements(db, UNWATCHED)).putEntries(entries);
 }
 
 export type { ClockStart };

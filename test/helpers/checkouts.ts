@@ -4,7 +4,7 @@ import { type Actor, call, createMerchant } from './api.js';
 import { ManualTime, testSandbox } from './sandbox.js';
 import { useSharedSandbox } from './suite.js';
 
-/** Shared setup for the test/integration/checkouts-*.test.ts files. */
+/** Shared setup for the test/integration/checkouts/checkouts-*.test.ts files. */
 
 export const DAY = 86_400_000;
 

@@ -5,7 +5,7 @@ import type { ResellerConnection, ResellerIncome } from '../../server/contract/r
 import type { Sandbox } from '../../server/sandbox.js';
 import { type Actor, call, inFuture, type Json, ok } from './api.js';
 
-/** Shared by the test/integration/resellers-*.test.ts files. */
+/** Shared by the test/integration/resellers/resellers-*.test.ts files. */
 
 export type { ResellerConnection, ResellerIncome };
 

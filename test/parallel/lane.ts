@@ -13,7 +13,10 @@ export const laneStep = (lane: number): number => 300 * lane;
 const ROUNDS = 4;
 const CHECKOUTS = 3;
 
-/** What a lane leaves for test/integration/parallel-workspaces.test.ts to compare across lanes. */
+/**
+ * What a lane leaves for test/integration/workspaces/parallel-workspaces.test.ts to compare across
+ * lanes.
+ */
 export interface LaneReport {
   lane: number;
   pid: number;

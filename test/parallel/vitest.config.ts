@@ -4,8 +4,9 @@ import { pageAssets } from '../../scripts/page-assets.js';
 
 /**
  * Eight test files, each in a worker process of its own, all at once, against one sandbox: what
- * a CI suite using `svc-sandbox/testing` does. Run by test/integration/parallel-workspaces.test.ts
- * (with the sandbox it started), or alone: `npx vitest run --config test/parallel/vitest.config.ts`.
+ * a CI suite using `svc-sandbox/testing` does. Run by
+ * test/integration/workspaces/parallel-workspaces.test.ts (with the sandbox it started), or alone:
+ * `npx vitest run --config test/parallel/vitest.config.ts`.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),

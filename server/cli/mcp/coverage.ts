@@ -1,7 +1,7 @@
 /**
  * The control operations no MCP tool calls, each with the reason. Every operation of the OpenAPI
  * document under /sandbox is either called by a tool (its `operations`) or listed here:
- * test/integration/cli-mcp.test.ts fails on a control route that is in neither, so a new route
+ * test/integration/cli/cli-mcp.test.ts fails on a control route that is in neither, so a new route
  * gets a tool or a reason.
  */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
