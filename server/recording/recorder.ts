@@ -30,6 +30,7 @@ import {
   stateReads,
 } from './outcomes.js';
 import { adoptedCheckoutBody, asOwnUrl, mapStrings, withoutWorkspace } from './own.js';
+import type { Owner, Session, Step } from './session.js';
 import {
   clipDepth,
   duration,
@@ -48,28 +49,6 @@ import {
 } from './translate.js';
 
 export type { Exchange, ResourceReader } from './exchange.js';
-
-type Step = Record<string, unknown>;
-
-interface Owner {
-  merchantId: string;
-  env: Env;
-}
-
-interface Session {
-  name: string;
-  startedAt: string;
-  steps: Step[];
-  /** a value seen in an answer (id, key, address) → its reference (`co1.id`) */
-  refs: Map<string, string>;
-  /** merchant id → the merchant step's name */
-  merchants: Map<string, string>;
-  names: Set<string>;
-  counters: Map<string, number>;
-  /** an object created while recording → who owns it, in which environment (to read it back) */
-  owners: Map<string, Owner>;
-  resources: RecordedResource[];
-}
 
 export interface ScenarioRecorderDeps {
   clock: { now(): number; nowIso(): string };
