@@ -340,22 +340,7 @@ describe('hosted checkout page', () => {
     expect(layout.overlaps).toEqual([]);
 
     // Every deposit address reads whole: one line, nothing cut off, never broken mid-string.
-    const addresses = await page.locator('[data-testid^="address-"]').evaluateAll((els) =>
-      // (the chain shown: the others' tabs are hidden)
-      els
-        .filter((el) => el.getBoundingClientRect().width > 0)
-        .map((el) => {
-          const style = getComputedStyle(el);
-          const range = document.createRange();
-          range.selectNodeContents(el);
-          return {
-            id: el.getAttribute('data-testid'),
-            lines: new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size,
-            clipped: el.scrollWidth > el.clientWidth + 1,
-            fontSize: Number.parseFloat(style.fontSize),
-          };
-        }),
-    );
+    const addresses = await readAddresses(page);
     expect(addresses.length).toBeGreaterThan(0);
     for (const a of addresses) {
       expect(a.lines, `${a.id} lines`).toBe(1);
@@ -381,8 +366,58 @@ describe('hosted checkout page', () => {
     });
     expect(emptiest).toBeLessThan(1 / 3);
     await shot(`hosted-${width}x${height}`);
+
+    // The address is random: its EIP-55 capitals make it wider or narrower in a font that is not
+    // monospace (the only font of a bare Linux Chromium is a sans-serif). The widest address this
+    // font can draw, all of its widest character, fits as whole.
+    const address = checkout.crypto_chains[0]!.address;
+    const widest = await byTestId(`address-${chain}`).evaluate(
+      (el, alphabet) => {
+        const probe = document.createElement('span');
+        probe.style.font = getComputedStyle(el).font;
+        probe.style.whiteSpace = 'pre';
+        document.body.append(probe);
+        const width = (ch: string) => {
+          probe.textContent = ch.repeat(20);
+          return probe.getBoundingClientRect().width;
+        };
+        const best = [...alphabet].reduce((a, b) => (width(b) > width(a) ? b : a));
+        probe.remove();
+        return best;
+      },
+      address.startsWith('0x') ? '0123456789abcdefABCDEF' : address,
+    );
+    await page.route(checkout.hosted_url, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replaceAll(address, widest.repeat(address.length));
+      await route.fulfill({ response, body });
+    });
+    await page.goto(checkout.hosted_url);
+    await waitForText(page, 'progress-text', '23.456789 of 123.456789 USDC paid');
+    const worst = (await readAddresses(page)).find((a) => a.id === `address-${chain}`);
+    expect(worst, `${chain} address of “${widest}”`).toMatchObject({ lines: 1, clipped: false });
   });
 });
+
+/** The shown deposit addresses: on how many lines, whether cut off, and their font size. */
+function readAddresses(page: Page) {
+  return page.locator('[data-testid^="address-"]').evaluateAll((els) =>
+    // (the chain shown: the others' tabs are hidden)
+    els
+      .filter((el) => el.getBoundingClientRect().width > 0)
+      .map((el) => {
+        const style = getComputedStyle(el);
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return {
+          id: el.getAttribute('data-testid'),
+          lines: new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size,
+          clipped: el.scrollWidth > el.clientWidth + 1,
+          fontSize: Number.parseFloat(style.fontSize),
+        };
+      }),
+  );
+}
 
 /** The chain's name as the page's tab or label shows it. */
 async function chainWord(page: Page, chain: string): Promise<string> {

@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dashboardUrl, page, sandbox, setupDashboard } from './harness.js';
+import { buildDemo } from './demo.js';
+import { call, dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harness.js';
 
 // Every page at a desktop (1440 × 900), a small laptop (1024 × 768) and a phone (390 × 844), also in
 // presentation mode: nothing off screen sideways,
@@ -253,5 +255,104 @@ describe('layout', () => {
     await page.getByTestId('production-banner').waitFor();
     expect(await page.getByTestId('production-banner').textContent()).toContain('Production environment');
     expect(await page.evaluate(inspectLayout)).toEqual([]);
+  });
+});
+
+/** Runs in the page: the elements matching `selector` whose content is wider than their box (cut off, ellipsized or spilling into a neighbour). */
+function spilling(selector: string): string[] {
+  return Array.from(document.querySelectorAll(selector))
+    .filter((el) => el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1)
+    .map(
+      (el) =>
+        `${el.tagName.toLowerCase()} “${(el.textContent ?? '').trim().slice(0, 40)}” ${el.scrollWidth} > ${el.clientWidth}`,
+    );
+}
+
+describe('layout with the demo’s data', () => {
+  it('at 1440×900 and 390×844 every customer’s email stays in its own column', async () => {
+    await buildDemo(sandbox);
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${dashboardUrl}#/customers`);
+      const rows = page.getByTestId('customer-row');
+      await rows.first().waitFor();
+      const found: string[] = [];
+      for (let i = 0; i < (await rows.count()); i++) {
+        await rows.nth(i).click();
+        await page.getByTestId('customer-email').waitFor();
+        found.push(...(await page.evaluate(spilling, '[data-testid="customer-detail"] .facts dd')));
+      }
+      await page.screenshot({ path: join(resultsDir, `layout-demo-customers-${viewport.width}.png`) });
+      expect(found, `${viewport.width}`).toEqual([]);
+    }
+  });
+
+  it('the invoice the Invoices page opens on shows its line items', async () => {
+    await buildDemo(sandbox);
+    await page.goto(`${dashboardUrl}#/invoices`);
+    await page.getByTestId('invoice-row').first().click();
+    await page.getByTestId('invoice-lines').waitFor();
+    await page.screenshot({ path: join(resultsDir, 'layout-demo-invoice.png') });
+    expect(await page.getByTestId('invoice-line').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('invoice-lines').textContent()).not.toContain('No line items');
+  });
+
+  it('at 1440×900 the deliveries table fits its card, every column whole, for every merchant', async () => {
+    await buildDemo(sandbox);
+    // A delivery still being retried, so the Next attempt column holds a time (its widest content).
+    const merchants = await call<{ id: string }[]>(sandbox, 'GET', '/sandbox/merchants');
+    for (const merchant of merchants) {
+      const endpoints = await call<{ id: string; url: string }[]>(
+        sandbox,
+        'GET',
+        `/sandbox/merchants/${merchant.id}/webhook-endpoints`,
+      );
+      for (const endpoint of endpoints.filter((e) => e.url.endsWith('/lumen-legacy'))) {
+        await call(sandbox, 'POST', `/sandbox/webhook-endpoints/${endpoint.id}/test`, {});
+        // And one whose last answer is a network error, not a status: the longest Last answer.
+        const unreachable = await call<{ id: string }>(
+          sandbox,
+          'POST',
+          `/sandbox/merchants/${merchant.id}/webhook-endpoints`,
+          { url: 'http://127.0.0.1:9/webhooks/an-endpoint-that-is-not-listening' },
+        );
+        await call(sandbox, 'POST', `/sandbox/webhook-endpoints/${unreachable.id}/test`, {});
+      }
+    }
+    await page.goto(`${dashboardUrl}#/webhooks`);
+    await page.getByTestId('delivery-row').first().waitFor();
+    const found: string[] = [];
+    let checked = 0;
+    for (const { id: merchant } of merchants) {
+      await page.getByTestId('scope-merchant').selectOption(merchant);
+      const [newest] = await call<{ id: string }[]>(
+        sandbox,
+        'GET',
+        `/sandbox/deliveries?merchant_id=${merchant}&limit=1`,
+      );
+      if (!newest) continue;
+      // This merchant's list is the one shown (not the previous merchant's, still on screen).
+      await page.locator(`[data-testid="delivery-row"][data-delivery-id="${newest.id}"]`).waitFor();
+      checked++;
+      const table = await page
+        .getByTestId('deliveries')
+        .locator('.table-wrap')
+        .evaluate((wrap) => ({ wrap: wrap.clientWidth, table: wrap.scrollWidth }));
+      if (table.table > table.wrap) found.push(`${merchant}: table ${table.table} > card ${table.wrap}`);
+      for (const cell of await page.evaluate(
+        spilling,
+        '[data-testid="deliveries"] th, [data-testid="deliveries"] td, [data-testid="deliveries"] td *',
+      )) {
+        found.push(`${merchant}: ${cell}`);
+      }
+      await page
+        .getByTestId('deliveries')
+        .screenshot({ path: join(resultsDir, `layout-demo-deliveries-${merchant}.png`) });
+    }
+    expect(checked, 'merchants with deliveries').toBeGreaterThan(1);
+    expect(found).toEqual([]);
   });
 });

@@ -121,7 +121,7 @@ function Detail({ detail }: { detail: CustomerDetail }) {
           codeTestId="customer-id"
           copyValue={customer.id}
         />
-        <dl className="facts facts-row facts-4">
+        <dl className="facts facts-row facts-4 facts-lead">
           <Fact label="Email" testId="customer-email">
             {customer.email ?? '—'}
           </Fact>

@@ -122,7 +122,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         <td className="num" data-testid="delivery-attempt-count">
           {delivery.attempt_count}
         </td>
-        <td className="nowrap">{outcome(last)}</td>
+        <td className="delivery-answer">{outcome(last)}</td>
         <td className="nowrap muted">
           {delivery.next_attempt_at ? formatTimestamp(delivery.next_attempt_at) : '—'}
         </td>

@@ -238,6 +238,32 @@ for (const tab of all('[data-chain-tab]')) {
   });
 }
 
+// ---- deposit addresses: one line, whole, in the largest size that fits ----
+// The stylesheet sizes an address for a monospace font (--chars × 0.62em). A browser without one
+// (a bare Linux Chromium has only a sans-serif) draws an EIP-55 address in proportional letters,
+// wider or narrower by the mix of capitals the checksum gave it: measure it and shrink to fit.
+function fitAddress(code: HTMLElement): void {
+  code.style.fontSize = '';
+  if (code.clientWidth === 0) return; // a hidden chain's panel: fitted when it is shown
+  for (let i = 0; i < 4 && code.scrollWidth > code.clientWidth; i++) {
+    const size = Number.parseFloat(getComputedStyle(code).fontSize);
+    code.style.fontSize = `${Math.floor(((size * code.clientWidth) / code.scrollWidth) * 10) / 10}px`;
+  }
+}
+const addresses = all('.field-address code.field-value');
+for (const code of addresses) fitAddress(code);
+// A new width (a turned phone, a chain's tab shown) fits them again.
+const refit = new ResizeObserver((entries) => {
+  for (const entry of entries) {
+    const code = entry.target.querySelector<HTMLElement>('code.field-value');
+    if (code) fitAddress(code);
+  }
+});
+for (const code of addresses) {
+  const field = code.closest('.field-address');
+  if (field) refit.observe(field);
+}
+
 // ---- copy buttons ----
 for (const button of all('[data-copy], [data-copy-amount]')) {
   button.addEventListener('click', () => {
