@@ -1,4 +1,5 @@
 import * as api from '../api/faults';
+import { rulesAsInput } from '../lib/faults';
 import { attempt } from './notices';
 import type { Slice } from './types';
 
@@ -13,22 +14,6 @@ export interface FaultsSlice {
   removeFaultRule: (id: string) => Promise<boolean>;
   clearFaults: () => Promise<boolean>;
 }
-
-/**
- * The rules in force as input again. The API sets the whole set at once, so adding or removing one
- * sends the others back: each keeps its id, match, rate and effect, with what it has left as its count;
- * a spent one (nothing left) is dropped, since sending it again would start it over.
- */
-export const rulesAsInput = (rules: readonly api.FaultRule[]): api.FaultRuleInput[] =>
-  rules
-    .filter((rule) => rule.remaining !== 0)
-    .map((rule) => ({
-      id: rule.id,
-      match: rule.match,
-      rate: rule.rate,
-      ...(rule.remaining === null ? {} : { count: rule.remaining }),
-      effect: rule.effect,
-    }));
 
 export const createFaultsSlice: Slice<FaultsSlice> = (set, get) => {
   const replace = (rules: api.FaultRuleInput[], seed: string | null) =>

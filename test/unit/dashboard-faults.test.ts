@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../renderer/api/faults.js';
 import {
   describeFaultEffect,
   describeFaultMark,
   describeFaultMatch,
-} from '../../renderer/pages/Faults/describe.js';
-import { rulesAsInput } from '../../renderer/store/faults.js';
+  rulesAsInput,
+} from '../../renderer/lib/faults.js';
+import type { FaultRule } from '../../server/contract/faults.js';
 
 // The dashboard's Faults page: the rules in force sent back when one is added or removed, and faults in words.
 

@@ -4,8 +4,8 @@ import { Card } from '../../components/Card';
 import { Field, Select, TextInput } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
+import { describeFaultEffect, describeFaultMatch } from '../../lib/faults';
 import { useStore } from '../../store';
-import { describeFaultEffect, describeFaultMatch } from './describe';
 
 type Status = NonNullable<FaultEffect['status']>;
 /** What each status stands for; a Record, so a status the contract gains or drops fails the typecheck. */

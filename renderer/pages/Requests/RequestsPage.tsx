@@ -4,11 +4,11 @@ import { FilterTabs } from '../../components/FilterTabs';
 import { ScopeGate } from '../../components/ScopeGate';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
+import { describeFaultMark } from '../../lib/faults';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/merchant-scope';
 import type { RequestFilter } from '../../store/requests';
-import { describeFaultMark } from '../Faults/describe';
 import { prettyBody } from '../Webhooks/events';
 
 const FILTERS: RequestFilter[] = ['all', '2xx', '4xx', '5xx', 'unauthenticated'];
