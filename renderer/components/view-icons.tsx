@@ -35,3 +35,9 @@ export const CodeIcon = () => (
     <path d="M13.5 4l-3 16" />
   </Icon>
 );
+
+export const FaultsIcon = () => (
+  <Icon>
+    <path d="M13 3L5 13.5h6L10 21l8-10.5h-6z" />
+  </Icon>
+);

@@ -10,7 +10,7 @@ import {
   ResellersIcon,
   WebhooksIcon,
 } from '../components/icons';
-import { CodeIcon, CustomersIcon, EventsIcon, InvoicesIcon } from '../components/view-icons';
+import { CodeIcon, CustomersIcon, EventsIcon, FaultsIcon, InvoicesIcon } from '../components/view-icons';
 import { HomePage } from './Home/HomePage';
 import { ScenariosIcon } from './Scenarios/ScenariosIcon';
 import { SettingsIcon } from './Settings/SettingsIcon';
@@ -28,6 +28,7 @@ const ClockPage = onDemand(() => import('./Clock/ClockPage'), 'ClockPage');
 const DevelopersPage = onDemand(() => import('./Developers/DevelopersPage'), 'DevelopersPage');
 const CoveragePage = onDemand(() => import('./Coverage/CoveragePage'), 'CoveragePage');
 const CustomersPage = onDemand(() => import('./Customers/CustomersPage'), 'CustomersPage');
+const FaultsPage = onDemand(() => import('./Faults/FaultsPage'), 'FaultsPage');
 const EventsPage = onDemand(() => import('./Events/EventsPage'), 'EventsPage');
 const InvoicesPage = onDemand(() => import('./Invoices/InvoicesPage'), 'InvoicesPage');
 const MerchantsPage = onDemand(() => import('./Merchants/MerchantsPage'), 'MerchantsPage');
@@ -153,6 +154,15 @@ export const pages: PageDef[] = [
     Icon: RequestsIcon,
     Component: RequestsPage,
     scoped: true,
+    developer: true,
+  },
+  {
+    id: 'faults',
+    label: 'Faults',
+    description:
+      'Make the API misbehave on purpose: errors, 429 with Retry-After, latency, timeouts and lost responses, seeded.',
+    Icon: FaultsIcon,
+    Component: FaultsPage,
     developer: true,
   },
   {

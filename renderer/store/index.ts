@@ -4,6 +4,7 @@ import { createCheckoutsSlice } from './checkouts';
 import { createClockSlice } from './clock';
 import { createCustomersSlice } from './customers';
 import { createEventsSlice } from './events';
+import { createFaultsSlice } from './faults';
 import { createHomeSlice } from './home';
 import { createInvoicesSlice } from './invoices';
 import { createLiveSlice } from './live';
@@ -46,6 +47,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createStoriesSlice(...a),
   ...createWorkspacesSlice(...a),
   ...createTestingToolsSlice(...a),
+  ...createFaultsSlice(...a),
 }));
 
 /** Everything the dashboard shows, read again (on start and when the window regains focus). */

@@ -30,7 +30,11 @@ export const createLiveSlice: Slice<LiveSlice> = (set, get) => ({
         if (get().liveEvents.some((e) => e.id === event.id)) return;
         set((state) => ({ liveEvents: [event, ...state.liveEvents].slice(0, KEEP) }));
       },
-      onRequest: (entry) => get().onLiveRequest(entry),
+      onRequest: (entry) => {
+        get().onLiveRequest(entry);
+        // A fault applied moved its rule's counts: the Faults page shows them.
+        if (entry.fault && get().openPage === 'faults') void get().loadFaults();
+      },
       // Every committed write, whatever made it: what is on screen and changed is read again.
       onChange: (notice) => get().onLiveChange(notice),
     }),

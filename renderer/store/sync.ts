@@ -45,6 +45,8 @@ export const LIVE_PAGES: Record<string, LivePage> = {
     load: (s) => s.loadCoverage(),
     merchants: (s) => s.merchants.map((m) => m.id),
   },
+  // Faults are read on opening, on focus and after a reset; a request a fault changed re-reads them (store/live.ts).
+  faults: { kinds: [], load: (s) => s.loadFaults() },
 };
 
 export interface SyncSlice {
@@ -102,6 +104,7 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
         checkoutsScope: null,
         selectedCheckoutId: null,
         checkoutDetail: null,
+        faults: null,
       }),
 
     onLiveChange: ({ changes }) => {

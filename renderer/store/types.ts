@@ -4,6 +4,7 @@ import type { CheckoutsSlice } from './checkouts';
 import type { ClockSlice } from './clock';
 import type { CustomersSlice } from './customers';
 import type { EventsSlice } from './events';
+import type { FaultsSlice } from './faults';
 import type { HomeSlice } from './home';
 import type { InvoicesSlice } from './invoices';
 import type { LiveSlice } from './live';
@@ -42,7 +43,8 @@ export type Store = WorkspaceSlice &
   PresentationSlice &
   StoriesSlice &
   WorkspacesSlice &
-  TestingToolsSlice;
+  TestingToolsSlice &
+  FaultsSlice;
 
 /** A slice creator that can read and write the whole store (zustand slices pattern). */
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -109,6 +109,23 @@ async function arrange() {
     url: `/sandbox/merchants/${created.merchant.id}/credit`,
     payload: { currency: 'USDC', amount: 250_000_000 },
   });
+  // A fault rule (on a call nothing here makes), so the Faults page shows its table.
+  await sandbox.apps.test.inject({
+    method: 'PUT',
+    url: '/sandbox/faults',
+    payload: {
+      seed: 'layout',
+      rules: [
+        {
+          id: 'slow-payouts-in-production',
+          match: { method: 'POST', path: '/v1/payouts', env: 'production' },
+          rate: 0.25,
+          count: 10,
+          effect: { status: 429, retry_after_s: 30 },
+        },
+      ],
+    },
+  });
 }
 
 const SIZES = [

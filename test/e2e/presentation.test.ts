@@ -133,7 +133,7 @@ describe('presentation mode', () => {
     expect(await byTestId('present-switch').isChecked()).toBe(true);
 
     const routes = await navRoutes();
-    for (const developerPage of ['developers', 'requests', 'scenarios', 'settings', 'events'])
+    for (const developerPage of ['developers', 'requests', 'scenarios', 'settings', 'events', 'faults'])
       expect(routes).not.toContain(developerPage);
     const presented = await walk(everyRoute);
     // Every list page opened something, so the details were scanned too.

@@ -4,6 +4,7 @@ import { FilterTabs } from '../../components/FilterTabs';
 import { ScopeGate } from '../../components/ScopeGate';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useScopedLoad } from '../../components/useScopedLoad';
+import { describeFaultMark } from '../../lib/faults';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
 import { scopeKey } from '../../store/merchant-scope';
@@ -18,6 +19,21 @@ const LABELS: Record<RequestFilter, string> = {
   '5xx': '5xx',
   unauthenticated: 'Unauthenticated',
 };
+
+/** The mark of a request a fault changed: the rule's name and what it did. */
+function FaultBadge({ mark }: { mark: NonNullable<RequestLogEntry['fault']> }) {
+  return (
+    <span
+      className="badge badge-tone-accent nowrap request-fault"
+      title={`API fault: rule ${mark.rule} (Faults page)`}
+      data-testid="request-fault"
+      data-rule={mark.rule}
+      data-effect={mark.effect}
+    >
+      fault {mark.rule}: {describeFaultMark(mark)}
+    </span>
+  );
+}
 
 const tone = (status: number): Tone => (status < 300 ? 'success' : status < 500 ? 'warning' : 'danger');
 
@@ -43,6 +59,11 @@ function Detail({ entry }: { entry: RequestLogEntry }) {
         {entry.path}
       </p>
       <p className="muted small mono">request id {entry.id}</p>
+      {entry.fault && (
+        <p className="small" data-testid="request-detail-fault">
+          Changed by an API fault: <FaultBadge mark={entry.fault} />
+        </p>
+      )}
       <div className="attempt-grid">
         <div>
           <h4 className="attempt-label">Request body</h4>
@@ -130,6 +151,7 @@ export function RequestsPage() {
                       data-testid="request-row"
                       data-request-id={entry.id}
                       data-status={entry.status}
+                      data-fault={entry.fault?.rule}
                     >
                       <td>
                         <code className="mono strong" data-testid="request-method">
@@ -146,6 +168,7 @@ export function RequestsPage() {
                           tone={tone(entry.status)}
                           testId="request-status"
                         />
+                        {entry.fault && <FaultBadge mark={entry.fault} />}
                       </td>
                       {unauthenticated && (
                         <td className="mono nowrap" data-testid="request-key">
