@@ -2,7 +2,6 @@ import { stringify } from 'yaml';
 import type { Env } from '../contract/common.js';
 import type { Merchant } from '../contract/merchants.js';
 import type {
-  RecordedResource,
   RecordingExpectBody,
   RecordingExpectResult,
   RecordingState,

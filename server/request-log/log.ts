@@ -27,10 +27,7 @@ export interface RequestLogOptions {
   dir?: string | undefined;
   /** entries kept: the newest `limit` (default 10,000) */
   limit?: number | undefined;
-  /**
-   * a write failed (a full disk): its entries are dropped, the requests are not affected. Called
-   * once per run of failures (again only after a write has succeeded since).
-   */
+  /** a write failed (a full disk): its entries are dropped, the requests are not; once per run of failures */
   onError?: (error: unknown, dropped: number) => void;
 }
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../clock.js';
-import type { ChaosEffect, DeliveryAttempt } from '../contract/webhooks.js';
+import type { DeliveryAttempt } from '../contract/webhooks.js';
 import type { JobRow } from '../db/jobs.js';
 import type { EndpointRow, StoredAttempt, WebhooksRepo } from '../db/webhooks.js';
 import { deliveryStates } from '../domain/state.js';
@@ -13,7 +13,7 @@ import {
   type Turn,
   wrongSignature,
 } from './chaos.js';
-import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf } from './envelope.js';
+import { envelopeHeaders, type OutgoingDelivery, outgoing, resourceOf, sentAttempt } from './envelope.js';
 import { sign } from './signing.js';
 import type { WebhookTransport } from './transport.js';
 
@@ -385,7 +385,10 @@ export class WebhookDispatcher {
     batch.forEach((item, i) => {
       const updated = rows[i];
       if (updated && listened)
-        this.bus.emit('attempt', { delivery: updated, attempt: asSent(item) } satisfies AttemptEvent);
+        this.bus.emit('attempt', {
+          delivery: updated,
+          attempt: sentAttempt(item.delivery, item.attempt),
+        } satisfies AttemptEvent);
       item.done(updated ?? item.delivery);
     });
   }
@@ -439,19 +442,4 @@ export class WebhookDispatcher {
     this.deps.repo.updateDelivery(row);
     return row;
   }
-}
-
-/** An attempt with the request it sent, as the API shows one. */
-function asSent({ delivery, attempt }: Finished): DeliveryAttempt {
-  return {
-    number: attempt.number,
-    at: attempt.at,
-    request_headers: envelopeHeaders(delivery.event, delivery.id, attempt.signature),
-    request_body: delivery.body,
-    response_status: attempt.response_status,
-    response_body: attempt.response_body,
-    duration_ms: attempt.duration_ms,
-    error: attempt.error,
-    chaos: attempt.chaos === null ? [] : (JSON.parse(attempt.chaos) as ChaosEffect[]),
-  };
 }

@@ -1,5 +1,10 @@
-import { WEBHOOK_HEADER, WEBHOOK_USER_AGENT } from '../contract/webhooks.js';
-import type { AttemptRead, DeliveryRead, ListedDeliveryRow } from '../db/webhooks.js';
+import {
+  type ChaosEffect,
+  type DeliveryAttempt,
+  WEBHOOK_HEADER,
+  WEBHOOK_USER_AGENT,
+} from '../contract/webhooks.js';
+import type { AttemptRead, DeliveryRead, ListedDeliveryRow, StoredAttempt } from '../db/webhooks.js';
 
 /**
  * The webhook envelope: the one place where a delivery becomes the bytes and headers of its HTTP
@@ -103,4 +108,19 @@ export function resourceOf(delivery: Pick<OutgoingDelivery, 'body' | 'event_id'>
     data = undefined;
   }
   return resourceOfData(data, delivery.event_id);
+}
+
+/** An attempt just made, with the request it sent, as the API shows one (the live stream's). */
+export function sentAttempt(delivery: OutgoingDelivery, attempt: StoredAttempt): DeliveryAttempt {
+  return {
+    number: attempt.number,
+    at: attempt.at,
+    request_headers: envelopeHeaders(delivery.event, delivery.id, attempt.signature),
+    request_body: delivery.body,
+    response_status: attempt.response_status,
+    response_body: attempt.response_body,
+    duration_ms: attempt.duration_ms,
+    error: attempt.error,
+    chaos: attempt.chaos === null ? [] : (JSON.parse(attempt.chaos) as ChaosEffect[]),
+  };
 }
