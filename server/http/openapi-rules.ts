@@ -1,3 +1,5 @@
+import { CHECKOUT_STATUSES } from '../contract/checkouts.js';
+import { EVENT_TYPES } from '../contract/events.js';
 import type { Settings } from '../contract/settings.js';
 import { SUPPORTED_CURRENCIES } from '../domain/checkouts/chains.js';
 
@@ -100,6 +102,11 @@ export function describeRules(doc: Json): void {
         );
   }
 
+  eventTypes(schemas);
+  const refund = schemas.RefundResult;
+  const refundStatus = isObject(refund) && isObject(refund.properties) ? refund.properties.status : undefined;
+  if (isObject(refundStatus) && refundStatus.enum === undefined) refundStatus.enum = [...CHECKOUT_STATUSES];
+
   for (const { op } of ops.values()) {
     const parameters = Array.isArray(op.parameters) ? (op.parameters as Json[]) : [];
     const query = parameters.filter((p) => isObject(p) && p.in === 'query');
@@ -115,6 +122,10 @@ export function describeRules(doc: Json): void {
         `Also accepted as \`${field}\` in the body; when both are sent they must be equal (422).`,
       );
     }
+    // A filter by event type (an unknown one would only match nothing).
+    for (const p of query)
+      if (p.name === 'event' && isObject(p.schema) && isPlainString(p.schema))
+        p.schema = { ...p.schema, enum: [...EVENT_TYPES] };
     // The card-secret reads: `session` from the query, the header or the body.
     const session = query.find((p) => p.name === 'session');
     if (session !== undefined) {
@@ -125,6 +136,43 @@ export function describeRules(doc: Json): void {
       appendDescription(op, rule);
     }
   }
+}
+
+/** `{type: string}` with at most lengths and a description: a free string a closed set can replace. */
+const isPlainString = (schema: Json): boolean =>
+  schema.type === 'string' &&
+  Object.keys(schema).every((k) => ['type', 'minLength', 'maxLength', 'description'].includes(k));
+
+/**
+ * Event types by name: a `type` or `event` that is a free string is one of the event types (the
+ * recorder writes no other), and `events` lists of free strings are subscriptions (event types or
+ * `*`, which the webhook service checks).
+ */
+function eventTypes(schemas: Record<string, Json>): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (!isObject(node)) return;
+    if (isObject(node.properties)) {
+      const properties = node.properties;
+      for (const field of ['type', 'event']) {
+        const value = properties[field];
+        if (isObject(value) && isPlainString(value)) properties[field] = { ...value, enum: [...EVENT_TYPES] };
+      }
+      const events = properties.events;
+      if (
+        isObject(events) &&
+        events.type === 'array' &&
+        isObject(events.items) &&
+        isPlainString(events.items)
+      )
+        properties.events = { ...events, items: { ...events.items, enum: [...EVENT_TYPES, '*'] } };
+    }
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(schemas);
 }
 
 /** The chains and token names a sandbox's settings configure: what its deposit routes take. */
