@@ -9,6 +9,7 @@ import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
+import { SettingsDocumentCache } from './http/openapi-rules.js';
 import { docsPageRoutes } from './http/pages/docs.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
 import { kycPageRoutes } from './http/pages/kyc.js';
@@ -169,9 +170,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRoute', documentRoutes());
   await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
   /** The document as served to `request`: its servers are the addresses it reached (also /docs/json). */
+  // Per sandbox: its chains and tokens as enums, rebuilt only when its chain catalogue changes.
+  const bySettings = new SettingsDocumentCache();
   const served = (request: FastifyRequest) =>
     servedDocument(
-      app.swagger(),
+      bySettings.get(app.swagger(), request.workspace.ctx.settings.get()),
       openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
     );
 

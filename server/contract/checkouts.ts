@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Amount, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 import { Alpha3Country, Email } from './customers.js';
-import { RefundRecord } from './refunds.js';
+import { RefundRecord, RefundStatus } from './refunds.js';
 
 export const CHECKOUT_STATUSES = [
   'active',
@@ -57,7 +57,7 @@ const baseFields = {
   paid_at: Nullable(Timestamp),
   payer_address: Nullable(Type.String()),
   refunded_amount: Type.Integer(),
-  refund_status: Nullable(Type.String()),
+  refund_status: Nullable(RefundStatus),
   reseller_id: Nullable(Uuid),
   reseller_fee: Type.Integer(),
   platform_fee: Type.Integer(),

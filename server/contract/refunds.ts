@@ -22,8 +22,9 @@ export type RefundStatus = Static<typeof RefundStatus>;
 
 export const RefundResult = Type.Object({
   id: Uuid,
+  /** the checkout's status after the refund (an enum in the document: CheckoutStatus) */
   status: Type.String(),
-  refund_status: Type.String(),
+  refund_status: RefundStatus,
   refunded_amount: Type.Integer(),
   refund_fee: Type.Integer(),
   remaining_amount: Type.Integer(),

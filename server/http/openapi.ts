@@ -6,6 +6,7 @@ import { EVENT_DATA, type EventType } from '../contract/events.js';
 import { namedSchemas } from '../contract/index.js';
 import { ALPHA2_CODES, ALPHA3_CODES } from '../domain/countries.js';
 import { addLinks, nameComponents, tightenStrings } from './openapi-components.js';
+import { describeRules } from './openapi-rules.js';
 
 /**
  * What the OpenAPI document says beyond the route schemas (which name each operation: its
@@ -350,6 +351,7 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
       nameComponents(doc);
       addLinks(doc);
       tightenStrings(doc, { alpha2: ALPHA2_CODES, alpha3: ALPHA3_CODES });
+      describeRules(doc);
       for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>))
         for (const op of Object.values(item))
           op.responses = {
