@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { guardConnections } from '../../server/http/connections.js';
 import type { Sandbox, SandboxOptions } from '../../server/sandbox.js';
@@ -54,6 +56,18 @@ interface Route {
 
 const CLIENT = join(ROOT, 'test/reliability/clients/oversize.mjs');
 
+/** A full collection now (the flag is set once; `gc` is then a global of a new context). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** What the process holds that a kept body would be in: the JS heap and the buffers outside it. */
+const retained = (): number => {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+};
+
 /** Runs the child client; samples this process's RSS (the server's) all the while. */
 async function runClients(job: {
   base: string;
@@ -62,8 +76,10 @@ async function runClients(job: {
   sizesMb: number[];
   clients: Try['client'][];
   routes: Route[];
-}): Promise<{ tries: Try[]; peakRssGrowth: number }> {
+}): Promise<{ tries: Try[]; peakRssGrowth: number; retainedGrowth: number }> {
+  collectGarbage();
   const baseline = process.memoryUsage().rss;
+  const before = retained();
   let peak = baseline;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -77,7 +93,8 @@ async function runClients(job: {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Try);
-    return { tries, peakRssGrowth: peak - baseline };
+    collectGarbage();
+    return { tries, peakRssGrowth: peak - baseline, retainedGrowth: retained() - before };
   } finally {
     clearInterval(sampler);
   }
@@ -287,13 +304,17 @@ describe('over-limit bodies: every client reads the 413 {error}', () => {
     );
     expect(customers).toEqual([]);
     // Raw clients sent every byte (3 × 2 × 123 MB): the server read and discarded them, it did not
-    // keep them. Its memory grows by far less than one 100 MB body.
+    // keep them. After a collection it holds far less than one 100 MB body more than before. The peak
+    // RSS is logged, not judged: it is the garbage the discarded chunks leave until V8 collects it
+    // (Node 22 made stream chunks 64 KiB, and Node 24 collects them later: 80-100 MB here, against
+    // under 64 MB on Node 20), which says when V8 collects, not what the server keeps.
     const peak = Math.max(raw.peakRssGrowth, libraries.peakRssGrowth, undiciGet.peakRssGrowth);
+    const kept = Math.max(raw.retainedGrowth, libraries.retainedGrowth, undiciGet.retainedGrowth);
     console.log(
       `connections: ${tries.length} over-limit tries (3/20/100 MB; raw ${raw.tries.length}, fetch+undici ${libraries.tries.length + undiciGet.tries.length}), ` +
-        `${tries.filter((t) => t.status === 413 && t.error === null).length} read the 413; slowest ${Math.max(...tries.map((t) => t.ms))} ms; peak server RSS growth ${Math.round(peak / MB)} MB`,
+        `${tries.filter((t) => t.status === 413 && t.error === null).length} read the 413; slowest ${Math.max(...tries.map((t) => t.ms))} ms; peak server RSS growth ${Math.round(peak / MB)} MB; kept ${Math.round(kept / MB)} MB`,
     );
-    expect(peak, `peak RSS growth ${Math.round(peak / MB)} MB`).toBeLessThan(64 * MB);
+    expect(kept, `kept after a collection: ${Math.round(kept / MB)} MB`).toBeLessThan(16 * MB);
   }, 180_000);
 
   it('a body that goes on trickling after its 413: discarded until the request timeout, then the connection closes, with no second answer', async () => {
