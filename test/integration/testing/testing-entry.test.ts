@@ -234,12 +234,14 @@ describe.runIf(existsSync(builtCli))('svc-sandbox/testing, child process (needs 
     );
     expect((JSON.parse(stdout) as string[]).sort()).toEqual(
       [
+        'RequestVerificationError',
         'SANDBOX_CONTROL_TOKEN_ENV',
         'SANDBOX_URL_ENV',
         'SandboxRequestError',
         'SandboxUnreachableError',
         'closeWorkspaces',
         'connectSandbox',
+        'coverageReport',
         'startSandbox',
         'workspace',
       ].sort(),
