@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The built module (the test command builds first), as serve and the desktop shell load it.
-const MODULE = pathToFileURL(join(process.cwd(), 'dist/server/tick-shape.js')).href;
+const MODULE = pathToFileURL(join(process.cwd(), 'dist/server/runtime/tick-shape.js')).href;
 
 /**
- * holdTickShape (server/tick-shape.ts) relies on Node announcing its process.nextTick entries to
+ * holdTickShape (server/runtime/tick-shape.ts) relies on Node announcing its process.nextTick entries to
  * async_hooks as 'TickObject'. If a Node version stopped doing so, nothing would be held and the
  * sandbox would only be slower, silently: this is the check that it still works on this Node. Run
  * in a child process, as the entry points run it: once, in a process of its own.
