@@ -8,7 +8,8 @@
 // - dist/server/sandbox.bundle.cjs (+ .cache): what `serve` runs, server/sandbox.ts and everything
 //   it imports as one script, with a V8 code cache made here (see sandboxLoader below);
 // - dist/server/testing.js (+ dist/server/testing/*.d.ts): `svc-sandbox/testing`, one ES module
-//   whose in-process sandbox is that script too.
+//   whose in-process sandbox is that script too;
+// - dist/server/addresses/address-worker.js: the address worker thread's script, self-contained.
 // The rest of tsc's dist/server stays as it was (the scenario library is read from there).
 //
 // What stays outside the bundles, loaded from node_modules as before:
@@ -35,6 +36,7 @@ const lazyRequire = join(serverDir, 'runtime', 'lazy-require.ts');
 const sandboxModule = join(serverDir, 'sandbox.ts');
 const testingDir = join(serverDir, 'testing');
 const testingEntry = join(testingDir, 'index.ts');
+const addressWorker = join(serverDir, 'addresses', 'address-worker.ts');
 const chunksDir = 'chunks';
 const HERE = '__SVC_SANDBOX_DIST__';
 
@@ -226,6 +228,25 @@ const testing = await build({
     keepNames: true,
   },
 });
+// The address worker (server/addresses/prefetcher.ts starts `./address-worker.js` beside it): one
+// self-contained module in place of tsc's output, so it loads nothing from node_modules (the
+// container image keeps only what the bundles load by name: scripts/container/prune-runtime.js).
+const worker = await build({
+  ...common,
+  input: { 'addresses/address-worker': addressWorker },
+  output: {
+    dir: outDir,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    codeSplitting: false,
+    minify,
+    keepNames: true,
+  },
+});
+if (worker.output.some((o) => o.type === 'chunk' && /\bfrom\s*["'`](?!node:)/.test(o.code))) {
+  throw new Error('scripts/bundle-server.js: the address worker must import nothing but node: modules');
+}
+rmSync(join(outDir, 'addresses/address-worker.js.map'), { force: true });
 writeTestingDeclarations();
 const scriptCode = script.output[0].code;
 if (/\bimport\s*\(\s*["'`]/.test(scriptCode) || scriptCode.includes('import.meta')) {
@@ -263,7 +284,9 @@ writeFileSync(file + '.cache', script.createCachedData());`,
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const files = [...result.output, ...script.output, ...testing.output].filter((o) => o.type === 'chunk');
+const files = [...result.output, ...script.output, ...testing.output, ...worker.output].filter(
+  (o) => o.type === 'chunk',
+);
 const bytes = files.reduce((sum, f) => sum + f.code.length, 0);
 const cacheBytes = statSync(join(outDir, `${SCRIPT}.cache`)).size;
 process.stdout.write(

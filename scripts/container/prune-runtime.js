@@ -18,6 +18,8 @@ const dist = join(app, 'dist/server');
 const bundles = [
   join(dist, 'cli.js'),
   join(dist, 'sandbox.bundle.cjs'),
+  // A worker thread's script, started by URL (server/addresses/prefetcher.ts); bundled too.
+  join(dist, 'addresses', 'address-worker.js'),
   ...readdirSync(join(dist, 'chunks')).map((f) => join(dist, 'chunks', f)),
 ].filter((f) => f.endsWith('.js') || f.endsWith('.cjs'));
 

@@ -99,11 +99,11 @@ const hasTable = (db: Db, name: string): boolean =>
     )
     .get(name) !== undefined;
 
-/** A bundle's request log (the layout of migrations 009–010), for a workspace schema without one. */
+/** A bundle's request log (the layout of migrations 009, 010 and 024), for a workspace schema without one. */
 const REQUEST_LOG_TABLE = `CREATE TABLE request_log (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL, created_at TEXT NOT NULL, env TEXT NOT NULL,
   merchant_id TEXT, api_key_id TEXT, api_key TEXT, method TEXT NOT NULL, route TEXT, path TEXT NOT NULL,
-  status INTEGER NOT NULL, duration_ms REAL NOT NULL, request_body TEXT, response_body TEXT)`;
+  status INTEGER NOT NULL, duration_ms REAL NOT NULL, request_body TEXT, response_body TEXT, fault TEXT)`;
 
 /**
  * Turns a fresh copy into a bundle: optionally keeps only one merchant, writes the marker table,
@@ -119,16 +119,19 @@ export function sealBundle(path: string, meta: BundleMeta, requestLog: StoredReq
     // it is not a workspace, whatever the log holds.
     if (!hasTable(bundle, 'schema_migrations'))
       throw new Error('sealBundle: the copy holds no sandbox schema (no schema_migrations table)');
-    if (requestLog.length > 0 && !hasTable(bundle, 'request_log')) bundle.exec(REQUEST_LOG_TABLE);
-    const insertLog = bundle.prepare(
-      `INSERT INTO request_log (seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route,
-         path, status, duration_ms, request_body, response_body)
-       VALUES (@seq, @id, @created_at, @env, @merchant_id, @api_key_id, @api_key, @method, @route,
-         @path, @status, @duration_ms, @request_body, @response_body)`,
-    );
-    bundle.transaction(() => {
-      for (const row of requestLog) insertLog.run(row);
-    })();
+    if (requestLog.length > 0) {
+      if (!hasTable(bundle, 'request_log')) bundle.exec(REQUEST_LOG_TABLE);
+      const insertLog = bundle.prepare(
+        `INSERT INTO request_log (seq, id, created_at, env, merchant_id, api_key_id, api_key, method, route,
+           path, status, duration_ms, request_body, response_body, fault)
+         VALUES (@seq, @id, @created_at, @env, @merchant_id, @api_key_id, @api_key, @method, @route,
+           @path, @status, @duration_ms, @request_body, @response_body, @fault)`,
+      );
+      bundle.transaction(() => {
+        for (const row of requestLog)
+          insertLog.run({ ...row, fault: row.fault === undefined ? null : JSON.stringify(row.fault) });
+      })();
+    }
     if (meta.merchant_id !== null) keepOnlyMerchant(bundle, meta.merchant_id);
     bundle.exec(`CREATE TABLE ${BUNDLE_TABLE} (key TEXT PRIMARY KEY, value TEXT)`);
     const insert = bundle.prepare<[string, string | null]>(

@@ -42,6 +42,8 @@ const merchantNames = async (workspace?: string) =>
 async function openPanel() {
   if ((await byTestId('workspace-panel').count()) === 0) await byTestId('workspace-switcher').click();
   await byTestId('workspace-panel').waitFor();
+  // The panel's contents are a chunk of their own, fetched on first open.
+  await byTestId('workspace-list').waitFor();
 }
 
 const row = (name: string) => page.locator(`[data-testid="workspace-row"][data-name="${name}"]`);

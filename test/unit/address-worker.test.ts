@@ -46,6 +46,21 @@ describe('AddressPrefetcher (the built worker)', () => {
     expect(p.served).toBeGreaterThan(450);
   });
 
+  it('the built worker is self-contained: copied where no node_modules is, it still answers', async () => {
+    // The container image keeps only the packages the bundles load by name; a worker that loaded
+    // one of its own (the address encoders) would fail there and leave every address to the server.
+    const alone = join(mkdtempSync(join(tmpdir(), 'address-worker-')), 'address-worker.mjs');
+    writeFileSync(alone, readFileSync(BUILT_WORKER));
+    const p = prefetcher(pathToFileURL(alone), 8);
+    for (const format of ['evm', 'tron', 'bitcoin'] as const) {
+      p.take(format);
+      await p.filled(format, 8);
+      const address = p.take(format);
+      expect(address !== undefined && isValidAddress(CHAIN_OF[format], address), address).toBe(true);
+    }
+    expect(p.available).toBe(true);
+  });
+
   it('the desktop build ships the worker beside the module that starts it, and it answers', async () => {
     const starter = readdirSync(join(process.cwd(), 'out/main'))
       .filter((f) => f.endsWith('.js') && f !== 'address-worker.js')

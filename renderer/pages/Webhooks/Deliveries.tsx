@@ -95,6 +95,22 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
   );
 }
 
+/**
+ * A timestamp that may wrap between its day and its time ("27 Nov 2026," / "20:06 UTC"), never
+ * inside either: two such columns on one line each would push the row's actions out of the card.
+ */
+function Stamp({ at }: { at: string }) {
+  const text = formatTimestamp(at);
+  const cut = text.indexOf(', ');
+  if (cut < 0) return <>{text}</>;
+  return (
+    <>
+      <span className="nowrap">{text.slice(0, cut + 1)}</span>{' '}
+      <span className="nowrap">{text.slice(cut + 2)}</span>
+    </>
+  );
+}
+
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retryDelivery = useStore((s) => s.retryDelivery);
   const [open, setOpen] = useState(false);
@@ -109,8 +125,8 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         data-event={delivery.event}
         data-status={delivery.status}
       >
-        <td className="nowrap muted" data-testid="delivery-time" title={delivery.created_at}>
-          {formatTimestamp(delivery.created_at)}
+        <td className="muted" data-testid="delivery-time" title={delivery.created_at}>
+          <Stamp at={delivery.created_at} />
         </td>
         <td>
           <code className="mono strong">{delivery.event}</code>
@@ -123,9 +139,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           {delivery.attempt_count}
         </td>
         <td className="delivery-answer">{outcome(last)}</td>
-        <td className="nowrap muted">
-          {delivery.next_attempt_at ? formatTimestamp(delivery.next_attempt_at) : '—'}
-        </td>
+        <td className="muted">{delivery.next_attempt_at ? <Stamp at={delivery.next_attempt_at} /> : '—'}</td>
         <td className="actions">
           <button
             type="button"

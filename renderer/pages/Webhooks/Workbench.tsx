@@ -109,7 +109,7 @@ export function DeliveryTarget({ delivery }: { delivery: Delivery }) {
   const shown = useShown();
   const url = shown(forwardTo ?? delivery.url);
   return (
-    <div className="muted small mono" title={url} data-testid="delivery-target">
+    <div className="muted small mono delivery-target" title={url} data-testid="delivery-target">
       {shorten(url, 18)}
       {forwardTo !== null && ' (via listen)'}
     </div>

@@ -19,6 +19,7 @@ import { listenEndpoints } from './018-listen-endpoints.js';
 import { paymentOutcomes } from './020-payment-outcomes.js';
 import { txidLookup } from './021-txid-lookup.js';
 import { coverage } from './023-coverage.js';
+import { requestLogFaults } from './024-request-log-faults.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   paymentOutcomes,
   txidLookup,
   coverage,
+  requestLogFaults,
 ];

@@ -195,12 +195,10 @@ describe('svc-sandbox merchants, clock, reset', () => {
     // Frozen: `now` moves only by what is advanced.
     const before = Date.parse((JSON.parse(frozen.stdout) as { now: string }).now);
     let total = 0;
+    // Two advances, to see them add up; every written form of a duration is in cli-duration.test.ts.
     for (const [duration, seconds] of [
-      ['90s', 90],
-      ['15m', 900],
-      ['1h', 3600],
       ['2d', 172_800],
-      ['30', 30],
+      ['1h15m', 4500],
     ] as const) {
       const advanced = await run(['clock', 'advance', duration, '--json', '--url', url]);
       expect(advanced.code, advanced.stderr).toBe(0);
@@ -210,7 +208,7 @@ describe('svc-sandbox merchants, clock, reset', () => {
       expect(typeof state.ran).toBe('number');
     }
     const text = await run(['clock', '--url', url]);
-    expect(text.stdout).toMatch(/offset=\+2d1h1[67]m\d+s {2}frozen=true/);
+    expect(text.stdout).toMatch(/offset=\+2d1h1[45]m(\d+s)? {2}frozen=true/);
     const resumed = await run(['clock', 'resume', '--url', url]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/frozen=false {2}ran=\d+ job\(s\)/);

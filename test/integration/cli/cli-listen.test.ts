@@ -23,10 +23,15 @@ async function sandboxUrl(): Promise<{ sandbox: Sandbox; url: string }> {
   return { sandbox, url: urls.test };
 }
 
+/** Over the control API: the CLI's `merchants create` has its own test, and each spawn costs. */
 async function createMerchant(url: string, name: string) {
-  const res = await runCli(['merchants', 'create', name, '--json', '--url', url], { timeoutMs: 8_000 });
-  expect(res.code, res.stderr).toBe(0);
-  return JSON.parse(res.stdout) as { merchant: { id: string }; api_key: { key: string } };
+  const res = await fetch(`${url}/sandbox/merchants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { merchant: { id: string }; api_key: { key: string } };
 }
 
 async function createCheckout(url: string, key: string): Promise<{ id: string }> {
@@ -69,7 +74,7 @@ const listenArgs = (forwardTo: string, url: string, extra: string[] = []) => [
 ];
 
 describe('svc-sandbox listen: one secret', () => {
-  it('prints one secret for every merchant, the same on the next run and with --print-secret', async () => {
+  it('prints one secret for every merchant, and --print-secret prints the same', async () => {
     const { url } = await sandboxUrl();
     const a = await createMerchant(url, 'A');
     const b = await createMerchant(url, 'B');
@@ -95,15 +100,23 @@ describe('svc-sandbox listen: one secret', () => {
     expect(got.headers['x-svc-endpoint-id']).toBe((await endpointsOf(url, b.merchant.id))[0]!.id);
     expect(await first.stop('SIGINT')).toEqual({ code: 0, signal: null });
 
-    const second = start(listenArgs(receiver.url, url));
-    expect(await second.line(/^Ready! /)).toContain(secret);
-    await second.line(/forwarding A/);
-    expect(await second.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-
     const printed = await runCli(['listen', '--print-secret', '--url', url], { timeoutMs: 8_000 });
     expect(printed).toMatchObject({ code: 0, stdout: `${secret}\n` });
+  });
+
+  it('keeps the secret from one run to the next (--print-secret --json first, then listen)', async () => {
+    const { url } = await sandboxUrl();
+    await createMerchant(url, 'A');
+    const receiver = await startReceiver();
     const asJson = await runCli(['listen', '--print-secret', '--json', '--url', url], { timeoutMs: 8_000 });
-    expect(JSON.parse(asJson.stdout)).toEqual({ secret });
+    expect(asJson.code, asJson.stderr).toBe(0);
+    const { secret } = JSON.parse(asJson.stdout) as { secret: string };
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9]+$/);
+
+    const next = start(listenArgs(receiver.url, url));
+    expect(await next.line(/^Ready! /)).toContain(secret);
+    await next.line(/forwarding A/);
+    expect(await next.stop('SIGTERM')).toEqual({ code: 0, signal: null });
   });
 });
 

@@ -96,6 +96,34 @@ describe('API faults', () => {
     expect(((await control(sandbox, 'GET', '/sandbox/faults')).body as Faults).rules).toEqual([]);
   });
 
+  it('an exported workspace keeps its fault marks: imported elsewhere, the log marks the same requests', async () => {
+    const source = await testSandbox();
+    const actor = await createMerchant(source);
+    await control(source, 'PUT', '/sandbox/faults', {
+      rules: [{ id: 'busy', match: { method: 'GET' }, count: 1, effect: { status: 429, retry_after_s: 2 } }],
+    });
+    expect((await api(source, actor, 'GET', '/v1/checkouts')).status).toBe(429);
+    expect((await api(source, actor, 'GET', '/v1/checkouts')).status).toBe(200);
+    const before = await log(source);
+    const exported = await source.apps.test.inject({ method: 'GET', url: '/sandbox/export' });
+    expect(exported.statusCode).toBe(200);
+
+    const target = await testSandbox();
+    const imported = await target.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/import',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: exported.rawPayload,
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const after = await log(target);
+    const marks = (entries: RequestLogEntry[]) => entries.map((e) => [e.id, e.status, e.fault ?? null]);
+    expect(marks(after)).toEqual(marks(before));
+    expect(after.filter((e) => e.fault)).toEqual([
+      expect.objectContaining({ status: 429, fault: { rule: 'busy', effect: 'status', status: 429 } }),
+    ]);
+  });
+
   it('a 429 carries Retry-After; a route template matches; the control API is never faulted', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
