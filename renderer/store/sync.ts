@@ -119,6 +119,10 @@ export const createSyncSlice: Slice<SyncSlice> = (set, get) => {
       if (kinds.has('merchant') || kinds.has('api_key')) void state.loadMerchants();
       if (kinds.has('clock')) void state.loadClock();
       if (kinds.has('settings')) void state.loadSettings();
+      // Fault rules set elsewhere (the CLI, a test's helper, a scenario) are the workspace's, not a
+      // merchant's: read again whether or not a merchant is in scope.
+      if (state.openPage === 'faults' && changes.some((c) => c.kind === 'settings' && c.id === 'api_faults'))
+        void state.loadFaults();
       const page = state.openPage ? LIVE_PAGES[state.openPage] : undefined;
       const scope = currentScope(state);
       if (!page || !scope) return;

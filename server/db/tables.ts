@@ -59,7 +59,10 @@ export type RowNames = Readonly<Record<string, unknown>>;
 export function describeWrite(table: Table, row: RowNames): Change | null {
   const entry: { kind: ChangeKind; id?: string } | null = TABLE_KINDS[table];
   if (entry === null) return null;
-  if (table === 'kv') return { kind: row.key === 'clock' ? 'clock' : 'settings' };
+  // The other singletons (settings, API faults, chaos...) are named by their key: a page that
+  // shows one of them knows it is its own.
+  if (table === 'kv')
+    return row.key === 'clock' ? { kind: 'clock' } : { kind: 'settings', id: String(row.key) };
   const change: Change = { kind: entry.kind };
   const id = row[entry.id ?? 'id'];
   if (typeof id === 'string') change.id = id;

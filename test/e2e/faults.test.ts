@@ -101,6 +101,24 @@ describe('faults page', () => {
     expect((await createCustomer()).statusCode).toBe(200);
   });
 
+  it('shows rules set and cleared elsewhere (the CLI, a test helper) without a reload', async () => {
+    await h.page.goto(`${h.dashboardUrl}#/faults`);
+    await byTestId('page-faults').waitFor();
+    const put = await h.sandbox.apps.test.inject({
+      method: 'PUT',
+      url: '/sandbox/faults',
+      payload: { rules: [{ id: 'from-the-cli', match: { method: 'POST' }, effect: { status: 502 } }] },
+    });
+    expect(put.statusCode).toBe(200);
+    const rule = el('[data-testid="fault-rule"][data-rule="from-the-cli"]');
+    await rule.waitFor();
+    expect(await rule.getByTestId('fault-rule-effect').textContent()).toBe('HTTP 502');
+    const cleared = await h.sandbox.apps.test.inject({ method: 'DELETE', url: '/sandbox/faults' });
+    expect(cleared.statusCode).toBe(204);
+    await rule.waitFor({ state: 'detached' });
+    await byTestId('faults-empty').waitFor();
+  });
+
   it('adds a latency rule beside one in force, keeping what that one has left', async () => {
     const put = await h.sandbox.apps.test.inject({
       method: 'PUT',

@@ -149,8 +149,14 @@ describe('Statements.write (bound by position)', () => {
     expect(revoke('2026-01-01', 'k1').changes).toBe(1);
     set('clock', '{}');
     set('settings', '{}');
+    set('api_faults', '{}');
     expect(db.prepare('SELECT revoked_at FROM api_keys').get()).toEqual({ revoked_at: '2026-01-01' });
-    expect(changes.noted).toEqual([{ kind: 'api_key', id: 'k1' }, { kind: 'clock' }, { kind: 'settings' }]);
+    expect(changes.noted).toEqual([
+      { kind: 'api_key', id: 'k1' },
+      { kind: 'clock' },
+      { kind: 'settings', id: 'settings' },
+      { kind: 'settings', id: 'api_faults' },
+    ]);
   });
 
   it('reports nothing for bookkeeping (the job queue)', () => {
