@@ -16,7 +16,9 @@ describe('home page', () => {
     await page.goto(dashboardUrl);
 
     await byTestId('page-home').waitFor();
-    // Balances per currency, each with its code.
+    // Balances per currency, each with its code (read once they are on screen: the page is
+    // there before its figures, and allTextContents does not wait).
+    await byTestId('home-balance').first().waitFor();
     const balances = await byTestId('home-balance').allTextContents();
     expect(balances.length).toBeGreaterThan(0);
     for (const text of balances) expect(text).toMatch(/^[\d,]+\.\d{2,6} [A-Z]{3,5}$/);
@@ -31,6 +33,7 @@ describe('home page', () => {
     }
 
     // Checkouts by status: counts that add up to the list's.
+    await byTestId('home-status').locator('.status-bar-count').first().waitFor();
     const counts = await byTestId('home-status').locator('.status-bar-count').allTextContents();
     const sum = counts.reduce((total, n) => total + Number(n), 0);
     expect(await byTestId('home-statuses').textContent()).toContain(`${sum} checkouts in all`);
