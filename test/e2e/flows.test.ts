@@ -76,7 +76,7 @@ describe('merchant pages', () => {
     expect(await byTestId('checkout-hosted-link').getAttribute('href')).toBe(
       `${h.sandbox.urls().test}/pay/${checkoutId}`,
     );
-    expect(await byTestId('checkout-chain').count()).toBeGreaterThan(0);
+    await byTestId('checkout-chain').first().waitFor();
     await expect.poll(() => el('[data-testid="checkout-row"]').count(), { timeout: 5_000 }).toBe(3);
 
     // Live: a script pays the rest of the part-paid checkout; its row follows the event stream.
@@ -125,7 +125,9 @@ describe('merchant pages', () => {
     await el(
       `[data-testid="balance"][data-currency="USDC"] [data-testid="balance-available"][data-amount="${afterRefund!.available}"]`,
     ).waitFor();
-    expect(await el('[data-testid="ledger-row"]').count()).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => el('[data-testid="ledger-row"]').count(), { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(3);
   });
 
   it('delivers webhooks to the built-in inbox, shows every attempt, and retries', async () => {

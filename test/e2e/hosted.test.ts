@@ -231,8 +231,8 @@ describe('hosted checkout page', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('10.00');
     if (second) {
       await byTestId(`chain-tab-${second.chain}`).click();
-      expect(await byTestId(`chain-${second.chain}`).isVisible()).toBe(true);
-      expect(await byTestId(`chain-${first!.chain}`).isVisible()).toBe(false);
+      await byTestId(`chain-${second.chain}`).waitFor();
+      await byTestId(`chain-${first!.chain}`).waitFor({ state: 'hidden' });
       expect(await text(`address-${second.chain}`)).toBe(second.address);
     }
   });

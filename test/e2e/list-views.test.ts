@@ -88,7 +88,9 @@ describe('customers and invoices', () => {
     expect(h.page.url()).toMatch(/#\/invoices$/);
     expect(await byTestId('invoice-title').textContent()).toBe('Consulting');
     expect(await byTestId('invoice-status').getAttribute('data-status')).toBe('sent');
-    expect(await byTestId('invoice-line-total').allTextContents()).toEqual(['3.00 USDC', '0.50 USDC']);
+    await expect
+      .poll(() => byTestId('invoice-line-total').allTextContents(), { timeout: 5_000 })
+      .toEqual(['3.00 USDC', '0.50 USDC']);
     expect(await byTestId('invoice-subtotal').textContent()).toBe('3.50 USDC');
     expect(await byTestId('invoice-tax').textContent()).toBe('0.70 USDC');
     expect(await byTestId('invoice-total').textContent()).toBe('4.20 USDC');

@@ -155,7 +155,9 @@ describe('presentation mode', () => {
     // The simulation controls stay: the checkout detail still plays the payer and the chain.
     await page.goto(`${dashboardUrl}#/checkouts`);
     await byTestId('checkout-row').first().click();
-    expect(await page.locator('main button:not([disabled])').count()).toBeGreaterThan(3);
+    await expect
+      .poll(() => page.locator('main button:not([disabled])').count(), { timeout: 5_000 })
+      .toBeGreaterThan(3);
 
     await byTestId('present-switch').uncheck({ force: true });
     await page.reload();

@@ -58,8 +58,11 @@ describe('resellers page', () => {
     await byTestId('on-behalf-none').waitFor();
     await byTestId('provision-production-only').waitFor();
     // Only the other merchants can be connected to.
-    const choices = await byTestId('connection-merchant-select').locator('option').allTextContents();
-    expect(choices).toEqual(['Choose a merchant…', 'Shop Ltd']);
+    await expect
+      .poll(() => byTestId('connection-merchant-select').locator('option').allTextContents(), {
+        timeout: 5_000,
+      })
+      .toEqual(['Choose a merchant…', 'Shop Ltd']);
 
     // A connection to Shop Ltd at 2 %, no caps.
     await byTestId('connection-merchant-select').selectOption(shopId);

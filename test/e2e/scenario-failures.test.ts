@@ -69,8 +69,9 @@ describe('scenarios page layout', () => {
     await page.goto(h.dashboardUrl);
     await byTestId('nav-scenarios').click();
     await byTestId('expectation-form').waitFor();
-    const options = await byTestId('expect-resource').locator('option').allTextContents();
-    expect(options).toEqual(['Checkout · Espresso beans · 12.50 USDC', 'Cardholder · Ann Lee']);
+    await expect
+      .poll(() => byTestId('expect-resource').locator('option').allTextContents(), { timeout: 5_000 })
+      .toEqual(['Checkout · Espresso beans · 12.50 USDC', 'Cardholder · Ann Lee']);
     await byTestId('expect-resource').selectOption(`/v1/checkouts/${co.id}`);
     await byTestId('expect-add').click();
     await el('[data-testid="expect-last"]:has-text("status: active")').waitFor();

@@ -65,10 +65,10 @@ describe('scenarios page', () => {
     // "Expect this checkout to be partial", then stop.
     await byTestId('nav-scenarios').click();
     await byTestId('recording-steps').waitFor();
-    expect(await byTestId('expect-resource').locator('option').allTextContents()).toEqual([
-      'Checkout · Order #7 · 25.00 USDC',
-      'Customer · Ada Lovelace',
-    ]);
+    // The choices come from the recording's resources, read after the page shows.
+    await expect
+      .poll(() => byTestId('expect-resource').locator('option').allTextContents(), { timeout: 5_000 })
+      .toEqual(['Checkout · Order #7 · 25.00 USDC', 'Customer · Ada Lovelace']);
     await byTestId('expect-resource').selectOption(`/v1/checkouts/${checkoutId}`);
     await byTestId('expect-add').click();
     await el('[data-testid="expect-last"]:has-text("status: partial")').waitFor();

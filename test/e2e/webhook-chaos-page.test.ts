@@ -62,6 +62,8 @@ describe('webhooks page: delivery chaos', () => {
     const deliveryRow = h.page.locator('[data-testid="delivery-row"][data-status="delivered"]');
     await deliveryRow.waitFor();
     await deliveryRow.getByTestId('delivery-toggle').click();
+    // The attempts are read when the row opens: wait for both badges before reading them.
+    await h.page.getByTestId('attempt-chaos-badge').nth(1).waitFor();
     const badges = await h.page.getByTestId('attempt-chaos-badge').allTextContents();
     const [delivery] = await call<Delivery[]>(
       h.sandbox,

@@ -283,7 +283,7 @@ describe('workspaces in the dashboard', () => {
       .filter({ hasText: /default/i })
       .waitFor();
     expect(await byTestId('notice-error').allTextContents()).toHaveLength(1);
-    expect(await shownMerchants()).toEqual([]);
+    await expect.poll(() => shownMerchants(), { timeout: 5_000 }).toEqual([]);
 
     // A link names a workspace by name, whatever its case.
     await control('POST', '/sandbox/workspaces', undefined, { name: 'Linked Demo' });
