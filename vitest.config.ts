@@ -6,6 +6,7 @@ export default defineConfig({
   plugins: [pageAssets()],
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
