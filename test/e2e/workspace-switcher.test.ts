@@ -91,7 +91,7 @@ async function panelFits() {
 }
 
 describe('workspaces in the dashboard', () => {
-  it('creates a workspace with its own clock and data, switches, checkpoints, restores, forks and deletes', async () => {
+  it('creates a workspace from the switcher, with its own clock and its own merchants', async () => {
     await control('POST', '/sandbox/merchants', undefined, { name: 'Default Co' });
     await page.goto(`${dashboardUrl}#/merchants`);
     await byTestId('workspace-current')
@@ -114,6 +114,8 @@ describe('workspaces in the dashboard', () => {
       clock: { start: '2030-01-02T03:04:05.000Z', frozen: true },
     });
     await byTestId('workspace-current').filter({ hasText: 'QA' }).waitFor();
+    // Made and opened, the panel closes: wait for that, or the next openPanel finds it on its way out.
+    await byTestId('workspace-panel').waitFor({ state: 'detached' });
     await byTestId('workspace-current-clock').filter({ hasText: '03:04:05' }).waitFor();
     expect(await byTestId('workspace-current-clock').textContent()).toContain('frozen');
     const qa = (await control<WorkspaceRecord[]>('GET', '/sandbox/workspaces')).find((w) => w.name === 'QA')!;
@@ -140,10 +142,19 @@ describe('workspaces in the dashboard', () => {
     expect(await row('QA').getByTestId('workspace-clock').textContent()).toContain('02 Jan 2030 · 03:04:05');
     expect(await row('QA').textContent()).toContain('Frozen');
     await page.screenshot({ path: join(resultsDir, 'workspaces-panel-1440.png') });
+  });
+
+  it("moves one workspace's clock alone, switches between worlds, and follows only the open one's events and inbox", async () => {
+    await control('POST', '/sandbox/merchants', undefined, { name: 'Default Co' });
+    const qa = await control<WorkspaceRecord>('POST', '/sandbox/workspaces', undefined, {
+      name: 'QA',
+      clock: { start: '2030-01-02T03:04:05.000Z', frozen: true },
+    });
+    await control('POST', '/sandbox/merchants', qa.id, { name: 'QA Co' });
 
     // Its clock moves alone: +1 h in QA says what fell due there, and the default's time is not moved.
-    await byTestId('workspace-switcher').click();
     await page.goto(`${dashboardUrl}?workspace=QA#/clock`);
+    await byTestId('workspace-current-clock').filter({ hasText: '03:04:05' }).waitFor();
     await byTestId('clock-advance-hour').click();
     await byTestId('notice-success')
       .filter({ hasText: 'Clock advanced by 1 hour. Nothing fell due.' })
@@ -185,7 +196,16 @@ describe('workspaces in the dashboard', () => {
       (await control<{ messages: unknown[] }>('GET', '/sandbox/inboxes/demo', qa.id)).messages,
     ).toHaveLength(1);
     expect((await control<{ messages: unknown[] }>('GET', '/sandbox/inboxes/demo')).messages).toHaveLength(0);
+  });
+
+  it('checkpoints, restores, forks and deletes a workspace from the panel', async () => {
+    for (const name of ['Default Co', 'Elsewhere Co'])
+      await control('POST', '/sandbox/merchants', undefined, { name });
+    const qa = await control<WorkspaceRecord>('POST', '/sandbox/workspaces', undefined, { name: 'QA' });
+    for (const name of ['QA Co', 'Live Co']) await control('POST', '/sandbox/merchants', qa.id, { name });
     await page.goto(`${dashboardUrl}?workspace=QA#/merchants`);
+    await byTestId('workspace-current').filter({ hasText: 'QA' }).waitFor();
+    await expect.poll(() => shownMerchants(), { timeout: 5_000 }).toEqual(['Live Co', 'QA Co'].sort());
 
     // A checkpoint, then a change, then back to the checkpoint.
     await openPanel();
@@ -212,6 +232,8 @@ describe('workspaces in the dashboard', () => {
     await byTestId('workspace-name-input').fill('QA fork');
     await byTestId('workspace-create').click();
     await byTestId('workspace-current').filter({ hasText: 'QA fork' }).waitFor();
+    // Made and opened, the panel closes: wait for that, or the next openPanel finds it on its way out.
+    await byTestId('workspace-panel').waitFor({ state: 'detached' });
     await expect.poll(() => shownMerchants(), { timeout: 5_000 }).toEqual(['Live Co', 'QA Co'].sort());
     const fork = (await control<WorkspaceRecord[]>('GET', '/sandbox/workspaces')).find(
       (w) => w.name === 'QA fork',
@@ -311,6 +333,8 @@ describe('workspaces in the dashboard', () => {
     });
     await byTestId('workspace-create').click();
     await byTestId('workspace-current').filter({ hasText: 'From bundle' }).waitFor();
+    // Made and opened, the panel closes: wait for that, or the next openPanel finds it on its way out.
+    await byTestId('workspace-panel').waitFor({ state: 'detached' });
     await byTestId('notice-success')
       .filter({ hasText: '“From bundle” created from the bundle: 1 merchant' })
       .waitFor();
