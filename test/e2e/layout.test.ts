@@ -128,6 +128,12 @@ async function arrange() {
   });
 }
 
+/** Waits until nothing on the page says "Loading…" (every page shows that while it reads its data). */
+const loaded = (p: typeof page) =>
+  p.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'), undefined, {
+    timeout: 15_000,
+  });
+
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 768 },
@@ -150,6 +156,9 @@ describe('layout', () => {
         await page.goto(`${dashboardUrl}#/${id}`);
         await page.getByTestId(`page-${id}`).waitFor();
         await page.waitForLoadState('networkidle');
+        // A hash change is no new document, so the line above returns at once: the page's own
+        // data may still be on its way. Its layout is checked as a user sees it, once loaded.
+        await loaded(page);
         for (const problem of await page.evaluate(inspectLayout)) {
           found.push(`${id}: ${problem.kind} ${problem.what}`);
         }
@@ -172,6 +181,7 @@ describe('layout', () => {
         await page.goto(`${dashboardUrl}#/${id}`);
         await page.getByTestId(`page-${id}`).waitFor();
         await page.waitForLoadState('networkidle');
+        await loaded(page);
         expect(await page.getByTestId('present-switch').isChecked()).toBe(true);
         for (const problem of await page.evaluate(inspectLayout)) {
           found.push(`${viewport.width} ${id}: ${problem.kind} ${problem.what}`);

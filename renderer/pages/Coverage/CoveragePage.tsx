@@ -14,33 +14,35 @@ function Machine({ name, moves }: { name: string; moves: Transition[] }) {
       subtitle={`${reached} of ${moves.length} transitions reached`}
       testId="coverage-machine"
     >
-      <table className="table" data-machine={name}>
-        <thead>
-          <tr>
-            <th>From</th>
-            <th>To</th>
-            <th>Via</th>
-            <th>Count</th>
-          </tr>
-        </thead>
-        <tbody>
-          {moves.map((m) => (
-            <tr
-              key={`${m.from}>${m.to}`}
-              data-testid="coverage-transition"
-              data-from={m.from}
-              data-to={m.to}
-              data-reached={String(m.count > 0)}
-              className={m.count === 0 ? 'coverage-unreached' : undefined}
-            >
-              <td className="mono">{m.from}</td>
-              <td className="mono">→ {m.to}</td>
-              <td className="small">{m.via}</td>
-              <td>{m.count > 0 ? m.count : <span className="badge badge-tone-warning">unreached</span>}</td>
+      <div className="table-wrap">
+        <table className="table" data-machine={name}>
+          <thead>
+            <tr>
+              <th>From</th>
+              <th>To</th>
+              <th>Via</th>
+              <th>Count</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {moves.map((m) => (
+              <tr
+                key={`${m.from}>${m.to}`}
+                data-testid="coverage-transition"
+                data-from={m.from}
+                data-to={m.to}
+                data-reached={String(m.count > 0)}
+                className={m.count === 0 ? 'coverage-unreached' : undefined}
+              >
+                <td className="mono">{m.from}</td>
+                <td className="mono">→ {m.to}</td>
+                <td className="small">{m.via}</td>
+                <td>{m.count > 0 ? m.count : <span className="badge badge-tone-warning">unreached</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Card>
   );
 }
@@ -65,22 +67,26 @@ export function CoveragePage() {
         subtitle={`${coverage.events.filter((e) => e.count > 0).length} of ${coverage.events.length} event types fired`}
         testId="coverage-events"
       >
-        <table className="table">
-          <tbody>
-            {coverage.events.map((e) => (
-              <tr
-                key={e.type}
-                data-testid="coverage-event"
-                data-type={e.type}
-                data-reached={String(e.count > 0)}
-                className={e.count === 0 ? 'coverage-unreached' : undefined}
-              >
-                <td className="mono">{e.type}</td>
-                <td>{e.count > 0 ? e.count : <span className="badge badge-tone-warning">unreached</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="table-wrap">
+          <table className="table">
+            <tbody>
+              {coverage.events.map((e) => (
+                <tr
+                  key={e.type}
+                  data-testid="coverage-event"
+                  data-type={e.type}
+                  data-reached={String(e.count > 0)}
+                  className={e.count === 0 ? 'coverage-unreached' : undefined}
+                >
+                  <td className="mono">{e.type}</td>
+                  <td>
+                    {e.count > 0 ? e.count : <span className="badge badge-tone-warning">unreached</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </Card>
       <div className="grid-split-even">
         {machines.map((name) => (
