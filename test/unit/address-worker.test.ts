@@ -95,7 +95,9 @@ describe('AddressPrefetcher (the built worker)', () => {
     const p = prefetcher(BUILT_WORKER, 16, 100);
     p.take('evm');
     await p.filled('evm', 16);
-    expect(p.running).toBe(true);
+    // One worker made them. It may already have stopped: its idle timer can fire between the
+    // batch's arrival and this line, so whether it runs now is not something to assert.
+    expect(p.starts).toBe(1);
     for (let i = 0; i < 100 && p.running; i++) await new Promise((r) => setTimeout(r, 10));
     expect(p.running).toBe(false);
     expect(p.available).toBe(true); // stopped, not failed
