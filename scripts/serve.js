@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requireSupportedNode } from '../bin/supported-node.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,6 +53,7 @@ export function buildIsStale(dir = root) {
 const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
+  requireSupportedNode();
   if (buildIsStale()) {
     process.stderr.write('svc-sandbox: sources changed since the last build; building the server\n');
     execFileSync('npm', ['run', 'build:server', '--silent'], { cwd: root, stdio: 'inherit' });

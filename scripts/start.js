@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from '../bin/supported-node.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -52,6 +53,7 @@ function run(command, args, env = process.env) {
   });
 }
 
+requireSupportedNode(); // the headless sandbox runs on this Node
 const args = process.argv.slice(2);
 const forceHeadless = args.includes('--headless');
 const cliArgs = args.filter((arg) => arg !== '--headless');

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { unsupportedNode } from '../bin/supported-node.js';
 import { findChromium } from './e2e/browser.js';
 
 /**
@@ -6,6 +7,9 @@ import { findChromium } from './e2e/browser.js';
  * whether it tested Debian's browser or the one in the npm package.
  */
 export default async function announceBrowser(): Promise<void> {
+  // On an older Node the workers would crash loading better-sqlite3, with no message.
+  const problem = unsupportedNode();
+  if (problem) throw new Error(problem);
   const binary = await findChromium();
   let version: string;
   try {

@@ -85,3 +85,34 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')(
     }
   },
 );
+
+/**
+ * Node 20 crashes as it loads better-sqlite3's addon (a segmentation fault, nothing printed). The bin,
+ * `npm run serve`, `npm start` and `npm test` refuse it first, with a message naming the Node needed.
+ */
+describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('the package on Node 20', () => {
+  const needs =
+    /^svc-sandbox needs Node 22\.12 or newer \(24 LTS is recommended\); this is Node 20\.\d+\.\d+ \(/;
+
+  for (const [name, script, args] of [
+    ['the bin', 'bin/svc-sandbox.js', ['serve', '--port', '0', '--db', ':memory:']],
+    ['npm run serve', 'scripts/serve.js', ['--port', '0', '--db', ':memory:']],
+    ['npm start', 'scripts/start.js', ['--headless', '--port', '0', '--db', ':memory:']],
+    ["npm test's first step", 'bin/supported-node.js', []],
+  ] as const) {
+    it(`${name} refuses it with a message and exit status 1, instead of crashing`, {
+      timeout: 180_000,
+    }, async () => {
+      const node = await nodeOf(20);
+      const failure = await run(node, [join(root, script), ...args], { cwd: root, timeout: 30_000 }).then(
+        () => undefined,
+        (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => error,
+      );
+      expect(failure, `${script} ran on Node 20`).toBeDefined();
+      expect(failure?.signal ?? null).toBeNull();
+      expect(failure?.code).toBe(1);
+      expect(failure?.stdout).toBe('');
+      expect(failure?.stderr).toMatch(needs);
+    });
+  }
+});
