@@ -30,8 +30,6 @@ describe('the supported Node', () => {
 
   it('is a range it can read, or an error saying which form it must have', () => {
     for (const range of ['^22.12.0', '>=22', '22.x', ''])
-      expect(() => oldestNode(range)).toThrow(
-        /engines\.node must read ">=MAJOR\.MINOR\[\.PATCH\]"/,
-      );
+      expect(() => oldestNode(range)).toThrow(/engines\.node must read ">=MAJOR\.MINOR\[\.PATCH\]"/);
   });
 });
