@@ -22,8 +22,8 @@ const WORKER_URL = new URL('./address-worker.js', import.meta.url);
  * Each format keeps up to `capacity` addresses; below `capacity / 2` it asks the worker for the
  * rest. `take` answers `undefined` when none is ready (the caller derives one on its own thread),
  * so a slow, missing or crashed worker only costs speed. The worker is started when addresses are
- * wanted and stopped after `idleMs` without a request for more (a worker thread holds ~10 MB: an
- * app at rest does not keep it); it never keeps the process alive. The wiring (createSandbox) builds
+ * wanted and stopped once `idleMs` has passed with no request for more and no batch delivered (a
+ * worker thread holds ~10 MB: an app at rest does not keep it); it never keeps the process alive. The wiring (createSandbox) builds
  * one per sandbox and closes it with the sandbox.
  */
 export class AddressPrefetcher {
@@ -123,6 +123,9 @@ export class AddressPrefetcher {
         const queue = this.ready[batch.format];
         for (const address of batch.addresses) queue.push(address);
         this.asked[batch.format] = false;
+        // Idle counts from here too: a batch that took longer than idleMs (a busy machine) must not
+        // see its worker stopped a moment after it arrives, just as the next take asks again.
+        this.idleTimer?.refresh();
       });
       // A worker that fails or exits leaves the derivation to the request thread, for good.
       const stop = () => {

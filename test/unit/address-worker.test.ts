@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AddressFormat, isChecksumAddress, isValidAddress } from '../../server/addresses/formats.js';
 import { AddressPrefetcher } from '../../server/addresses/prefetcher.js';
 import { AddressSource } from '../../server/addresses/source.js';
@@ -106,6 +106,29 @@ describe('AddressPrefetcher (the built worker)', () => {
     expect(p.running).toBe(true); // below half: asked again
     await p.filled('evm', 16);
     expect(p.starts).toBe(2);
+  });
+
+  it('counts idleness from the last batch delivered, not from the last request', async () => {
+    // The idle timer runs on fake time; the worker and its batch are real. The batch arrives 90 ms
+    // after the request: 20 ms later the worker has been idle 110 ms since the request but only 20
+    // since the batch, so it still runs; it stops idleMs after the batch.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const p = prefetcher(BUILT_WORKER, 16, 100);
+      p.take('evm');
+      vi.advanceTimersByTime(90);
+      while (p.available && p.size('evm') === 0) await new Promise((r) => setImmediate(r));
+      vi.advanceTimersByTime(20);
+      expect(p.running).toBe(true);
+      vi.advanceTimersByTime(70);
+      expect(p.running).toBe(true);
+      vi.advanceTimersByTime(20);
+      expect(p.running).toBe(false);
+      expect(p.starts).toBe(1);
+      expect(p.size('evm')).toBe(16);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('never holds more than its capacity, whatever it is asked', async () => {
