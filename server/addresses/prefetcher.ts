@@ -23,8 +23,8 @@ const WORKER_URL = new URL('./address-worker.js', import.meta.url);
  * rest. `take` answers `undefined` when none is ready (the caller derives one on its own thread),
  * so a slow, missing or crashed worker only costs speed. The worker is started when addresses are
  * wanted and stopped once `idleMs` has passed with no request for more and no batch delivered (a
- * worker thread holds ~10 MB: an app at rest does not keep it); it never keeps the process alive. The wiring (createSandbox) builds
- * one per sandbox and closes it with the sandbox.
+ * worker thread holds ~10 MB: an app at rest does not keep it); it never keeps the process alive.
+ * The wiring (createSandbox) builds one per sandbox and closes it with the sandbox.
  */
 export class AddressPrefetcher {
   private worker: Worker | undefined;
