@@ -1,16 +1,38 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { pageAssets } from './scripts/page-assets.js';
+import { BROWSER, ISOLATED, NODE } from './test/projects.js';
+
+/**
+ * Workers: one more than the cores. Much of a test's time is spent waiting on something outside
+ * its worker (Chromium, a spawned CLI, a timeout it proves), so a third worker on two cores keeps
+ * both busy; vitest's own default (cores - 1) ran the suite one file at a time on two cores.
+ * `VITEST_MAX_WORKERS` (or `--maxWorkers`) overrides it.
+ */
+const workers = Number(process.env.VITEST_MAX_WORKERS) || Math.min(availableParallelism() + 1, 8);
 
 export default defineConfig({
   // The tests run the server's sources: its hosted pages import their client as text.
   plugins: [pageAssets()],
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // Closes what the helpers opened for a test after it, in every file (helpers/cleanup.ts).
+    setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    reporters: ['default', 'json'],
+    maxWorkers: workers,
+    // A worker runs many files and imports the server once, not once a file: every test makes
+    // its own sandbox, and the helpers close what they open (test/README.md, "Workers"). Files
+    // that mock a module run alone (test/projects.ts).
+    isolate: false,
+    reporters: ['default', 'json', './test/slowest-files.ts'],
     outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      { extends: true, test: { name: 'node', include: NODE, exclude: ISOLATED } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      // The dashboard in Chromium: `npm run test:fast` leaves these out.
+      { extends: true, test: { name: 'browser', include: BROWSER } },
+    ],
   },
 });

@@ -67,6 +67,7 @@ export function setupDashboard(): Harness {
     // A named locale: without one Chromium reports the POSIX locale ("en-US@posix"), which Intl rejects.
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
     h.page = await context.newPage();
+    trackRequests(h.page);
     pageErrors = [];
     ({ page, sandbox, dashboardUrl } = h);
     h.page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -87,6 +88,40 @@ export function setupDashboard(): Harness {
   });
 
   return h;
+}
+
+/** The page's requests still waiting for their answer (the event stream, which never ends, left out). */
+const inFlight = new WeakMap<Page, Set<object>>();
+
+function trackRequests(page: Page): void {
+  const pending = new Set<object>();
+  inFlight.set(page, pending);
+  page.on('request', (request) => {
+    if (request.resourceType() !== 'eventsource') pending.add(request);
+  });
+  const done = (request: object) => pending.delete(request);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+}
+
+/**
+ * Waits until the page has had no request in flight for `quietMs` (its reads have landed and been
+ * drawn), or `timeoutMs` has passed; a fixed pause would be too short on a busy machine and too
+ * long on a quiet one.
+ */
+export async function networkQuiet(page: Page, quietMs = 120, timeoutMs = 10_000): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) throw new Error('networkQuiet: the page was not opened by setupDashboard');
+  const deadline = performance.now() + timeoutMs;
+  let quietSince = pending.size === 0 ? performance.now() : Number.POSITIVE_INFINITY;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (pending.size > 0) quietSince = Number.POSITIVE_INFINITY;
+    else if (quietSince === Number.POSITIVE_INFINITY) quietSince = performance.now();
+    else if (performance.now() - quietSince >= quietMs) break;
+  }
+  // What the last answers changed is drawn before anyone reads it.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
 }
 
 /** A control-API or /v1 call made by "a script", as the other side of what the dashboard shows. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDemo } from './demo.js';
-import { call, dashboardUrl, page, resultsDir, sandbox, setupDashboard } from './harness.js';
+import { call, dashboardUrl, networkQuiet, page, resultsDir, sandbox, setupDashboard } from './harness.js';
 
 // Presentation mode on the demo workspace: no API key, signing secret, curl command, RSA key, id,
 // workspace id, control-API path, local address or Authorization header on any page, no developer
@@ -59,7 +59,7 @@ const shownText = () =>
 
 const settle = async () => {
   await page.waitForFunction(() => !document.querySelector('[data-testid="page-loading"]'));
-  await page.waitForTimeout(400); // the page's reads land
+  await networkQuiet(page); // the page's reads land and are drawn
 };
 
 async function settledText(route: string): Promise<string> {

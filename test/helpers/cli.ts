@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterEveryTest } from './cleanup.js';
 
 // The built CLI (`node dist/server/cli.js ...`) as a real child process, for the CLI tests.
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +16,7 @@ export interface CliResult {
 
 const children: ChildProcess[] = [];
 
-afterEach(() => {
+afterEveryTest(() => {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
 import { WEBHOOK_HEADER } from '../../server/contract/webhooks.js';
 import { sign, verify } from '../../server/webhooks/signing.js';
+import { afterEveryTest } from './cleanup.js';
 
 /**
  * Three webhook receivers, each a real HTTP server on 127.0.0.1, for grading by the receiver
@@ -20,7 +20,7 @@ export interface GradedReceiver {
 }
 
 const servers: Server[] = [];
-afterEach(async () => {
+afterEveryTest(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
 });
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEveryTest } from './cleanup.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -106,7 +106,7 @@ export class Receiver {
 }
 
 const receivers: Receiver[] = [];
-afterEach(async () => {
+afterEveryTest(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../server/sandbox.js';
+import { afterEveryTest } from './cleanup.js';
 
 /** A controllable real-time source: the sandbox clock adds its offset on top of this. */
 export class ManualTime {
@@ -16,7 +16,7 @@ export class ManualTime {
 const open: Sandbox[] = [];
 const dirs: string[] = [];
 
-afterEach(async () => {
+afterEveryTest(async () => {
   await Promise.all(open.splice(0).map((s) => s.close().catch(() => {})));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../server/sandbox.js';
+import { sized } from '../helpers/depth.js';
 import type { JsonObject, Operation } from '../helpers/openapi.js';
 import { ManualTime, tempDir, testSandbox } from '../helpers/sandbox.js';
 import { loadDocument } from './support.js';
@@ -16,8 +17,8 @@ import { Walk } from './walk.js';
  * `{error: string}`, the ledger balanced, the database intact, and export → import → export stable.
  *
  * Seeds: three fixed ones in CI (a failure names its seed); `FUZZ_SEED=<n>` replays one walk,
- * `FUZZ_SEED=random` runs a new one and prints it; `FUZZ_STEPS` sets the length; `FUZZ_TRACE=1`
- * prints every call.
+ * `FUZZ_SEED=random` runs a new one and prints it; `FUZZ_STEPS` sets the length (600 calls, 3,000
+ * under `npm run test:deep`); `FUZZ_TRACE=1` prints every call.
  */
 
 const FIXED_SEEDS = [20_261_126, 7_340_033, 99_991];
@@ -27,7 +28,7 @@ const SEEDS = ((): number[] => {
   if (chosen === 'random') return [Math.floor(Math.random() * 2 ** 31)];
   return chosen.split(',').map((s) => Number(s));
 })();
-const STEPS = Number(process.env.FUZZ_STEPS ?? 1_200);
+const STEPS = Number(process.env.FUZZ_STEPS ?? sized(600, 3_000));
 const CHECKPOINT_EVERY = 400;
 /** The share of steps that send three calls at once instead of one. */
 const BURSTS = 0.12;
@@ -242,7 +243,7 @@ async function runWalk(seed: number): Promise<void> {
 describe('stateful fuzz: random walks over every route of the OpenAPI document', () => {
   for (const seed of SEEDS)
     it(`walk seed ${seed}: ${STEPS} calls, no 5xx, errors exactly {error}, ledger balanced, db intact, export stable`, {
-      timeout: 150_000,
+      timeout: sized(150_000, 600_000),
     }, async () => {
       await runWalk(seed);
     });

@@ -9,7 +9,7 @@ import { inFuture, testSandbox } from '../../helpers/sandbox.js';
  * The served document generates a working Python client with openapi-python-client 0.29 (the
  * usual Python generator): no duplicate models, `create_checkout` generated, and a program using
  * only the generated code makes a merchant, creates a checkout, reads it back into its model and
- * gets a typed `Error` for a 422. Never skipped: without python3 or the generator's wheel this
+ * gets a typed `Error` for a 422. Never skipped: without python3 or the generator this
  * fails, saying what is missing (scripts/python-client-venv.sh; `.ci/run` makes the venv first).
  */
 
