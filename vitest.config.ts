@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { pageAssets } from './scripts/page-assets.js';
-import { BROWSER, ISOLATED, NODE } from './test/projects.js';
+import { BROWSER, FAST, FAST_LEAVES_OUT, ISOLATED, NODE } from './test/projects.js';
 
 /**
  * Workers: one more than the cores. Much of a test's time is spent waiting on something outside
@@ -10,6 +10,9 @@ import { BROWSER, ISOLATED, NODE } from './test/projects.js';
  * `VITEST_MAX_WORKERS` (or `--maxWorkers`) overrides it.
  */
 const workers = Number(process.env.VITEST_MAX_WORKERS) || Math.min(availableParallelism() + 1, 8);
+
+/** `npm run test:fast`: the inner loop's tier (test/projects.ts). */
+const fast = process.env.SVC_TEST_TIER === 'fast';
 
 export default defineConfig({
   // The tests run the server's sources: its hosted pages import their client as text.
@@ -29,10 +32,17 @@ export default defineConfig({
     reporters: ['default', 'json', './test/slowest-files.ts'],
     outputFile: { json: 'test-results/vitest.json' },
     projects: [
-      { extends: true, test: { name: 'node', include: NODE, exclude: ISOLATED } },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: fast ? FAST : NODE,
+          exclude: [...ISOLATED, ...(fast ? FAST_LEAVES_OUT : [])],
+        },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
       // The dashboard in Chromium: `npm run test:fast` leaves these out.
-      { extends: true, test: { name: 'browser', include: BROWSER } },
+      ...(fast ? [] : [{ extends: true, test: { name: 'browser', include: BROWSER } }]),
     ],
   },
 });

@@ -285,64 +285,72 @@ function checkInvariants(
 
 describe('money invariants (property-based)', () => {
   const done: Record<string, number> = {};
-  it('every ledger transaction balances, no balance goes negative, refunds never exceed payments', async () => {
-    await fc.assert(
-      fc.asyncProperty(connectedArb, fc.array(opArb, { minLength: 1, maxLength: 25 }), async (start, ops) => {
-        const db = openDatabase(':memory:');
-        const time = new ManualTime();
-        const ctx = createContext({
-          db,
-          ids: createIds('property'),
-          realNow: time.now,
-          baseUrl: () => 'http://127.0.0.1:4010',
-          log: { error: () => {} },
-        });
-        try {
-          ctx.settings.patch({ platform_rate: 150 });
-          const { merchant, api_key } = ctx.merchants.create({ name: 'Prop' });
-          const principal: Principal = {
-            env: 'test',
-            merchantId: merchant.id,
-            apiKeyId: api_key.id,
-            role: 'owner',
-          };
-          const res = ctx.merchants.create({ name: 'Reseller' });
-          const reseller: Principal = {
-            env: 'test',
-            merchantId: res.merchant.id,
-            apiKeyId: res.api_key.id,
-            role: 'owner',
-          };
-          const ids: string[] = [];
-          const atPaid = new Map<string, string>();
-          // Most sequences start with the reseller connected (its terms random), so on-behalf
-          // checkouts run through every later step; the ops may still revoke or remove it.
-          for (const op of start === null ? ops : [start, ...ops]) {
+  it(
+    'every ledger transaction balances, no balance goes negative, refunds never exceed payments',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          connectedArb,
+          fc.array(opArb, { minLength: 1, maxLength: 25 }),
+          async (start, ops) => {
+            const db = openDatabase(':memory:');
+            const time = new ManualTime();
+            const ctx = createContext({
+              db,
+              ids: createIds('property'),
+              realNow: time.now,
+              baseUrl: () => 'http://127.0.0.1:4010',
+              log: { error: () => {} },
+            });
             try {
-              await apply(ctx, principal, reseller, ids, op);
-              const key = op.op === 'create' && op.onBehalf ? 'create on behalf' : op.op;
-              done[key] = (done[key] ?? 0) + 1;
-            } catch (error) {
-              // Business-rule refusals (4xx) are part of the game; anything else is a bug.
-              if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+              ctx.settings.patch({ platform_rate: 150 });
+              const { merchant, api_key } = ctx.merchants.create({ name: 'Prop' });
+              const principal: Principal = {
+                env: 'test',
+                merchantId: merchant.id,
+                apiKeyId: api_key.id,
+                role: 'owner',
+              };
+              const res = ctx.merchants.create({ name: 'Reseller' });
+              const reseller: Principal = {
+                env: 'test',
+                merchantId: res.merchant.id,
+                apiKeyId: res.api_key.id,
+                role: 'owner',
+              };
+              const ids: string[] = [];
+              const atPaid = new Map<string, string>();
+              // Most sequences start with the reseller connected (its terms random), so on-behalf
+              // checkouts run through every later step; the ops may still revoke or remove it.
+              for (const op of start === null ? ops : [start, ...ops]) {
+                try {
+                  await apply(ctx, principal, reseller, ids, op);
+                  const key = op.op === 'create' && op.onBehalf ? 'create on behalf' : op.op;
+                  done[key] = (done[key] ?? 0) + 1;
+                } catch (error) {
+                  // Business-rule refusals (4xx) are part of the game; anything else is a bug.
+                  if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+                }
+                checkInvariants(ctx, principal, reseller, ids, atPaid);
+              }
+            } finally {
+              await ctx.scheduler.stop();
+              await ctx.dispatcher.close();
+              db.close();
             }
-            checkInvariants(ctx, principal, reseller, ids, atPaid);
-          }
-        } finally {
-          await ctx.scheduler.stop();
-          await ctx.dispatcher.close();
-          db.close();
-        }
-      }),
-      { numRuns: RUNS },
-    );
-    console.log(`ledger property: ${JSON.stringify(done)}`);
-    // The generator must really exercise the money paths, not just refuse them.
-    for (const op of ['create', 'pay', 'expire', 'refund', 'deposit', 'payout', 'connect'] as const) {
-      expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(RUNS * 0.3);
-    }
-    for (const op of ['create on behalf', 'revoke', 'disconnect'] as const) {
-      expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(RUNS * 0.1);
-    }
-  }, 120_000);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      console.log(`ledger property: ${JSON.stringify(done)}`);
+      // The generator must really exercise the money paths, not just refuse them.
+      for (const op of ['create', 'pay', 'expire', 'refund', 'deposit', 'payout', 'connect'] as const) {
+        expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(RUNS * 0.3);
+      }
+      for (const op of ['create on behalf', 'revoke', 'disconnect'] as const) {
+        expect(done[op] ?? 0, `${op} succeeded ${done[op] ?? 0} times`).toBeGreaterThan(RUNS * 0.1);
+      }
+    },
+    sized(120_000, 600_000),
+  );
 });

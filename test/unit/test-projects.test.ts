@@ -15,14 +15,19 @@ function testFiles(dir: string): string[] {
 }
 
 describe('the suite runs files side by side in shared workers', () => {
-  it('every file that mocks a module runs in a worker of its own (test/projects.ts)', () => {
-    const mocking = testFiles(join(ROOT, 'test'))
-      .filter((file) => !file.startsWith('test/parallel/'))
-      .filter((file) => /\bvi\.(?:mock|doMock|unmock)\(/.test(readFileSync(join(ROOT, file), 'utf8')));
-    expect(mocking.length).toBeGreaterThan(0);
-    expect(mocking.filter((file) => !ISOLATED.includes(file))).toEqual([]);
-    // and the list names nothing that needs no worker of its own
-    expect(ISOLATED.filter((file) => !mocking.includes(file))).toEqual([]);
+  it('every file that mocks a module or reads what the process loaded runs in a worker of its own (test/projects.ts)', () => {
+    const files = testFiles(join(ROOT, 'test')).filter((file) => !file.startsWith('test/parallel/'));
+    const needing = files.filter((file) => {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      return (
+        /\bvi\.(?:mock|doMock|unmock)\(/.test(source) ||
+        /require\)?\.cache\b|createRequire\([^)]*\)\.cache/.test(source)
+      );
+    });
+    expect(needing.length).toBeGreaterThan(0);
+    expect(needing.filter((file) => !ISOLATED.includes(file))).toEqual([]);
+    // and the list names files that exist and need it
+    expect(ISOLATED.filter((file) => !needing.includes(file))).toEqual([]);
   });
 
   it('no helper registers a hook of its own (it would run for the first file of a worker only)', () => {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Proves that `npm install && npm test` needs nothing from outside the repository: clones the
+# committed HEAD of this checkout into a new temporary folder (the clone has nothing beside it),
+# with caches of its own (so the Python generator and the browser come from the registries and the
+# repository, not from what this machine already holds), and runs the README's two commands there.
+#
+#   bash scripts/fresh-clone-test.sh [--keep]
+#
+# Prints the folder and each step's time; exits with npm test's status. --keep leaves the folder.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+keep=0
+[ "${1:-}" = "--keep" ] && keep=1
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/svc-sandbox-fresh-XXXXXX")"
+cleanup() { [ "$keep" -eq 1 ] || rm -rf "$work"; }
+trap cleanup EXIT
+clone="$work/svc-sandbox"
+echo "== fresh clone of $(git -C "$root" rev-parse --short HEAD) into $clone (nothing beside it)"
+git clone --quiet --no-hardlinks "$root" "$clone"
+if [ -n "$(ls -A "$work" | grep -v '^svc-sandbox$' || true)" ]; then
+  echo "fresh-clone-test: $work holds more than the clone" >&2
+  exit 1
+fi
+
+# Caches of its own: nothing installed earlier on this machine is found.
+export XDG_CACHE_HOME="$work/cache"
+export npm_config_cache="$work/npm-cache"
+# Electron's binary is a download this check does not need (npm start runs headless without it).
+export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+
+cd "$clone"
+start=$SECONDS
+echo "== npm install"
+npm install --no-audit --no-fund
+echo "npm install: $((SECONDS - start)) s"
+start=$SECONDS
+echo "== npm test"
+status=0
+npm test || status=$?
+echo "npm test: $((SECONDS - start)) s, exit $status"
+exit "$status"
