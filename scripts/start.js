@@ -16,15 +16,20 @@ const require = createRequire(import.meta.url);
 
 /**
  * The Electron executable, or why there is none. The electron package resolves to the binary's path,
- * and throws "Electron failed to install correctly" when the binary was never downloaded.
+ * and throws ("Electron failed to install correctly, please delete node_modules/electron...") when
+ * the binary was never downloaded: on CI, in containers and wherever its download is skipped or
+ * unreachable, which is where running headless is the intended path, so that advice is not passed on.
  */
 function findElectron() {
+  const absent = "Electron's binary is not installed here";
   try {
     const path = require('electron');
     if (typeof path === 'string' && existsSync(path)) return { path };
-    return { reason: `its binary is missing (${path})` };
+    return { reason: absent };
   } catch (error) {
-    return { reason: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    if (/failed to install/i.test(message)) return { reason: absent };
+    return { reason: `Electron cannot be loaded (${message.split('\n')[0]})` };
   }
 }
 
@@ -73,8 +78,8 @@ if (electron.path && !forceHeadless && !noDisplay) {
   const why = forceHeadless
     ? '--headless was given'
     : electron.path
-      ? 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)'
-      : `Electron is not available: ${electron.reason}`;
-  console.log(`svc-sandbox: running headless because ${why}. Open the dashboard URL below in a browser.`);
+      ? 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)'
+      : electron.reason;
+  console.log(`svc-sandbox: running headless (${why}); open the dashboard URL below in a browser.`);
   run(process.execPath, [cli, 'serve', ...cliArgs]);
 }

@@ -82,6 +82,7 @@ export function scorecard(result: ReceiverCheckResult): string[] {
       lines.push(`        got:      ${c.actual}`);
     }
   }
+  for (const hint of result.hints) lines.push(`hint: ${hint}`);
   lines.push(`${result.passed} passed, ${result.failed} failed`);
   return lines;
 }

@@ -42,5 +42,10 @@ export const ReceiverCheckResult = Type.Object({
   passed: Type.Integer({ minimum: 0 }),
   failed: Type.Integer({ minimum: 0 }),
   cases: Type.Array(ReceiverCheckCase),
+  hints: Type.Array(Type.String(), {
+    description:
+      'What to do about what failed, in words: nothing answering at the URL, a secret that is ' +
+      'probably not the receiver’s, a delivery processed twice. Empty when every case holds.',
+  }),
 });
 export type ReceiverCheckResult = Static<typeof ReceiverCheckResult>;

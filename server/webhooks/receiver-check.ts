@@ -5,7 +5,7 @@ import type {
   ReceiverCheckCase,
   ReceiverCheckResult,
 } from '../contract/receiver-checks.js';
-import { sampleData } from '../contract/webhooks.js';
+import { sampleData, WEBHOOK_HEADER } from '../contract/webhooks.js';
 import { createIds, type Ids } from '../ids.js';
 import { envelopeBody, envelopeHeaders, looseEnvelopeBody } from './envelope.js';
 import { sign } from './signing.js';
@@ -55,7 +55,8 @@ export class ReceiverCheck {
       const result = await transport.post(input.url, envelopeHeaders(event, deliveryId, signature), body);
       const ms = Math.round(performance.now() - started);
       slowest = Math.max(slowest, ms);
-      if (result.status === null && ms >= timeoutMs) late++;
+      // No answer at all is not an answer in time, however quickly the connection failed.
+      if (result.status === null) late++;
       return { result, ms };
     };
     const signed = (body: string) => sign(input.secret, body);
@@ -64,6 +65,9 @@ export class ReceiverCheck {
       for (const type of input.events ?? EVENT_TYPES) {
         const { id, body } = delivery(ids, type, sample(ids, type));
         const sent = await send(type, id, body, signed(body));
+        // Nothing listening (refused, no such host): every other case would fail the same way.
+        if (cases.length === 0 && sent.result.status === null && sent.ms < timeoutMs)
+          return unreachable(input.url, seed, timeoutMs, type, sent);
         cases.push(
           grade(
             `signed ${type}`,
@@ -187,7 +191,15 @@ export class ReceiverCheck {
       ms: slowest,
     });
     const passed = cases.filter((c) => c.ok).length;
-    return { url: input.url, seed, timeout_ms: timeoutMs, passed, failed: cases.length - passed, cases };
+    return {
+      url: input.url,
+      seed,
+      timeout_ms: timeoutMs,
+      passed,
+      failed: cases.length - passed,
+      cases,
+      hints: hints(cases, Boolean(input.effects_url)),
+    };
   }
 
   private async duplicate(
@@ -218,6 +230,64 @@ export class ReceiverCheck {
       }`,
     };
   }
+}
+
+/** The result when nothing answers at the URL: one failed case that says so, and no timing verdict. */
+function unreachable(
+  url: string,
+  seed: string,
+  timeoutMs: number,
+  type: string,
+  sent: Sent,
+): ReceiverCheckResult {
+  const hint = `nothing answers at ${url}: is your receiver running, and on that address and port?`;
+  return {
+    url,
+    seed,
+    timeout_ms: timeoutMs,
+    passed: 0,
+    failed: 1,
+    cases: [
+      {
+        name: 'reachable',
+        ok: false,
+        expected: 'an answer from the receiver (the other cases need one)',
+        actual: answered(sent),
+        sent: `a correctly signed ${type} delivery; the check stopped there`,
+        status: null,
+        ms: sent.ms,
+      },
+    ],
+    hints: [hint],
+  };
+}
+
+/** The cases whose delivery carried a correct signature and wants a 2xx. */
+const SIGNED_CASES = /^(?:signed |raw body bytes$|unknown event type$|large payload$)/;
+
+/** What to do about the failed cases, in words (the scorecard prints them under the cases). */
+function hints(cases: readonly ReceiverCheckCase[], effects: boolean): string[] {
+  const found: string[] = [];
+  const signed = cases.filter((c) => SIGNED_CASES.test(c.name));
+  const refusedAll =
+    signed.length > 0 && signed.every((c) => c.status !== null && c.status >= 400 && c.status < 500);
+  if (refusedAll)
+    found.push(
+      `every correctly signed delivery was refused (${signed[0]!.status}): the secret given is probably ` +
+        'not the one your receiver verifies with. Pass the signing secret of the endpoint it serves ' +
+        '(whsec_…; `--secret` on the command line, `secret` in the API).',
+    );
+  // (with the wrong secret the repeat is refused like every signed delivery: that hint says it all)
+  const duplicate = cases.find((c) => c.name === 'duplicate delivery');
+  if (duplicate && !duplicate.ok && !refusedAll)
+    found.push(
+      effects && /\(\d+ processed\)/.test(duplicate.actual) && !/\(1 processed\)/.test(duplicate.actual)
+        ? `the same delivery was processed more than once: deduplicate on the ${WEBHOOK_HEADER.deliveryId} ` +
+            'header (keep the ids you have processed, and answer 2xx to a repeat without acting again).'
+        : `a repeated delivery must be answered 2xx too: deduplicate on the ${WEBHOOK_HEADER.deliveryId} ` +
+            'header and acknowledge a repeat without acting again.',
+    );
+  return found;
 }
 
 /** An envelope of `type` with a fresh delivery id; the bytes are what the dispatcher would send. */

@@ -5,12 +5,13 @@ import { sign, verify } from '../../server/webhooks/signing.js';
 import { afterEveryTest } from './cleanup.js';
 
 /**
- * Three webhook receivers, each a real HTTP server on 127.0.0.1, for grading by the receiver
- * check: `correct` verifies the HMAC over the raw bytes and deduplicates by delivery id (its
- * processed count at /effects); `reserializing` verifies it over JSON.stringify(JSON.parse(body));
- * `trusting` never checks signatures.
+ * Webhook receivers, each a real HTTP server on 127.0.0.1, for grading by the receiver check:
+ * `correct` verifies the HMAC over the raw bytes and deduplicates by delivery id (its processed
+ * count at /effects); `repeating` verifies it too but acts on every delivery, a repeat included;
+ * `reserializing` verifies it over JSON.stringify(JSON.parse(body)); `trusting` never checks
+ * signatures; `hanging` reads each request and never answers.
  */
-export type ReceiverKind = 'correct' | 'reserializing' | 'trusting';
+export type ReceiverKind = 'correct' | 'repeating' | 'reserializing' | 'trusting' | 'hanging';
 
 export interface GradedReceiver {
   url: string;
@@ -21,7 +22,12 @@ export interface GradedReceiver {
 
 const servers: Server[] = [];
 afterEveryTest(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections(); // a hanging receiver's requests are still open
+      return new Promise((done) => s.close(done));
+    }),
+  );
 });
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -35,18 +41,20 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 
 export async function startGradedReceiver(kind: ReceiverKind, secret: string): Promise<GradedReceiver> {
   const seen = new Set<string>();
+  let acted = 0;
   const server = createServer((request, response) => {
     void readBody(request).then((raw) => {
       if (request.method === 'GET') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ processed: seen.size }));
+        response.end(JSON.stringify({ processed: kind === 'repeating' ? acted : seen.size }));
         return;
       }
+      if (kind === 'hanging') return; // the request stays open, unanswered
       const header = request.headers[WEBHOOK_HEADER.signature] as string | undefined;
       const valid =
         kind === 'trusting'
           ? true
-          : kind === 'correct'
+          : kind === 'correct' || kind === 'repeating'
             ? verify(secret, raw, header)
             : header === sign(secret, JSON.stringify(JSON.parse(raw.toString('utf8'))));
       if (!valid) {
@@ -56,6 +64,7 @@ export async function startGradedReceiver(kind: ReceiverKind, secret: string): P
       }
       const id = request.headers[WEBHOOK_HEADER.deliveryId] as string;
       seen.add(id);
+      acted++;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"received":true}');
     });
@@ -66,6 +75,6 @@ export async function startGradedReceiver(kind: ReceiverKind, secret: string): P
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
     effectsUrl: `http://127.0.0.1:${port}/effects`,
-    processed: () => seen.size,
+    processed: () => (kind === 'repeating' ? acted : seen.size),
   };
 }

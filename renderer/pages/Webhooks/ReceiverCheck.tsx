@@ -64,6 +64,13 @@ export function ReceiverCheck() {
               seed {result.seed} · delivery timeout {result.timeout_ms} ms
             </span>
           </p>
+          {result.hints.length > 0 && (
+            <ul className="stack small" data-testid="receiver-check-hints">
+              {result.hints.map((hint) => (
+                <li key={hint}>{hint}</li>
+              ))}
+            </ul>
+          )}
           <table className="table">
             <thead>
               <tr>

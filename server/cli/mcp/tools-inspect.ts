@@ -145,11 +145,12 @@ export const inspectTools: Tool[] = [
         : `The receiver failed ${count(r.failed, 'case')} of ${r.passed + r.failed}: ${r.cases
             .filter((c) => !c.ok)
             .map((c) => c.name)
-            .join(', ')}.`,
+            .join(', ')}.${r.hints.map((hint) => ` ${hint}`).join('')}`,
     shape: (r) => ({
       passed: r.passed,
       failed: r.failed,
       seed: r.seed,
+      hints: r.hints,
       failures: r.cases
         .filter((c) => !c.ok)
         .map((c) => ({ name: c.name, expected: c.expected, actual: c.actual })),

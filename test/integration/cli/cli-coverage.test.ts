@@ -57,6 +57,31 @@ describe('svc-sandbox check-receiver', () => {
     expect(parseXml(xml).attributes.failures).toBe('2');
     expect(xml).toContain('<failure message="expected a non-2xx answer');
 
+    // Nothing listening: one line says so, and how to fix it; no pile of refused connections.
+    const deadUrl = 'http://127.0.0.1:9/webhooks';
+    const dead = await cli(['check-receiver', '--url', deadUrl, '--secret', SECRET, '--sandbox', urls.test]);
+    expect(dead.code, dead.stderr).toBe(1);
+    expect(dead.stdout.match(/FAIL/g)).toHaveLength(1);
+    expect(dead.stdout).toMatch(/FAIL {2}reachable .*\n.*\n.*\n +got: +ECONNREFUSED/);
+    expect(dead.stdout).toContain(`hint: nothing answers at ${deadUrl}: is your receiver running`);
+    expect(dead.stdout).not.toContain('answers in time');
+    expect(dead.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed');
+
+    // The wrong secret: the hint says so, above the totals.
+    const wrong = await cli([
+      'check-receiver',
+      '--url',
+      good.url,
+      '--secret',
+      'whsec_other',
+      '--sandbox',
+      urls.test,
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(
+      /^hint: every correctly signed delivery was refused \(400\): the secret given is probably not/m,
+    );
+
     const usage = await cli(['check-receiver', '--url', bad.url, '--sandbox', urls.test]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--secret');

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Coverage } from '../../../server/contract/coverage.js';
 import { EVENT_TYPES } from '../../../server/contract/events.js';
@@ -68,6 +69,80 @@ describe('receiver check', () => {
     const result = await check({ url: receiver.url, secret: SECRET });
     expect(failedNames(result)).toEqual(['wrong signature', 'missing signature']);
     expect(result.failed).toBe(2);
+  });
+
+  it('stops after the first case when nothing answers, says so, and gives no timing verdict', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    const result = await check({ url, secret: SECRET });
+    expect(result.cases.map((c) => c.name)).toEqual(['reachable']);
+    expect(result).toMatchObject({ passed: 0, failed: 1 });
+    expect(result.cases[0]!.actual).toMatch(/ECONNREFUSED/);
+    expect(result.hints).toEqual([
+      `nothing answers at ${url}: is your receiver running, and on that address and port?`,
+    ]);
+  });
+
+  it('fails "answers in time" for a receiver that hangs past the delivery timeout', async () => {
+    const sandbox = await testSandbox();
+    ok(
+      await call(sandbox, {
+        method: 'PATCH',
+        url: '/sandbox/settings',
+        payload: { webhook_timeout_ms: 200 },
+      }),
+    );
+    const receiver = await startGradedReceiver('hanging', SECRET);
+    const result = ok<ReceiverCheckResult>(
+      await call(sandbox, {
+        method: 'POST',
+        url: '/sandbox/receiver-checks',
+        payload: { url: receiver.url, secret: SECRET, events: ['checkout.paid'] },
+      }),
+    );
+    const speed = result.cases.find((c) => c.name === 'answers in time')!;
+    expect(speed.ok).toBe(false);
+    expect(speed.actual).toMatch(/^\d+ deliveries had no answer within 200 ms$/);
+    // It was answered by nobody, not refused: no case passed.
+    expect(result.passed).toBe(0);
+  });
+
+  it('says the secret is probably wrong when every signed delivery is refused', async () => {
+    const receiver = await startGradedReceiver('correct', SECRET);
+    const result = await check({ url: receiver.url, secret: 'whsec_not-the-receivers' });
+    expect(failedNames(result)).toContain('signed checkout.paid');
+    expect(result.hints).toHaveLength(1);
+    expect(result.hints[0]).toMatch(
+      /^every correctly signed delivery was refused \(400\): the secret given is probably not the one your receiver verifies with/,
+    );
+    expect(result.hints[0]).toContain('--secret');
+    // A receiver that refuses only some signed deliveries has another problem: no such hint.
+    const reserializing = await check({
+      url: (await startGradedReceiver('reserializing', SECRET)).url,
+      secret: SECRET,
+    });
+    expect(reserializing.hints).toEqual([]);
+  });
+
+  it('fails the duplicate case of a receiver that acts on a repeat, naming the header to deduplicate on', async () => {
+    const receiver = await startGradedReceiver('repeating', SECRET);
+    const result = await check({ url: receiver.url, secret: SECRET, effects_url: receiver.effectsUrl });
+    expect(failedNames(result)).toEqual(['duplicate delivery']);
+    const duplicate = result.cases.find((c) => c.name === 'duplicate delivery')!;
+    expect(duplicate.actual).toContain('(2 processed)');
+    expect(result.hints).toEqual([
+      'the same delivery was processed more than once: deduplicate on the x-svc-delivery-id header (keep the ids you have processed, and answer 2xx to a repeat without acting again).',
+    ]);
+    // Without the effects URL the repeat is only seen answered: the case holds.
+    const unseen = await check({ url: receiver.url, secret: SECRET });
+    expect(failedNames(unseen)).toEqual([]);
+    expect(unseen.hints).toEqual([]);
   });
 
   it('sends the same bodies for the same seed, only to the URL, and records nothing', async () => {
