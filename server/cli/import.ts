@@ -3,6 +3,7 @@ import type { ImportResult } from '../contract/transfer.js';
 import { clientFor } from './client.js';
 import { CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
+import { reissuedLines } from './workspaces.js';
 
 export const IMPORT_USAGE = `Usage: svc-sandbox import <bundle> [--db <file> | --url <url>]
 
@@ -68,5 +69,6 @@ export async function importCommand(argv: string[]): Promise<number | 'help'> {
       `${imported.checkouts} checkout(s), ${imported.cards} card(s), ${imported.webhook_deliveries} webhook ` +
       `deliveries, ${imported.events} events (exported ${bundle.exported_at} by svc-sandbox ${bundle.app_version})`,
   );
+  for (const line of reissuedLines(result.reissued_keys)) out(line);
   return 0;
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { ImportResult } from '../contract/transfer.js';
 import { type CreateWorkspaceBody, WORKSPACE_HEADER, type Workspace } from '../contract/workspaces.js';
 import { clientFor, type SandboxClient } from './client.js';
 import { formatOffset } from './clock.js';
@@ -125,11 +126,13 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
     const bundle = bundlePath === undefined ? undefined : readBundle(bundlePath);
     if (body.from) body.from.workspace_id = await idOf(sandbox, body.from.workspace_id);
     let created = await sandbox.post<Workspace>('/sandbox/workspaces', body);
+    let reissued: ImportResult['reissued_keys'] = [];
     if (bundle) {
       try {
-        await transferRequest(sandbox.baseUrl, 'POST', '/sandbox/import', bundle, {
+        const answer = await transferRequest(sandbox.baseUrl, 'POST', '/sandbox/import', bundle, {
           [WORKSPACE_HEADER]: created.id,
         });
+        reissued = (JSON.parse(answer.toString('utf8')) as ImportResult).reissued_keys;
       } catch (error) {
         // A bundle that did not go in leaves no half-made workspace behind.
         await sandbox.delete(`/sandbox/workspaces/${created.id}`).catch(() => {});
@@ -138,7 +141,7 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
       created = await sandbox.get<Workspace>(`/sandbox/workspaces/${created.id}`);
     }
     if (values.json) {
-      json(created);
+      json(bundle ? { ...created, reissued_keys: reissued } : created);
       return 0;
     }
     out(`workspace  ${created.id}  ${created.name}${created.ephemeral ? '  (ephemeral)' : ''}`);
@@ -148,6 +151,7 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
         `from       ${created.from.workspace_id}${created.from.checkpoint === null ? '' : `, checkpoint ${created.from.checkpoint}`}`,
       );
     out(`use it:    --workspace ${created.id}  (or SVC_SANDBOX_WORKSPACE=${created.id})`);
+    for (const line of reissuedLines(reissued)) out(line);
     return 0;
   }
   if (action === 'list') {
@@ -188,4 +192,13 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
       ? 'missing subcommand: workspaces create|list|delete'
       : `unknown subcommand: workspaces ${action}`,
   );
+}
+
+/** The new keys an import gave (its bundle's keys were another workspace's), one line each. */
+export function reissuedLines(reissued: ImportResult['reissued_keys']): string[] {
+  if (reissued.length === 0) return [];
+  return [
+    `new keys:  the bundle's keys are held by another workspace of this sandbox, so these merchants got new ones (the old keys act there):`,
+    ...reissued.map((r) => `           merchant ${r.merchant_id}  key ${r.key}`),
+  ];
 }

@@ -43,6 +43,15 @@ export const ImportResult = Type.Object({
     app_version: Type.String(),
     merchant_id: Nullable(Type.String()),
   }),
+  reissued_keys: Type.Array(
+    Type.Object({ merchant_id: Type.String(), api_key_id: Type.String(), key: Type.String() }),
+    {
+      description:
+        'Keys of the bundle that another workspace of this sandbox already holds (a bundle imported ' +
+        'beside the workspace it came from): each got a new key here, so that a key finds exactly one ' +
+        'workspace. Use these to reach the imported merchants; the old keys keep acting where they were.',
+    },
+  ),
 });
 export type ImportResult = Static<typeof ImportResult>;
 

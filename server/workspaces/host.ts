@@ -48,7 +48,17 @@ export class WorkspaceHost {
     const openOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     this.storage = new WorkspaceStorage(options.dbPath, template, openOptions);
     this.registry = new WorkspaceRegistry(this.storage.dir);
-    this.deps = { ...options, storage: this.storage };
+    this.deps = {
+      ...options,
+      storage: this.storage,
+      // An import beside the workspace a bundle came from: its keys are that workspace's.
+      keyHeldElsewhere: (workspaceId, key) => {
+        for (const workspace of this.workspaces.values())
+          if (workspace.id !== workspaceId && workspace.ctx.repos.apiKeys.findByKey(key) !== undefined)
+            return true;
+        return false;
+      },
+    };
 
     const records = this.registry.load();
     const stored = records.find((record) => record.id === DEFAULT_WORKSPACE_ID);

@@ -45,6 +45,8 @@ export interface TransferDeps {
   beforeReplace?: () => void;
   /** Live sandbox: after the rows are replaced (reload the clock and settings, clear caches, wake the scheduler). */
   afterReplace?: () => void;
+  /** Live sandbox: new keys for the imported keys another of its workspaces holds (returned). */
+  rekey?: () => ImportResult['reissued_keys'];
 }
 
 export interface ExportOptions {
@@ -177,6 +179,7 @@ export class WorkspaceTransfer {
         throw error;
       }
       this.deps.afterReplace?.();
+      const reissued = this.deps.rekey?.() ?? [];
       const imported = Object.fromEntries(
         COUNTED.map((t) => [t, counts[t] ?? 0]),
       ) as ImportResult['imported'];
@@ -190,6 +193,7 @@ export class WorkspaceTransfer {
           app_version: meta.app_version,
           merchant_id: meta.merchant_id,
         },
+        reissued_keys: reissued,
       };
     });
   }

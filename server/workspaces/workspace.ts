@@ -26,6 +26,8 @@ export interface WorldDeps {
   appVersion: string;
   /** Called with every context a workspace mounts (its first, and each after a restore or reset). */
   onMount?: ((workspace: Workspace) => void) | undefined;
+  /** Whether a workspace of the sandbox other than `workspaceId` holds API key `key`. */
+  keyHeldElsewhere?: ((workspaceId: string, key: string) => boolean) | undefined;
 }
 
 /** The path prefix that names a workspace in a URL: hosted pages of other workspaces live under it. */
@@ -165,6 +167,7 @@ export class Workspace {
         ctx.scheduler.wake();
         ctx.changes.note({ kind: 'workspace' });
       },
+      rekey: () => ctx.merchants.reissueKeysWhere((key) => deps.keyHeldElsewhere?.(this.id, key) ?? false),
     });
     this.db = db;
     this.mounted = { ctx, transfer, inflight: 0, drained: null };

@@ -138,6 +138,27 @@ export class MerchantService {
     this.keyCache.clear();
   }
 
+  /**
+   * Gives a new key to every key `taken` says another workspace of the sandbox holds (after an
+   * import of a bundle from that sandbox): a key finds exactly one workspace. Returns the new keys.
+   */
+  reissueKeysWhere(
+    taken: (key: string) => boolean,
+  ): { merchant_id: string; api_key_id: string; key: string }[] {
+    const reissued: { merchant_id: string; api_key_id: string; key: string }[] = [];
+    this.deps.transaction(() => {
+      for (const id of this.deps.apiKeys.allIds()) {
+        const row = this.deps.apiKeys.findById(id);
+        if (!row || !taken(row.key)) continue;
+        const key = this.newKey();
+        this.deps.apiKeys.setKey(id, key);
+        reissued.push({ merchant_id: row.merchant_id, api_key_id: id, key });
+      }
+    });
+    if (reissued.length > 0) this.keyCache.clear();
+    return reissued;
+  }
+
   private newKey(): string {
     return `${API_KEY_PREFIX}${(this.deps.keyIds ?? this.deps.ids).token(40)}`;
   }

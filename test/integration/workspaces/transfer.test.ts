@@ -537,3 +537,60 @@ describe('size', () => {
     expect(big.statusCode).toBe(413);
   });
 });
+
+describe('a bundle imported into the sandbox it came from', () => {
+  it('gives the imported merchants new keys, which act in the new workspace; the original is untouched', async () => {
+    const sandbox = await testSandbox();
+    const original = await createMerchant(sandbox, 'Bean Shop');
+    const bytes = await exportBundle(sandbox);
+    const created = ok<{ id: string }>(
+      await sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/sandbox/workspaces',
+        payload: { name: 'qa-imported' },
+      }),
+      201,
+    );
+    const res = await sandbox.apps.test.inject({
+      method: 'POST',
+      url: '/sandbox/import',
+      headers: { ...OCTET, 'x-svc-workspace': created.id },
+      payload: bytes,
+    });
+    const result = ok<ImportResult>(res);
+    // Every key of the bundle is the original's: each got a new one here.
+    expect(result.reissued_keys.map((r) => r.merchant_id)).toEqual([original.merchantId]);
+    const fresh = result.reissued_keys[0]!.key;
+    expect(fresh).not.toBe(original.key);
+    expect(fresh).toMatch(/^svc[a-z]_/);
+
+    const post = (key: string) =>
+      sandbox.apps.test.inject({
+        method: 'POST',
+        url: '/v1/customers',
+        headers: { authorization: `Bearer ${key}` },
+        payload: {
+          name: 'Ada',
+          email: `${key === fresh ? 'fresh' : 'original'}@example.com`,
+          country: 'GBR',
+        },
+      });
+    const list = async (workspace: string) =>
+      ok<{ email: string }[]>(
+        await sandbox.apps.test.inject({
+          method: 'GET',
+          url: `/sandbox/merchants/${original.merchantId}/customers`,
+          headers: { 'x-svc-workspace': workspace },
+        }),
+      );
+    // The new key acts in the new workspace, the old one in the original, each alone.
+    expect((await post(fresh)).statusCode).toBe(200);
+    expect((await post(original.key)).statusCode).toBe(200);
+    expect((await list(created.id)).map((c) => c.email)).toEqual(['fresh@example.com']);
+    expect((await list('default')).map((c) => c.email)).toEqual(['original@example.com']);
+
+    // Imported where no other workspace holds its keys, a bundle keeps them.
+    const elsewhere = await testSandbox();
+    expect(ok<ImportResult>(await importBundle(elsewhere, bytes)).reissued_keys).toEqual([]);
+  });
+});
