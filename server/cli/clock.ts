@@ -95,7 +95,7 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
   return 0;
 }
 
-/** What an advance fired, for people: a summary line, then the events (type and id), in order. */
+/** What an advance fired, for people: a summary line, then the events (type and what each is about), in order. */
 export function firedLines(fired: Fired): string[] {
   const { events, deliveries, jobs } = fired;
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -103,7 +103,9 @@ export function firedLines(fired: Fired): string[] {
     `fired: ${plural(events.length, 'event', 'events')}, ${plural(deliveries, 'webhook delivery attempt', 'webhook delivery attempts')}, ${plural(jobs, 'job', 'jobs')}`,
   ];
   const width = Math.max(0, ...events.slice(0, SHOWN_EVENTS).map((e) => e.type.length));
-  for (const event of events.slice(0, SHOWN_EVENTS)) lines.push(`  ${event.type.padEnd(width)}  ${event.id}`);
+  // The resource (the checkout, the card) is what a user looks for; the event id is in --json.
+  for (const event of events.slice(0, SHOWN_EVENTS))
+    lines.push(`  ${event.type.padEnd(width)}  ${event.resource_id ?? `event ${event.id}`}`);
   if (events.length > SHOWN_EVENTS)
     lines.push(`  … and ${events.length - SHOWN_EVENTS} more (--json lists them all)`);
   return lines;

@@ -25,7 +25,15 @@ export type ClockState = Static<typeof ClockState>;
 
 /** What a clock advance ran: the events recorded, delivery attempts made, jobs run. */
 export const Fired = Type.Object({
-  events: Type.Array(Type.Object({ type: Type.String(), id: Type.String() })),
+  events: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      id: Type.String({ description: 'the event' }),
+      resource_id: Nullable(
+        Type.String({ description: 'what the event is about: the checkout, card, payout…' }),
+      ),
+    }),
+  ),
   deliveries: Type.Integer({ minimum: 0 }),
   jobs: Type.Integer({ minimum: 0 }),
 });

@@ -31,6 +31,7 @@ export interface ListedEvent {
   id: string;
   type: string;
   data: Record<string, unknown>;
+  created_at: string;
 }
 
 const SHOWN_CHARS = 500;

@@ -6,7 +6,7 @@
  */
 import type { Env } from '../contract/common.js';
 import type { RunChanges } from '../contract/scenario-library.js';
-import type { Baseline, ScenarioClient } from './client.js';
+import type { Baseline, ListedEvent, ScenarioClient } from './client.js';
 import type { Scenario } from './format.js';
 import { referencesIn, stringsIn } from './refs.js';
 
@@ -81,15 +81,18 @@ export async function runChanges(
   merchants: RunChanges['merchants'],
 ): Promise<RunChanges> {
   const { now } = (await client.controlOk('GET', '/sandbox/clock')) as { now: string };
-  const counts = new Map<string, number>();
+  const fired: ListedEvent[] = [];
   const seen = new Set<string>();
   for (const { id } of merchants) {
     if (seen.has(id)) continue;
     seen.add(id);
-    for (const env of ENVS)
-      for (const event of await client.events(id, env))
-        counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    // Each list is newest first: reversed, it is in the order things happened.
+    for (const env of ENVS) fired.push(...(await client.events(id, env)).reverse());
   }
+  // In the order they happened, across merchants and environments (a stable sort keeps each list's).
+  fired.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const counts = new Map<string, number>();
+  for (const event of fired) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
   return {
     merchants,
     clock: {

@@ -19,7 +19,8 @@ export interface ClockState {
 
 /** What a clock advance ran: the events recorded, delivery attempts made, jobs run. */
 export interface Fired {
-  events: { type: string; id: string }[];
+  /** each event: its type, its id, and the resource it is about (a checkout, a card…) */
+  events: { type: string; id: string; resource_id: string | null }[];
   deliveries: number;
   jobs: number;
 }

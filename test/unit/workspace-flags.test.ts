@@ -82,18 +82,22 @@ describe('clock advance: what fired', () => {
     expect(
       firedLines({
         events: [
-          { type: 'checkout.expired', id: 'evt_1' },
-          { type: 'payout.completed', id: 'evt_2' },
+          { type: 'checkout.expired', id: 'evt_1', resource_id: 'chk_1' },
+          { type: 'payout.completed', id: 'evt_2', resource_id: null },
         ],
         deliveries: 1,
         jobs: 3,
       }),
     ).toEqual([
       'fired: 2 events, 1 webhook delivery attempt, 3 jobs',
-      '  checkout.expired  evt_1',
-      '  payout.completed  evt_2',
+      '  checkout.expired  chk_1',
+      '  payout.completed  event evt_2',
     ]);
-    const many = Array.from({ length: 25 }, (_, i) => ({ type: 'checkout.expired', id: `evt_${i}` }));
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      type: 'checkout.expired',
+      id: `evt_${i}`,
+      resource_id: `chk_${i}`,
+    }));
     const lines = firedLines({ events: many, deliveries: 0, jobs: 1 });
     expect(lines).toHaveLength(22);
     expect(lines.at(-1)).toBe('  … and 5 more (--json lists them all)');

@@ -38,7 +38,7 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
   ): Promise<{ ran: number; fired: Fired }> => {
     const fired: Fired = { events: [], deliveries: 0, jobs: 0 };
     const offEvents = events.on((event) => {
-      fired.events.push({ type: event.type, id: event.id });
+      fired.events.push({ type: event.type, id: event.id, resource_id: event.resource_id });
     });
     const offAttempts = dispatcher.onAttempt(() => {
       fired.deliveries++;

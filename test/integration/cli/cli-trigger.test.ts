@@ -75,11 +75,11 @@ describe('svc-sandbox trigger', () => {
     const [merchant] = sandbox.db.prepare('SELECT id FROM merchants').all() as { id: string }[];
     expect(first.stdout).toContain(`  merchants: made Demo Coffee Roasters (${merchant!.id})\n`);
     expect(first.stdout).toMatch(/^ {2}clock: moved 2h \(\S+Z → \S+Z\)$/m);
-    expect(first.stdout).toContain('  events fired: checkout.partial ×1, checkout.created ×1\n');
+    expect(first.stdout).toContain('  events fired: checkout.created ×1, checkout.partial ×1\n');
     const second = await run(['trigger', 'checkout.partial', '--url', urls.test]);
     expect(second.code, second.stdout).toBe(0);
     expect(second.stdout).toContain(`  merchants: reused Demo Coffee Roasters (${merchant!.id})\n`);
-    expect(second.stdout).toContain('  events fired: checkout.partial ×1, checkout.created ×1\n');
+    expect(second.stdout).toContain('  events fired: checkout.created ×1, checkout.partial ×1\n');
     expect(sandbox.db.prepare('SELECT COUNT(*) AS n FROM merchants').get()).toEqual({ n: 1 });
   });
 

@@ -56,9 +56,10 @@ describe('library runs that reuse their merchants', () => {
       { step: 'shop', name: 'Demo Coffee Roasters', id: expect.any(String), made: true },
     ]);
     expect(first.changes!.clock.moved_seconds).toBe(7200);
+    // In the order they happened.
     expect(first.changes!.events).toEqual([
-      { type: 'checkout.partial', count: 1 },
       { type: 'checkout.created', count: 1 },
+      { type: 'checkout.partial', count: 1 },
     ]);
     const second = ok<LibraryRun>(await run({ reuse_merchants: true }));
     expect(second.ok).toBe(true);
