@@ -90,6 +90,10 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
   }
   const ran = state.ran === undefined || state.fired ? '' : `  ran=${state.ran} job(s)`;
   const where = client.workspace === undefined ? '' : `  workspace=${client.workspace}`;
+  // What the command did first, exactly as asked: the offset from real time below also holds
+  // whatever the clock was off before (a start time, a restore) and, frozen, the time since then.
+  if (action === 'advance')
+    out(`advanced by ${formatOffset(parseDuration(positionals[2]!) * 1000).slice(1)}`);
   out(`now=${state.now}  offset=${formatOffset(state.offset_ms)}  frozen=${state.frozen}${ran}${where}`);
   if (state.fired) for (const line of firedLines(state.fired)) out(line);
   return 0;

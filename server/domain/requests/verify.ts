@@ -105,7 +105,8 @@ const brief = (entry: RequestLogEntry): VerifiedRequest => ({
 
 /**
  * Checks `criteria` against `entries` (newest first, already cut at `since`). The near misses are
- * the requests with the fewest differing fields, newest first among equals.
+ * the requests of the method asked for first (a POST that was not made is not explained by GETs),
+ * then those with the fewest differing fields, newest first among equals.
  */
 export function verify(
   criteria: VerifyRequestsBody,
@@ -129,8 +130,17 @@ export function verify(
       ? []
       : misses
           .map((miss, order) => ({ ...miss, order }))
-          .sort((a, b) => a.differences.length - b.differences.length || a.order - b.order)
+          .sort(
+            (a, b) =>
+              otherMethod(criteria, a.entry) - otherMethod(criteria, b.entry) ||
+              a.differences.length - b.differences.length ||
+              a.order - b.order,
+          )
           .slice(0, NEAR_MISS_CAP)
           .map(({ entry, differences: found }) => ({ request: brief(entry), differences: found })),
   };
 }
+
+/** 1 when the criteria name a method and the request used another, else 0 (for sorting near misses). */
+const otherMethod = (criteria: VerifyRequestsBody, entry: RequestLogEntry): number =>
+  criteria.method !== undefined && criteria.method.toUpperCase() !== entry.method ? 1 : 0;

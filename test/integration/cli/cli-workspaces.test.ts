@@ -233,6 +233,7 @@ describe('--workspace on client commands', () => {
     expect(quiet.fired.events).toEqual([]);
     const human = await s.cli(['clock', 'advance', '1h', '--workspace', w.id]);
     expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.split('\n')[0]).toBe('advanced by 1h');
     expect(human.stdout).toMatch(/^now=2026-01-01T01:30:00\.000Z .* frozen=true/m);
     expect(human.stdout).toMatch(/^fired: 1 event, \d+ webhook delivery attempts?, [1-9]\d* jobs?$/m);
     // The checkout's id (what a user looks for), not the event's.
