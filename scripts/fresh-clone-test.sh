@@ -38,5 +38,6 @@ start=$SECONDS
 echo "== npm test"
 status=0
 npm test || status=$?
+node scripts/test-summary.js test-results/vitest.json || true
 echo "npm test: $((SECONDS - start)) s, exit $status"
 exit "$status"
