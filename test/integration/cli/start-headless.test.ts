@@ -10,8 +10,19 @@ import { CLI, cliEnv, ensureBuilt, ROOT } from '../../helpers/cli.js';
 beforeAll(() => ensureBuilt([CLI]), 180_000);
 
 const started: ReturnType<typeof spawn>[] = [];
-afterEveryTest(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+// SIGTERM, which start.js forwards to the sandbox it started (in a process group of its own, so a
+// SIGKILL of start.js would leave that sandbox running); SIGKILL only if it has not ended in 5 s.
+afterEveryTest(async () => {
+  await Promise.all(
+    started.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await ended;
+      clearTimeout(timer);
+    }),
+  );
 });
 
 /** Runs scripts/start.js until its ready line; resolves with everything it printed by then. */
@@ -57,5 +68,14 @@ it("says in one line that it runs headless because Electron's binary is absent, 
     "svc-sandbox: running headless (Electron's binary is not installed here); open the dashboard URL below in a browser.",
   );
   expect(`${stdout}${stderr}`).not.toMatch(/delete|failed to install|try installing/i);
-  expect(stdout.split('\n')[1]).toMatch(/^svc-sandbox ready test=http:\/\/127\.0\.0\.1:\d+ /);
+  const ready = /^svc-sandbox ready test=(http:\/\/127\.0\.0\.1:\d+) /.exec(stdout.split('\n')[1] ?? '');
+  expect(ready).not.toBeNull();
+  // Stopped as a user stops it (SIGTERM, or Ctrl-C), the sandbox it started stops too.
+  const child = started[0]!;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  await exited;
+  await expect(
+    fetch(`${ready![1]}/sandbox/health`, { signal: AbortSignal.timeout(2_000) }),
+  ).rejects.toThrow();
 });
