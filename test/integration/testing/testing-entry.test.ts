@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Checkout } from '../../../server/contract/checkouts.js';
 import {
   closeWorkspaces,
@@ -15,6 +15,7 @@ import {
   type TestSandbox,
   workspace,
 } from '../../../server/testing/index.js';
+import { ensureBuilt } from '../../helpers/cli.js';
 
 const open: TestSandbox[] = [];
 afterEach(async () => {
@@ -207,8 +208,12 @@ export { events, key, control };
 `;
 
 const builtCli = fileURLToPath(new URL('../../../dist/server/cli.js', import.meta.url));
+const builtTesting = fileURLToPath(new URL('../../../dist/server/testing.js', import.meta.url));
 
-describe.runIf(existsSync(builtCli))('svc-sandbox/testing, child process (needs the build)', () => {
+describe('svc-sandbox/testing, child process (needs the build)', () => {
+  // Built here when missing (a bare `vitest run`), never skipped: `npm test` builds first.
+  beforeAll(() => ensureBuilt([builtCli, builtTesting], ['npm', 'run', 'build:server', '--silent']), 180_000);
+
   it('starts `serve` on free ports, reads its addresses, and stops it', async () => {
     const sandbox = await started({ mode: 'child', setEnv: false });
     expect(sandbox.mode).toBe('child');
