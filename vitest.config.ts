@@ -41,8 +41,9 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
-      // The dashboard in Chromium: `npm run test:fast` leaves these out.
-      ...(fast ? [] : [{ extends: true, test: { name: 'browser', include: BROWSER } }]),
+      // The dashboard in Chromium: `npm run test:fast` leaves these out. A browser test waits on
+      // a browser and a sandbox at once, with three workers on two cores: twice the usual budget.
+      ...(fast ? [] : [{ extends: true, test: { name: 'browser', include: BROWSER, testTimeout: 40_000 } }]),
     ],
   },
 });

@@ -2,14 +2,16 @@
  * The suite's projects (vitest.config.ts). Workers run many files each and import the server once
  * (vitest's `isolate: false`), except for the files below, which need a module registry of their
  * own: a file that mocks a module (`vi.mock`) would otherwise get a module another file already
- * imported with the real dependency (or with that file's mock), and a file that asserts what the
- * process has loaded (`require.cache`) would see what other files loaded. `unit/test-projects.test.ts`
- * fails when such a file is not listed here.
+ * imported with the real dependency (or with that file's mock), a file that asserts what the
+ * process has loaded (`require.cache`) would see what other files loaded, and a file that measures
+ * the process's memory (`process.memoryUsage`) would count what other files left behind.
+ * `unit/test-projects.test.ts` fails when such a file is not listed here.
  */
 export const ISOLATED = [
   'test/unit/shell.test.ts',
   'test/unit/shell-webhook-ca.test.ts',
   'test/integration/dashboard/docs-page.test.ts',
+  'test/reliability/connections.test.ts',
 ];
 
 /** Everything but the browser: unit, integration and reliability. */

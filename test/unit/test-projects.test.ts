@@ -15,13 +15,14 @@ function testFiles(dir: string): string[] {
 }
 
 describe('the suite runs files side by side in shared workers', () => {
-  it('every file that mocks a module or reads what the process loaded runs in a worker of its own (test/projects.ts)', () => {
+  it('every file that mocks a module, reads what the process loaded or measures its memory runs in a worker of its own (test/projects.ts)', () => {
     const files = testFiles(join(ROOT, 'test')).filter((file) => !file.startsWith('test/parallel/'));
     const needing = files.filter((file) => {
       const source = readFileSync(join(ROOT, file), 'utf8');
       return (
         /\bvi\.(?:mock|doMock|unmock)\(/.test(source) ||
-        /require\)?\.cache\b|createRequire\([^)]*\)\.cache/.test(source)
+        /require\)?\.cache\b|createRequire\([^)]*\)\.cache/.test(source) ||
+        /process\.memoryUsage\(/.test(source)
       );
     });
     expect(needing.length).toBeGreaterThan(0);
