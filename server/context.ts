@@ -280,6 +280,7 @@ export function createContext(options: ContextOptions) {
   const recorder = new ScenarioRecorder({
     clock,
     merchants,
+    ledger,
     events,
     baseUrl,
     checkouts: lifecycle,

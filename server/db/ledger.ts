@@ -84,6 +84,8 @@ export function createLedgerRepo(sql: Statements) {
       txOfAccounts.all(env, JSON.stringify(accounts), limit),
     entriesOf: (txIds: string[]) => entriesOf.all(JSON.stringify(txIds)),
     unbalanced: () => unbalanced.all(),
+    /** Every stored balance, of every account in both environments. */
+    storedBalances: () => storedBalances.all(),
   };
 }
 export type LedgerRepo = ReturnType<typeof createLedgerRepo>;

@@ -134,16 +134,25 @@ const containsUuid = (path: string): boolean => path.split(/[/?&=]/).some(isUuid
 /** A GET through the app of the test listener, where the control API answers (no key). */
 type Read = (path: string, key: null) => Promise<{ status: number; body: unknown }>;
 
+/** A merchant's balance in one currency when the recording started (undefined: none then). */
+type BalanceAtStart = (
+  merchantId: string,
+  env: Env,
+  currency: string,
+) => { available: number; held: number } | undefined;
+
 /**
  * The expectations a simulation's `reads` give: the object's state (`get`, by control-API path) and
- * the owner's balance. Only what a replay can reproduce: an object from before the recording (a
- * literal id in the path) or a merchant no step names gets none.
+ * the owner's balance, as what the session moved since it started (a merchant that held money
+ * before is made anew by the replay, with none). Only what a replay can reproduce: an object from
+ * before the recording (a literal id in the path) or a merchant no step names gets none.
  */
 export async function stateExpectations(
   reads: StateReads,
   read: Read,
   refOf: (v: string) => string | undefined,
   merchantName: (id: string) => string | undefined,
+  atStart: BalanceAtStart = () => undefined,
 ): Promise<Record<string, unknown>[]> {
   const added: Record<string, unknown>[] = [];
   let state: unknown;
@@ -166,13 +175,14 @@ export async function stateExpectations(
   const found = (answer.body as { currency?: unknown; available?: unknown; held?: unknown }[]).find(
     (b) => b.currency === balance.currency,
   );
+  const before = atStart(balance.merchantId, balance.env, balance.currency) ?? { available: 0, held: 0 };
   added.push({
     expect: {
       balance: {
         merchant,
         currency: balance.currency,
-        available: typeof found?.available === 'number' ? found.available : 0,
-        held: typeof found?.held === 'number' ? found.held : 0,
+        available: (typeof found?.available === 'number' ? found.available : 0) - before.available,
+        held: (typeof found?.held === 'number' ? found.held : 0) - before.held,
         ...(balance.env === 'test' ? {} : { env: balance.env }),
       },
     },

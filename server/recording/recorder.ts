@@ -9,6 +9,7 @@ import type {
 } from '../contract/recording.js';
 import type { CheckoutLifecycle } from '../domain/checkouts/lifecycle.js';
 import type { EventRecorder } from '../domain/events/recorder.js';
+import type { Ledger } from '../domain/ledger/service.js';
 import type { MerchantService } from '../domain/merchants/service.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import {
@@ -52,6 +53,8 @@ export type { Exchange, ResourceReader } from './exchange.js';
 export interface ScenarioRecorderDeps {
   clock: { now(): number; nowIso(): string };
   merchants: Pick<MerchantService, 'get' | 'listKeys'>;
+  /** every merchant's balances now (the baseline a recording's balance expectations start from) */
+  ledger: Pick<Ledger, 'merchantBalancesNow'>;
   /** every event recorded, as it is recorded (inside the request that fires it) */
   events: Pick<EventRecorder, 'onRecord'>;
   /** the sandbox's own addresses: a URL under one (a webhook endpoint on the built-in inbox) is
@@ -115,6 +118,7 @@ export class ScenarioRecorder {
       counters: new Map(),
       owners: new Map(),
       resources: [],
+      balancesAtStart: this.deps.ledger.merchantBalancesNow(),
     };
     return this.changed();
   }
@@ -171,6 +175,7 @@ export class ScenarioRecorder {
       read,
       (v) => s.refs.get(v),
       (id) => s.merchants.get(id),
+      (merchantId, env, currency) => s.balancesAtStart.get(`${merchantId} ${env} ${currency}`),
     );
     // The recording may have stopped meanwhile, or other steps come in: right after its own step.
     if (added.length === 0 || this.session !== s) return;

@@ -22,4 +22,9 @@ export interface Session {
   /** an object created while recording → who owns it, in which environment (to read it back) */
   owners: Map<string, Owner>;
   resources: RecordedResource[];
+  /**
+   * Each merchant's balance when the recording started (`merchantId env currency`): a balance
+   * expectation is what the session moved, so it holds wherever a replay starts.
+   */
+  balancesAtStart: Map<string, { available: number; held: number }>;
 }

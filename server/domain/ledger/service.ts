@@ -102,6 +102,24 @@ export class Ledger {
     return [...byCurrency.values()];
   }
 
+  /**
+   * Every merchant's balances at this moment, keyed `merchantId env currency`: a baseline to
+   * measure what later work moved (a recording's balance expectations).
+   */
+  merchantBalancesNow(): Map<string, { available: number; held: number }> {
+    const out = new Map<string, { available: number; held: number }>();
+    for (const row of this.repo.storedBalances()) {
+      const [owner, merchantId, kind] = row.account.split(':');
+      if (owner !== 'merchant' || (kind !== 'available' && kind !== 'pending')) continue;
+      const key = `${merchantId} ${row.env} ${row.currency}`;
+      const balance = out.get(key) ?? { available: 0, held: 0 };
+      if (kind === 'available') balance.available = row.balance;
+      else balance.held = row.balance;
+      out.set(key, balance);
+    }
+    return out;
+  }
+
   merchantTransactions(env: Env, merchantId: string, limit = 100) {
     // The merchant's accounts, including its fees on hold (so the 7-day release shows too).
     const txs = this.repo.transactionsOf(
