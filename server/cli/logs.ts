@@ -10,7 +10,8 @@ Streams what happens in the sandbox (GET /sandbox/events) until interrupted, one
   request   <time> <env> <method> <path> → <status> <duration>ms  (merchant <id>)  (every /v1 request;
             one no key matched ends in "(no merchant: unauthenticated)"; one an API fault
             changed ends in "[fault <rule>: <effect>]")
-<time> is sandbox time. With --json, one object per line: {"kind": "event"|"delivery"|"request", "data": {...}}.
+Lines come in the order things happened: a request, then the events it caused, then their
+deliveries. <time> is sandbox time (a request's: when its response left). With --json, one object per line: {"kind": "event"|"delivery"|"request", "data": {...}}.
 
 Options:
   --merchant <id>   only this merchant

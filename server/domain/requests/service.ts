@@ -43,7 +43,7 @@ export interface FinishedRequest {
 }
 
 export interface RequestLogDeps {
-  repo: Pick<RequestLog, 'append' | 'onWritten' | 'list' | 'get'>;
+  repo: Pick<RequestLog, 'append' | 'list' | 'get'>;
   clock: Pick<Clock, 'nowIso'>;
 }
 
@@ -114,8 +114,8 @@ export function statusRange(filter: string | undefined): { min: number; max: num
 export class RequestLogService {
   private readonly bus = new EventEmitter();
 
-  /** the log's subscription, held only while a live stream listens */
-  private unsubscribe: (() => void) | null = null;
+  /** whether a live stream listens (a request with none emits nothing) */
+  private listening = false;
 
   constructor(private readonly deps: RequestLogDeps) {
     this.bus.setMaxListeners(0);
@@ -143,7 +143,13 @@ export class RequestLogService {
             : capBody(request.responseBody),
     };
     if (request.fault) entry.fault = request.fault;
-    this.deps.repo.append(entry);
+    const stored = this.deps.repo.append(entry);
+    // Told at once, as the response leaves: the live stream shows a request before the events
+    // its commit announced (it holds those for a turn), not after the log's next write.
+    if (this.listening) {
+      const { seq: _seq, ...row } = stored;
+      this.bus.emit('request', row);
+    }
   }
 
   /** Newest first; it includes every entry recorded before the call. */
@@ -184,19 +190,13 @@ export class RequestLogService {
     return row;
   }
 
-  /** Each entry once it is written (the live stream's `event: request`). */
+  /** Each entry as it is recorded (the live stream's `event: request`). */
   on(listener: (entry: RequestLogEntry) => void): () => void {
-    // Subscribed only while someone listens: otherwise the log keeps no row past its append.
-    this.unsubscribe ??= this.deps.repo.onWritten((rows) => {
-      for (const { seq: _seq, ...row } of rows) this.bus.emit('request', row);
-    });
     this.bus.on('request', listener);
+    this.listening = true;
     return () => {
       this.bus.off('request', listener);
-      if (this.bus.listenerCount('request') === 0) {
-        this.unsubscribe?.();
-        this.unsubscribe = null;
-      }
+      this.listening = this.bus.listenerCount('request') > 0;
     };
   }
 }

@@ -64,8 +64,26 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
       });
       raw.write(': connected\n\n');
       streams.add(raw);
-      const send = (type: string, id: string, data: unknown) =>
-        raw.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+      const frame = (type: string, id: string, data: unknown) =>
+        `event: ${type}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
+      // Everything but a request's line waits one turn, in order: a write's commit announces its
+      // events before its response leaves (and its request is recorded), so without the wait a
+      // reader would see what a request caused before the request.
+      let held: string[] = [];
+      let flushing: NodeJS.Immediate | null = null;
+      const flush = () => {
+        if (flushing) clearImmediate(flushing);
+        flushing = null;
+        if (held.length > 0 && !raw.writableEnded) raw.write(held.join(''));
+        held = [];
+      };
+      const send = (type: string, id: string, data: unknown) => {
+        held.push(frame(type, id, data));
+        flushing ??= setImmediate(flush);
+      };
+      const sendNow = (type: string, id: string, data: unknown) => {
+        if (!raw.writableEnded) raw.write(frame(type, id, data));
+      };
       // A stream outlives any one context: it holds none open (a restore does not wait for it) and
       // follows its workspace's. A restore or a reset mounts a new context in the workspace: the
       // stream says so (a `workspace` change) and follows the new one.
@@ -83,7 +101,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
           // A request no key matched passes the merchant filter: it may be this merchant's, sent
           // with a wrong key, and is exactly what a developer watching one merchant needs to see.
           if (wanted(entry) || (entry.merchant_id === null && (env === undefined || entry.env === env)))
-            send('request', entry.id, entry);
+            sendNow('request', entry.id, entry);
         });
         const offChanges = changes.on((notice) => {
           const shown = notice.changes.filter(
@@ -98,8 +116,10 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
           send('change', `change:${reason}`, { seq: 0, changes: [{ kind: 'workspace' }] });
           off();
           const next = reason === 'deleted' ? null : request.workspace.successor();
-          if (next === null) raw.end();
-          else {
+          if (next === null) {
+            flush();
+            raw.end();
+          } else {
             request.workspace = next;
             follow();
           }
@@ -124,6 +144,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
       heartbeat.unref();
       raw.on('close', () => {
         clearInterval(heartbeat);
+        if (flushing) clearImmediate(flushing);
         off();
         offScenarios();
         streams.delete(raw);

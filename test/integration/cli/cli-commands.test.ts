@@ -248,6 +248,10 @@ describe('svc-sandbox logs tail', () => {
     expect(delivery).toMatch(
       /^\S+Z test delivery checkout\.created [0-9a-f-]{36} #1 → 200 http:\/\/127\.0\.0\.1:\d+\/hook/,
     );
+    // In the order things happened: the request, the event it caused, that event's delivery.
+    const request = await tail.line(/ POST \/v1\/checkouts → 200 /);
+    expect(tail.lines.indexOf(request)).toBeLessThan(tail.lines.indexOf(event));
+    expect(tail.lines.indexOf(event)).toBeLessThan(tail.lines.indexOf(delivery));
     expect(await tail.stop('SIGINT')).toEqual({ code: 0, signal: null });
   });
 
