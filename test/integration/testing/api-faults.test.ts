@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Faults } from '../../../server/contract/faults.js';
 import type { RequestLogEntry, VerifyRequestsResult } from '../../../server/contract/requests.js';
 import type { Sandbox } from '../../../server/sandbox.js';
-import { type Actor, createMerchant, testSandbox as openSandbox } from '../../helpers/sandbox.js';
+import { type Actor, createMerchant, testSandbox as openSandbox, tempDir } from '../../helpers/sandbox.js';
 
 /** A sandbox listening on 127.0.0.1 (faults are about real connections). */
 async function testSandbox(options: Parameters<typeof openSandbox>[0] = {}): Promise<Sandbox> {
@@ -127,17 +128,49 @@ describe('API faults', () => {
   it('a 429 carries Retry-After; a route template matches; the control API is never faulted', async () => {
     const sandbox = await testSandbox();
     const actor = await createMerchant(sandbox);
-    await control(sandbox, 'PUT', '/sandbox/faults', {
-      rules: [{ match: { path: '/v1/checkouts/{id}' }, effect: { status: 429, retry_after_s: 2 } }],
-    });
     const created = (await (await api(sandbox, actor, 'POST', '/v1/checkouts', checkout())).json()) as {
       id: string;
     };
+    await control(sandbox, 'PUT', '/sandbox/faults', {
+      rules: [
+        { match: { path: '/v1/checkouts/{id}' }, effect: { status: 429, retry_after_s: 2 } },
+        // Every request of every method and path: only the control API can escape it.
+        { id: 'everything', effect: { status: 503 } },
+      ],
+    });
     const res = await api(sandbox, actor, 'GET', `/v1/checkouts/${created.id}`);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
     expect(((await res.json()) as { error: string }).error).toContain('"rule-1"');
-    expect((await control(sandbox, 'GET', `/sandbox/merchants/${actor.merchantId}`)).status).toBe(200);
+    // The catch-all is in force on /v1 ...
+    const other = await api(sandbox, actor, 'GET', '/v1/checkouts');
+    expect(other.status).toBe(503);
+    expect(((await other.json()) as { error: string }).error).toContain('"everything"');
+    // ... and never on the control API, whatever the method, on either listener.
+    const controlCalls: [string, 'GET' | 'POST' | 'PUT', string, object?][] = [
+      ['test', 'GET', `/sandbox/merchants/${actor.merchantId}`],
+      ['test', 'GET', `/sandbox/checkouts/${created.id}`],
+      ['test', 'GET', '/sandbox/clock'],
+      ['test', 'POST', '/sandbox/clock/advance', { seconds: 1 }],
+      ['test', 'POST', '/sandbox/request-log/verify', { method: 'GET' }],
+      ['test', 'GET', '/sandbox/request-log'],
+      ['production', 'GET', '/sandbox/health'],
+    ];
+    for (const [env, method, url, body] of controlCalls) {
+      const answer = await fetch(`${sandbox.urls()[env as 'test' | 'production']}${url}`, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      await answer.arrayBuffer();
+      expect([method, url, answer.status]).toEqual([method, url, 200]);
+    }
+    // Not one control call was even counted against the rules: only the two /v1 calls were.
+    const faults = (await control(sandbox, 'GET', '/sandbox/faults')).body as Faults;
+    expect(faults.rules.map((r) => [r.id, r.applied])).toEqual([
+      ['rule-1', 1],
+      ['everything', 1],
+    ]);
   });
 
   it('latency: the right answer, later', async () => {
@@ -242,6 +275,76 @@ describe('API faults', () => {
     for (const other of runs.slice(1)) expect(other).toEqual(runs[0]);
   });
 
+  it('match.env production faults the production address only: the same requests in test are answered', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    await control(sandbox, 'PUT', '/sandbox/faults', {
+      rules: [{ id: 'prod-down', match: { env: 'production' }, effect: { status: 503 } }],
+    });
+    const inTest = [
+      await api(sandbox, actor, 'GET', '/v1/checkouts'),
+      await api(sandbox, actor, 'POST', '/v1/checkouts', checkout()),
+    ];
+    for (const res of inTest) await res.arrayBuffer();
+    expect(inTest.map((res) => res.status)).toEqual([200, 200]);
+    const inProduction = await fetch(`${sandbox.urls().production}/v1/checkouts`, { headers: actor.auth });
+    expect(inProduction.status).toBe(503);
+    expect(((await inProduction.json()) as { error: string }).error).toContain('"prod-down"');
+    const faults = (await control(sandbox, 'GET', '/sandbox/faults')).body as Faults;
+    expect(faults.rules[0]).toMatchObject({ id: 'prod-down', applied: 1, remaining: null });
+    const marked = (await log(sandbox)).filter((e) => e.fault).map((e) => [e.env, e.status]);
+    expect(marked).toEqual([['production', 503]]);
+  });
+
+  it('a seeded sequence and its remaining counts continue across a restart on the same database file', async () => {
+    const rules = {
+      seed: 'restart-1',
+      rules: [{ id: 'flaky', rate: 0.5, count: 6, effect: { status: 500 } }],
+    };
+    const statuses = async (sandbox: Sandbox, actor: Actor, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const res = await api(sandbox, actor, 'GET', '/v1/checkouts');
+        await res.arrayBuffer();
+        out.push(res.status);
+      }
+      return out;
+    };
+    const faultsOf = async (sandbox: Sandbox) =>
+      ((await control(sandbox, 'GET', '/sandbox/faults')).body as Faults).rules.map((r) => ({
+        remaining: r.remaining,
+        applied: r.applied,
+      }));
+
+    // Without a restart: 16 requests in one go.
+    const unbroken = await testSandbox();
+    const unbrokenActor = await createMerchant(unbroken);
+    await control(unbroken, 'PUT', '/sandbox/faults', rules);
+    const expected = await statuses(unbroken, unbrokenActor, 16);
+    const expectedFaults = await faultsOf(unbroken);
+
+    // The same 16 with the sandbox closed and opened again on its file after the first 8.
+    const dbPath = join(tempDir(), 'sandbox.db');
+    const first = await testSandbox({ dbPath });
+    const actor = await createMerchant(first);
+    await control(first, 'PUT', '/sandbox/faults', rules);
+    const before = await statuses(first, actor, 8);
+    const atClose = await faultsOf(first);
+    await first.close();
+    const second = await testSandbox({ dbPath });
+    // The remaining count is what it was, neither reset to the rule's count nor spent.
+    expect(await faultsOf(second)).toEqual(atClose);
+    const after = await statuses(second, actor, 8);
+
+    // Something was faulted on each side of the restart, and the rule was not spent before it.
+    expect(before).toContain(500);
+    expect(after).toContain(500);
+    expect(atClose[0]!.remaining).toBeGreaterThan(0);
+    expect(atClose[0]!.remaining).toBeLessThan(6);
+    expect([...before, ...after]).toEqual(expected);
+    expect(await faultsOf(second)).toEqual(expectedFaults);
+  });
+
   it('bad rules are refused with 422 naming the field', async () => {
     const sandbox = await testSandbox();
     const two = await control(sandbox, 'PUT', '/sandbox/faults', {
@@ -310,5 +413,95 @@ describe('request verification', () => {
     });
     expect(unknown.status).toBe(422);
     expect((unknown.body as { error: string }).error).toMatch(/^since: /);
+  });
+  const verifyOf = async (sandbox: Sandbox, criteria: object) => {
+    const res = await control(sandbox, 'POST', '/sandbox/request-log/verify', criteria);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as VerifyRequestsResult;
+  };
+  const send = async (sandbox: Sandbox, actor: Actor, method: string, path: string, body?: object) => {
+    const res = await api(sandbox, actor, method, path, body);
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  it('since as a time: only the requests at or after it count', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    expect(await send(sandbox, actor, 'GET', '/v1/checkouts?limit=1')).toBe(200);
+    const clock = await control(sandbox, 'POST', '/sandbox/clock/advance', { seconds: 60 });
+    const at = (clock.body as { now: string }).now;
+    expect(await send(sandbox, actor, 'GET', '/v1/checkouts?limit=2')).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const after = await verifyOf(sandbox, {
+      method: 'GET',
+      path: '/v1/checkouts',
+      since: at,
+      count: { eq: 1 },
+    });
+    expect(after).toMatchObject({ ok: true, matched: 1 });
+    expect(after.requests.map((r) => r.path)).toEqual(['/v1/checkouts?limit=2']);
+    // A time before both: both count.
+    const earlier = new Date(Date.parse(at) - 3600_000).toISOString();
+    expect(await verifyOf(sandbox, { method: 'GET', since: earlier })).toMatchObject({
+      ok: true,
+      matched: 2,
+    });
+  });
+
+  it('count.lte: more matching requests than allowed fail', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    for (let i = 0; i < 2; i++) expect(await send(sandbox, actor, 'GET', '/v1/checkouts')).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const tooMany = await verifyOf(sandbox, { method: 'GET', path: '/v1/checkouts', count: { lte: 1 } });
+    expect(tooMany).toMatchObject({ ok: false, matched: 2, count: { lte: 1 } });
+    expect(await verifyOf(sandbox, { method: 'GET', count: { lte: 2 } })).toMatchObject({
+      ok: true,
+      matched: 2,
+    });
+    expect(await verifyOf(sandbox, { method: 'POST', count: { lte: 0 } })).toMatchObject({
+      ok: true,
+      matched: 0,
+    });
+  });
+
+  it('env: only the requests sent to that environment match', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    expect(await send(sandbox, actor, 'GET', '/v1/checkouts')).toBe(200);
+    const production = await fetch(`${sandbox.urls().production}/v1/checkouts?limit=3`, {
+      headers: actor.auth,
+    });
+    await production.arrayBuffer();
+    expect(production.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const inProduction = await verifyOf(sandbox, { method: 'GET', env: 'production', count: { eq: 1 } });
+    expect(inProduction).toMatchObject({ ok: true, matched: 1 });
+    expect(inProduction.requests.map((r) => [r.env, r.path])).toEqual([
+      ['production', '/v1/checkouts?limit=3'],
+    ]);
+    const inTest = await verifyOf(sandbox, { method: 'GET', env: 'test', count: { eq: 1 } });
+    expect(inTest.requests.map((r) => [r.env, r.path])).toEqual([['test', '/v1/checkouts']]);
+  });
+
+  it('a status class (4xx) matches every status of the class and no other', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    expect(await send(sandbox, actor, 'GET', '/v1/checkouts')).toBe(200);
+    expect(await send(sandbox, actor, 'GET', '/v1/checkouts/00000000-0000-4000-8000-000000000000')).toBe(404);
+    expect(await send(sandbox, actor, 'POST', '/v1/checkouts', { title: 'no amount or expiry' })).toBe(422);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const clientErrors = await verifyOf(sandbox, { status: '4xx', count: { eq: 2 } });
+    expect(clientErrors).toMatchObject({ ok: true, matched: 2 });
+    expect(clientErrors.requests.map((r) => r.status)).toEqual([422, 404]);
+    expect(await verifyOf(sandbox, { status: '2xx', count: { eq: 1 } })).toMatchObject({
+      ok: true,
+      matched: 1,
+    });
+    expect(await verifyOf(sandbox, { status: '5xx', count: { eq: 0 } })).toMatchObject({
+      ok: true,
+      matched: 0,
+    });
   });
 });
