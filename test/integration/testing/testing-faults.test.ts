@@ -79,6 +79,17 @@ describe('svc-sandbox/testing: faults and verification', () => {
     await ws.faults.clear();
     expect((await ws.faults.list()).rules).toEqual([]);
     await ws.faults.set([{ effect: { status: 500 } }]);
+    // A second workspace, live beside it in the same sandbox: none of its faults, none of its requests faulted.
+    const live = await workspace();
+    const list = (w: TestWorkspace) => fetch(`${w.urls.test}/v1/checkouts`, { headers: w.headers });
+    const [faulted, answered] = [await list(ws), await list(live)];
+    expect([faulted.status, answered.status]).toEqual([500, 200]);
+    expect(await answered.json()).toEqual([]);
+    await faulted.arrayBuffer();
+    expect((await live.faults.list()).rules).toEqual([]);
+    expect((await createCheckout(live, 'order-live')).attempt).toBe(1);
+    expect((await ws.faults.list()).rules.map((r) => r.applied)).toEqual([1]);
+    await live.close();
     await ws.close();
     const other = await workspace();
     expect((await other.faults.list()).rules).toEqual([]);
