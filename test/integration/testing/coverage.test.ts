@@ -4,12 +4,13 @@ import { EVENT_TYPES } from '../../../server/contract/events.js';
 import { UNLISTED } from '../../../server/domain/coverage/service.js';
 import type { Sandbox } from '../../../server/sandbox.js';
 import { call, control, createCheckout, ok, pay } from '../../helpers/api.js';
-import { createMerchant, testSandbox } from '../../helpers/sandbox.js';
+import { BYSTANDER, createMerchant, testSandbox } from '../../helpers/sandbox.js';
 
 // GET /sandbox/coverage: the spec's events and state transitions a workspace reached.
 
-async function coverageOf(sandbox: Sandbox): Promise<Coverage> {
-  return ok<Coverage>(await call(sandbox, { url: '/sandbox/coverage' }));
+async function coverageOf(sandbox: Sandbox, workspace?: string): Promise<Coverage> {
+  const headers = workspace === undefined ? {} : { 'x-svc-workspace': workspace };
+  return ok<Coverage>(await call(sandbox, { url: '/sandbox/coverage', headers }));
 }
 
 const count = (report: Coverage, machine: string, from: string, to: string) =>
@@ -64,6 +65,58 @@ describe('coverage', () => {
     expect(unlisted).toEqual([
       { machine: 'checkout', from: 'active', to: 'completed', via: UNLISTED, count: 1 },
     ]);
+  });
+
+  it('counts a move that keeps the status: two partial refunds are two moves, the second partially_refunded → partially_refunded', async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const checkout = await createCheckout(sandbox, actor, { amount: 20_000_000 });
+    ok(await pay(sandbox, checkout.id));
+    ok(await control(sandbox, 'POST', `/sandbox/checkouts/${checkout.id}/complete`));
+    for (const amount of [5_000_000, 3_000_000]) {
+      const refunded = ok<{ status: string }>(
+        await call(sandbox, {
+          method: 'POST',
+          url: `/v1/checkouts/${checkout.id}/refund`,
+          headers: actor.auth,
+          payload: { amount },
+        }),
+      );
+      expect(refunded.status).toBe('partially_refunded');
+    }
+    const report = await coverageOf(sandbox);
+    expect(count(report, 'checkout', 'completed', 'partially_refunded')).toBe(1);
+    expect(count(report, 'checkout', 'partially_refunded', 'partially_refunded')).toBe(1);
+    expect(count(report, 'checkout', 'partially_refunded', 'refunded')).toBe(0);
+    expect(eventCount(report, 'checkout.refunded')).toBe(2);
+    // A write that keeps any other status is no move: the checkout's other writes counted nothing more.
+    expect(
+      report.transitions
+        .filter((t) => t.machine === 'checkout' && t.count > 0)
+        .map((t) => [t.from, t.to, t.count]),
+    ).toEqual([
+      ['(new)', 'active', 1],
+      ['active', 'paid', 1],
+      ['paid', 'completed', 1],
+      ['completed', 'partially_refunded', 1],
+      ['partially_refunded', 'partially_refunded', 1],
+    ]);
+  });
+
+  it("is the workspace's own: what one workspace reached leaves a second one at 0", async () => {
+    const sandbox = await testSandbox();
+    const actor = await createMerchant(sandbox);
+    const checkout = await createCheckout(sandbox, actor);
+    ok(await pay(sandbox, checkout.id));
+    const reached = await coverageOf(sandbox);
+    expect(eventCount(reached, 'checkout.paid')).toBe(1);
+    expect(count(reached, 'checkout', 'active', 'paid')).toBe(1);
+    // The sandbox's second workspace, live all along, reached nothing.
+    const second = await coverageOf(sandbox, BYSTANDER);
+    expect(second.events.length).toBe(reached.events.length);
+    expect(second.transitions.length).toBe(reached.transitions.length);
+    expect(second.events.filter((e) => e.count !== 0)).toEqual([]);
+    expect(second.transitions.filter((t) => t.count !== 0)).toEqual([]);
   });
 
   it('starts again at 0 after a reset, and goes back with a checkpoint', async () => {
