@@ -63,22 +63,25 @@ describe('svc-sandbox faults', { timeout: 120_000 }, () => {
 
   it('every effect from flags; rules from a YAML file; a bad command line exits 2', async () => {
     const { url } = await started();
-    for (const flags of [
-      ['--status', '429', '--retry-after', '3'],
-      ['--latency', '10-20'],
-      ['--timeout'],
-      ['--lost-response'],
-    ]) {
+    for (const [flags, effect] of [
+      [['--status', '429', '--retry-after', '3'], { status: 429, retry_after_s: 3 }],
+      [['--latency', '10-20'], { latency_ms: { min: 10, max: 20 } }],
+      [['--timeout'], { timeout: true }],
+      [['--lost-response'], { lost_response: true }],
+    ] as const) {
       const res = await run(['faults', 'set', '--url', url, '--json', ...flags]);
       expect(res.code, res.stderr).toBe(0);
-      expect(Object.keys((JSON.parse(res.stdout) as Faults).rules[0]!.effect)[0]).toBe(
+      const rule = (JSON.parse(res.stdout) as Faults).rules[0]!;
+      expect(Object.keys(rule.effect)[0]).toBe(
         {
           '--status': 'status',
           '--latency': 'latency_ms',
           '--timeout': 'timeout',
           '--lost-response': 'lost_response',
-        }[flags[0]!],
+        }[flags[0]],
       );
+      // The values too: the Retry-After and the latency range the flags gave, as the sandbox holds them.
+      expect(rule.effect, flags.join(' ')).toEqual(effect);
     }
     const file = join(tempDir(), 'faults.yaml');
     writeFileSync(
@@ -139,5 +142,21 @@ describe('svc-sandbox verify', { timeout: 120_000 }, () => {
     expect(failed.stdout).toContain('near misses:');
     expect(failed.stdout).toContain('query.limit: expected "10", actual "5"');
     expect((await run(['verify', '--url', url, '--body', '{nope'])).code).toBe(2);
+  });
+
+  it('--at-most and --at-least bound the number of matching requests', async () => {
+    const { url, v1 } = await started();
+    for (let i = 0; i < 2; i++) await (await v1('GET', '/v1/checkouts')).arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const match = ['verify', '--url', url, '--method', 'GET', '--path', '/v1/checkouts'];
+    const tooMany = await run([...match, '--at-most', '1']);
+    expect(tooMany.code, tooMany.stdout).toBe(1);
+    expect(tooMany.stdout).toMatch(/^FAILED: 2 matching request\(s\), expected at most 1$/m);
+    const tooFew = await run([...match, '--at-least', '3']);
+    expect(tooFew.code, tooFew.stdout).toBe(1);
+    expect(tooFew.stdout).toMatch(/^FAILED: 2 matching request\(s\), expected at least 3$/m);
+    const within = await run([...match, '--at-least', '2', '--at-most', '2']);
+    expect(within.code, within.stderr).toBe(0);
+    expect(within.stdout).toMatch(/^ok: 2 matching request\(s\), expected at least 2 and at most 2$/m);
   });
 });
