@@ -8,7 +8,13 @@ import type { Env } from './contract/common.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './http/connections.js';
 import { clientErrorHandler, formatSchemaErrors } from './http/errors.js';
 import { lazySerializers } from './http/lazy-compile.js';
-import { documentRoutes, openapiServers, servedDocument, swaggerOptions } from './http/openapi.js';
+import {
+  type DeclaredOperation,
+  documentRoutes,
+  openapiServers,
+  servedDocument,
+  swaggerOptions,
+} from './http/openapi.js';
 import { SettingsDocumentCache } from './http/openapi-rules.js';
 import { docsPageRoutes } from './http/pages/docs.js';
 import { hostedPageRoutes } from './http/pages/hosted.js';
@@ -87,6 +93,8 @@ export interface BuildAppOptions {
   /** The control API's shared secret (--control-token). */
   controlToken?: string | undefined;
   timeouts?: Partial<Timeouts> | undefined;
+  /** told every named route as its definition declares it (the operation table, server/http/operation-table.ts) */
+  onOperation?: ((operation: DeclaredOperation) => void) | undefined;
 }
 
 /** Slow and idle clients are cut off: no connection stays open for nothing. */
@@ -167,7 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   // The document: operationIds, summaries and security on each route (before any route is added),
   // then servers, tags and webhooks around them (server/http/openapi.ts).
-  app.addHook('onRoute', documentRoutes());
+  app.addHook('onRoute', documentRoutes(options.onOperation));
   await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
   /** The document as served to `request`: its servers are the addresses it reached (also /docs/json). */
   // Per sandbox: its chains and tokens as enums, rebuilt only when its chain catalogue changes.

@@ -8,6 +8,7 @@ import type { SandboxContext } from './context.js';
 import { WORKSPACE_HEADER } from './contract/workspaces.js';
 import type { Db } from './db/connection.js';
 import type { Env } from './domain/types.js';
+import type { DeclaredOperation } from './http/openapi.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
 import type { App } from './http/types.js';
 import { ScenarioService } from './scenarios/service.js';
@@ -55,6 +56,8 @@ export interface SandboxOptions {
   timeouts?: Partial<Timeouts>;
   /** Request log rows kept, newest first (default 10,000). */
   requestLogLimit?: number;
+  /** Told every named route as its definition declares it, once (the operation table's generator). */
+  onOperation?: (operation: DeclaredOperation) => void;
   /**
    * PEM text (a bundle, or several) of certificates trusted for HTTPS webhook receivers besides
    * Node's roots and NODE_EXTRA_CA_CERTS: a local CA such as mkcert's, or a self-signed certificate.
@@ -173,7 +176,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     timeouts: options.timeouts,
   };
   const built: Record<Env, App> = {
-    test: await buildApp({ env: 'test', ...appOptions }),
+    test: await buildApp({ env: 'test', ...appOptions, onOperation: options.onOperation }),
     production: await buildApp({ env: 'production', ...appOptions }),
   };
   apps = built;

@@ -118,6 +118,10 @@ export const FundBody = Type.Object({
 export type FundBody = Static<typeof FundBody>;
 
 export const CardParams = Type.Object({ ch_id: Uuid, card_id: Uuid });
+/** A card's transactions, newest first. */
+export const CardTransactionListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
 
 export const EncryptedData = Type.Object({
   iv: Type.String({ minLength: 1, maxLength: 64 }),

@@ -50,6 +50,16 @@ export const ListQuery = Type.Object({
 });
 export type ListQuery = Static<typeof ListQuery>;
 
+/** A merchant's list in one environment, newest first (deposits, payouts, the ledger). */
+export const EnvLimitQuery = Type.Object({
+  ...EnvQuery.properties,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+/** A merchant's list in one environment, with keyset pagination (the merchant views). */
+export const EnvListQuery = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
+/** An answer with nothing to say but success. */
+export const EmptyObject = Type.Object({});
+
 /**
  * The body of an operation that takes none: a POST, PUT or PATCH may still send `{}` (many clients
  * do), or nothing. Any fields are ignored.

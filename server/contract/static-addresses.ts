@@ -2,6 +2,9 @@ import { type Static, Type } from 'typebox';
 import { Null, Timestamp, Uuid } from './common.js';
 import { ChainConfig } from './settings.js';
 
+/** A deposit address in a path (`/sandbox/static-addresses/{address}/deposits`). */
+export const AddressParams = Type.Object({ address: Type.String({ minLength: 1, maxLength: 128 }) });
+
 export const StaticAddress = Type.Object({
   id: Type.Integer(),
   checkout_id: Null,

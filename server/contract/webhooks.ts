@@ -238,6 +238,9 @@ export const ListenSession = Type.Object({
 });
 export type ListenSession = Static<typeof ListenSession>;
 
+/** A closed `listen` session: how many of its endpoints went with it. */
+export const ListenSessionClosed = Type.Object({ removed: Type.Integer() });
+
 /**
  * An endpoint's health, from its deliveries' record (GET /sandbox/merchants/{id}/webhook-endpoints/
  * health). `failure_streak` counts the failed attempts since the last successful one; `given_up`

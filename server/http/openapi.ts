@@ -92,13 +92,29 @@ function acceptsEmptyObject(schema: unknown, resolve: (ref: string) => unknown =
   );
 }
 
+/** A documented route as its definition declares it (the operation table is made from these). */
+export interface DeclaredOperation {
+  operationId: string;
+  method: string;
+  /** the OpenAPI path: `/sandbox/checkouts/{id}` */
+  path: string;
+  summary: string | undefined;
+  /** the route's own schemas, before the edge's statuses are added */
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  response: Record<string, unknown>;
+}
+
 /**
  * The `onRoute` hook: sets every documented route's security — the bearer key on `/v1`, none on
  * `/sandbox`. Each route names itself (`operationId` + `summary` in its schema, where a reader of
  * the route finds them); two routes with the same operationId fail the build. Register it before
- * the routes.
+ * the routes. `onOperation` is told each named route as declared (the operation table).
  */
-export function documentRoutes(): (route: RouteOptions) => void {
+export function documentRoutes(
+  onOperation?: (operation: DeclaredOperation) => void,
+): (route: RouteOptions) => void {
   const seen = new Map<string, string>();
   return (route) => {
     const schema = route.schema as RouteSchema | undefined;
@@ -112,6 +128,16 @@ export function documentRoutes(): (route: RouteOptions) => void {
         throw new Error(`operationId ${operationId} is used by both ${other} and ${key}`);
       }
       seen.set(operationId, key);
+      onOperation?.({
+        operationId,
+        method: route.method,
+        path: openapiPath(route.url),
+        summary: schema.summary,
+        params: schema.params,
+        query: schema.querystring,
+        body: schema.body,
+        response: { ...(schema.response ?? {}) },
+      });
     }
     const security = route.url.startsWith('/v1')
       ? [{ bearer: [] }]

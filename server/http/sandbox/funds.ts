@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type Env, EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
+import { type Env, EnvLimitQuery, EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import {
   AddressDepositBody,
   Balance,
@@ -13,6 +13,7 @@ import {
   Payout,
   PayoutBody,
 } from '../../contract/funds.js';
+import { AddressParams } from '../../contract/static-addresses.js';
 import type { FundsService } from '../../domain/funds/service.js';
 import type { Ledger } from '../../domain/ledger/service.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
@@ -23,11 +24,6 @@ import type { Use } from '../types.js';
 
 const tags = ['sandbox: deposits, payouts, balances'];
 const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody };
-const ListQuery = Type.Object({
-  ...EnvQuery.properties,
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-});
-
 export interface FundsControlRoutesDeps {
   chain: Pick<ChainSimulator, 'deposit' | 'depositBurst' | 'depositToAddress'>;
   funds: Pick<FundsService, 'credit' | 'deposits' | 'payouts'>;
@@ -84,7 +80,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<FundsContr
         operationId: 'sandboxCreateStaticAddressDeposit',
         summary: 'Create a deposit of a static address',
         tags,
-        params: Type.Object({ address: Type.String({ minLength: 1, maxLength: 128 }) }),
+        params: AddressParams,
         body: AddressDepositBody,
         response: { 200: Deposit, ...errors },
       },
@@ -120,7 +116,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<FundsContr
         summary: 'List deposits of a merchant',
         tags,
         params: IdParams,
-        querystring: ListQuery,
+        querystring: EnvLimitQuery,
         response: { 200: Type.Array(Deposit), ...errors },
       },
     },
@@ -136,7 +132,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<FundsContr
         summary: 'List payouts of a merchant',
         tags,
         params: IdParams,
-        querystring: ListQuery,
+        querystring: EnvLimitQuery,
         response: { 200: Type.Array(Payout), ...errors },
       },
     },
@@ -170,7 +166,7 @@ export const fundsControlRoutes: FastifyPluginAsyncTypebox<{ use: Use<FundsContr
         summary: 'Get the ledger of a merchant',
         tags,
         params: IdParams,
-        querystring: ListQuery,
+        querystring: EnvLimitQuery,
         response: { 200: Type.Array(LedgerTransaction), ...errors },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
-import { ListenSession, ListenSessionBody } from '../../contract/webhooks.js';
+import { ListenSession, ListenSessionBody, ListenSessionClosed } from '../../contract/webhooks.js';
 import type { MerchantService } from '../../domain/merchants/service.js';
 import type { WebhookService } from '../../webhooks/service.js';
 import type { WebhookWorkbench } from '../../webhooks/workbench.js';
@@ -58,7 +58,7 @@ export const listenSessionRoutes: FastifyPluginAsyncTypebox<{ use: Use<ListenSes
         summary: 'Stop a listen session and remove its endpoints',
         tags,
         params: IdParams,
-        response: { 200: Type.Object({ removed: Type.Integer() }), 404: ErrorBody, 422: ErrorBody },
+        response: { 200: ListenSessionClosed, 404: ErrorBody, 422: ErrorBody },
       },
     },
     async (request) => use(request).webhooks.closeListenSession(request.params.id),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from 'typebox';
 import { Cardholder } from '../../contract/cards.js';
 import { CheckoutBase } from '../../contract/checkouts.js';
-import { EnvQuery, ErrorBody, IdParams, ListQuery } from '../../contract/common.js';
+import { EnvListQuery, EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import { Customer } from '../../contract/customers.js';
 import { Invoice } from '../../contract/invoices.js';
 import { StaticAddress } from '../../contract/static-addresses.js';
@@ -20,7 +20,6 @@ import type { DashboardViews } from '../../domain/views/service.js';
 import type { Use } from '../types.js';
 
 const tags = ['sandbox: merchant views'];
-const Query = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });
 const errors = { 404: ErrorBody, 422: ErrorBody };
 /** The responses of a merchant's list: an array of `item`, or 404 / 422 {error}. */
 const listOf = <I extends TSchema>(item: I) => ({ 200: Type.Array(item), ...errors });
@@ -155,7 +154,7 @@ export const merchantViewRoutes: FastifyPluginAsyncTypebox<{ use: Use<MerchantVi
         summary: 'List cardholders of a merchant',
         tags,
         params: IdParams,
-        querystring: Query,
+        querystring: EnvListQuery,
         response: listOf(Cardholder),
       },
     },

@@ -8,6 +8,7 @@ import {
   Cardholder,
   CardParams,
   CardTransactionItem,
+  CardTransactionListQuery,
   CreateCardholderBody,
   FundBody,
   IssueCardBody,
@@ -21,7 +22,7 @@ import {
   SessionQuery,
   SetPinBody,
 } from '../../contract/cards.js';
-import { ErrorBody, errorResponses, IdParams, ListQuery } from '../../contract/common.js';
+import { EmptyObject, ErrorBody, errorResponses, IdParams, ListQuery } from '../../contract/common.js';
 import type { CardSecrets } from '../../domain/cards/secrets.js';
 import type { CardService } from '../../domain/cards/service.js';
 import { ValidationError } from '../../errors.js';
@@ -329,7 +330,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRo
         tags,
         params: CardParams,
         body: SetPinBody,
-        response: { 200: Type.Object({}), ...errorResponses },
+        response: { 200: EmptyObject, ...errorResponses },
       },
     },
     async (request) => {
@@ -353,7 +354,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRo
         summary: 'List transactions of a card',
         tags,
         params: CardParams,
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        querystring: CardTransactionListQuery,
         response: { 200: Type.Array(CardTransactionItem), ...errorResponses },
       },
     },
