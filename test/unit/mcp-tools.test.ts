@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { SandboxClient } from '../../server/cli/client.js';
 import { story } from '../../server/cli/mcp/explain.js';
 import { bodyOf, fillPath, queryOf, ToolRefusal } from '../../server/cli/mcp/tool.js';
 import { TOOLS } from '../../server/cli/mcp/tools.js';
 import { listed } from '../../server/cli/mcp.js';
 import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
 import type { Delivery } from '../../server/contract/webhooks.js';
+import { testSandbox } from '../helpers/sandbox.js';
 
 // The pure parts of `svc-sandbox mcp`: how a tool's arguments become a control call, how a tool is
-// listed, and explain's ordering. The protocol itself is tested over stdio (cli-mcp.test.ts).
+// listed, explain's ordering, and that each tool's calls are the operations it declares (against
+// the OpenAPI document a sandbox built in process serves). The protocol itself is tested over
+// stdio (cli-mcp.test.ts).
 
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
@@ -109,5 +113,142 @@ describe('mcp tools', () => {
       `4. ${at(30)}  webhook checkout.partial attempt 2 to http://127.0.0.1/hook: answered 500`,
       `5. ${at(50)}  webhook checkout.partial next attempt due (delivery d1)`,
     ]);
+  });
+});
+
+/** Every string argument a tool requires gets this value (path parameters included). */
+const ARG = 'arg-1';
+const WORKSPACE = 'ws-name';
+
+/** Stops a tool after the call it made was recorded (no sandbox answers it). */
+class Unanswered extends Error {}
+
+interface Operation {
+  id: string;
+  method: string;
+  /** the path template as the document writes it, `/sandbox/checkouts/{id}` */
+  path: string;
+  pattern: RegExp;
+  /** characters outside parameters: the most literal template wins (`/x/events` over `/x/{id}`) */
+  literal: number;
+}
+
+/** The operation of the document a call reaches: its method, and the template its path fits. */
+const resolve = (operations: Operation[], method: string, path: string): Operation | undefined =>
+  operations
+    .filter((op) => op.method === method && op.pattern.test(path))
+    .sort((a, b) => b.literal - a.literal)[0];
+
+/**
+ * A client that records every call a tool makes instead of sending it. The calls a tool needs
+ * answered to make its next one (a merchant's keys, the clock, the merchants, an object's events,
+ * the workspaces) get a small answer; any other call stops the tool once recorded.
+ */
+class RecordingClient extends SandboxClient {
+  constructor(
+    readonly calls: { method: string; path: string }[],
+    readonly operations: Operation[],
+    workspace: string | undefined,
+  ) {
+    super('http://127.0.0.1:9', workspace);
+  }
+
+  override in(workspace: string | undefined): SandboxClient {
+    return new RecordingClient(this.calls, this.operations, workspace);
+  }
+
+  override async request<T>(method: string, path: string): Promise<T> {
+    const bare = path.split('?')[0]!;
+    this.calls.push({ method, path: bare });
+    const answers: Record<string, unknown> = {
+      sandboxListMerchantApiKeys: [{ id: 'k', role: 'owner', key: 'svcb_recorded', revoked_at: null }],
+      sandboxGetClock: { now: '2026-01-15T12:00:00.000Z', frozen: false, offset_ms: 0 },
+      sandboxListMerchants: [{ id: ARG, name: 'Recorded' }],
+      sandboxListMerchantEvents: [
+        {
+          id: 'evt-1',
+          env: 'test',
+          merchant_id: ARG,
+          type: 'checkout.created',
+          resource_id: ARG,
+          data: { id: ARG, status: 'active' },
+          created_at: '2026-01-15T12:00:00.000Z',
+        },
+      ],
+      sandboxListDeliveries: [],
+      sandboxListWorkspaces: [{ id: 'ws-id', name: WORKSPACE }],
+    };
+    const operation = resolve(this.operations, method, bare);
+    if (operation === undefined || !(operation.id in answers)) throw new Unanswered();
+    return answers[operation.id] as T;
+  }
+}
+
+describe('mcp tools against the served OpenAPI document', () => {
+  it("each tool's calls are its declared operations: the method and the path template the document gives each operationId", async () => {
+    const sandbox = await testSandbox();
+    const served = await sandbox.apps.test.inject({ url: '/sandbox/openapi.json' });
+    expect(served.statusCode).toBe(200);
+    const document = served.json() as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const operations: Operation[] = [];
+    for (const [path, methods] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!operation.operationId) continue;
+        const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}/]+\}/g, '[^/]+');
+        operations.push({
+          id: operation.operationId,
+          method: method.toUpperCase(),
+          path,
+          pattern: new RegExp(`^${source}$`),
+          literal: path.replace(/\{[^}/]+\}/g, '').length,
+        });
+      }
+    const byId = new Map(operations.map((op) => [op.id, op]));
+    expect(byId.size).toBeGreaterThan(100);
+
+    const problems: string[] = [];
+    for (const tool of TOOLS) {
+      // The required string arguments (path parameters among them); the rest left out.
+      const args = Object.fromEntries(
+        (tool.input.required ?? [])
+          .filter((name) => (tool.input.properties[name] as { type?: unknown }).type === 'string')
+          .map((name) => [name, ARG]),
+      );
+      const calls: { method: string; path: string }[] = [];
+      // In a workspace named by name: a tool that needs its id looks it up (sandboxListWorkspaces).
+      const error = await tool.run(args, new RecordingClient(calls, operations, WORKSPACE)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const stopped =
+        error === undefined || error instanceof Unanswered ? '' : ` (stopped by ${String(error)})`;
+      // Every declared operation is called as the document has it: that method, a path its template fits.
+      for (const id of tool.operations) {
+        const declared = byId.get(id);
+        if (!declared) {
+          problems.push(`${tool.name}: declares ${id}, which the document does not have`);
+          continue;
+        }
+        if (
+          !calls.some(
+            (c) => c.method === declared.method && resolve(operations, c.method, c.path) === declared,
+          )
+        )
+          problems.push(
+            `${tool.name}: declares ${id} (${declared.method} ${declared.path}) but calls ${calls.map((c) => `${c.method} ${c.path}`).join(', ') || 'nothing'}${stopped}`,
+          );
+      }
+      // And it calls nothing else.
+      for (const call of calls) {
+        const reached = resolve(operations, call.method, call.path);
+        if (!reached)
+          problems.push(`${tool.name}: ${call.method} ${call.path} is no operation of the document`);
+        else if (!tool.operations.includes(reached.id))
+          problems.push(
+            `${tool.name}: ${call.method} ${call.path} is ${reached.id}, which it does not declare`,
+          );
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
