@@ -136,8 +136,21 @@ describe('faults page', () => {
       },
     });
     expect(put.statusCode).toBe(200);
+    // The app's call uses one of the three: two are left.
+    const { api_key: key } = await call<{ api_key: { key: string } }>(
+      h.sandbox,
+      'POST',
+      '/sandbox/merchants',
+      {
+        name: 'Slow Co',
+      },
+    );
+    await call(h.sandbox, 'GET', '/v1/checkouts', undefined, key.key);
     await h.page.goto(`${h.dashboardUrl}#/faults`);
-    await el('[data-testid="fault-rule"][data-rule="slow-list"]').waitFor();
+    const slow = el('[data-testid="fault-rule"][data-rule="slow-list"]');
+    await slow.waitFor();
+    expect(await slow.getByTestId('fault-rule-applied').textContent()).toBe('1');
+    expect(await slow.getByTestId('fault-rule-remaining').textContent()).toBe('2');
     await byTestId('fault-effect').selectOption('latency');
     await byTestId('fault-latency-min').fill('20');
     await byTestId('fault-latency-max').fill('10');
@@ -156,8 +169,9 @@ describe('faults page', () => {
       '/sandbox/faults',
     );
     expect(held.seed).toBe('kept');
+    // Sent back with what it had left (2), not its original count (3), which would start it over.
     expect(held.rules.map((r) => [r.id, r.rate, r.count])).toEqual([
-      ['slow-list', 1, 3],
+      ['slow-list', 1, 2],
       ['rule-2', 0.5, null],
     ]);
     // Remove one: the other stays.
