@@ -3,6 +3,7 @@
  * ephemeral ports (the CLI) or a running one (--url, the control API). It never reaches into the
  * sandbox's internals, so what passes here passes for an integration calling the same addresses.
  */
+import { type Call, caller } from '../contract/call.js';
 import type { Env } from '../contract/common.js';
 import { DEFAULT_WORKSPACE_ID, WORKSPACE_HEADER } from '../contract/workspaces.js';
 
@@ -146,12 +147,15 @@ export class ScenarioClient {
     return response.body;
   }
 
+  /** A control call by operation (server/contract/operations.ts) that has to succeed. */
+  readonly call: Call = caller((method, path, body) => this.controlOk(method, path, body));
+
   /** The merchant's events (newest first), without those a reused merchant had before this run. */
   async events(merchantId: string, env: Env): Promise<ListedEvent[]> {
-    const all = (await this.controlOk(
-      'GET',
-      `/sandbox/merchants/${merchantId}/events?env=${env}&limit=1000`,
-    )) as ListedEvent[];
+    const all: ListedEvent[] = await this.call('sandboxListMerchantEvents', {
+      params: { id: merchantId },
+      query: { env, limit: 1000 },
+    });
     const before = this.before.get(merchantId);
     return before ? all.filter((e) => !before.events.has(e.id)) : all;
   }

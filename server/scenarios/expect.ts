@@ -3,7 +3,7 @@
  * say what was expected and what was found.
  */
 import { performance } from 'node:perf_hooks';
-import type { VerifyRequestsResult } from '../contract/requests.js';
+import type { Env } from '../contract/common.js';
 import {
   type ListedEvent,
   type Response,
@@ -158,14 +158,16 @@ const chaosOf = (d: ListedDelivery): string[] => d.attempts.flatMap((a) => a.cha
 
 async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook']): Promise<void> {
   const env = client.envOf(w.env);
-  const query = new URLSearchParams({ event: w.event, env, limit: '1000' });
-  if (w.merchant) query.set('merchant_id', client.merchant(w.merchant).id);
+  const query = {
+    event: w.event,
+    env,
+    limit: 1000,
+    ...(w.merchant ? { merchant_id: client.merchant(w.merchant).id } : {}),
+  };
   // Without a merchant: the deliveries of the merchants this scenario made, not the sandbox's
   // other tenants' (a running sandbox has its own).
   const ours = client.merchantIds();
-  const deliveries = (
-    (await client.controlOk('GET', `/sandbox/deliveries?${query}`)) as ListedDelivery[]
-  ).filter(
+  const deliveries = ((await client.call('sandboxListDeliveries', { query })) as ListedDelivery[]).filter(
     (d) =>
       (w.merchant !== undefined || ours.has(d.merchant_id)) && !client.eventBefore(d.merchant_id, d.event_id),
   );
@@ -212,10 +214,10 @@ async function checkWebhook(client: ScenarioClient, w: Of<'webhook'>['webhook'])
 
 async function checkBalance(client: ScenarioClient, b: Of<'balance'>['balance']): Promise<void> {
   const env = client.envOf(b.env);
-  const balances = (await client.controlOk(
-    'GET',
-    `/sandbox/merchants/${client.merchant(b.merchant).id}/balances?env=${env}`,
-  )) as { currency: string; available: number; held: number }[];
+  const balances = await client.call('sandboxListMerchantBalances', {
+    params: { id: client.merchant(b.merchant).id },
+    query: { env },
+  });
   const found = balances.find((x) => x.currency === b.currency) ?? {
     currency: b.currency,
     available: 0,
@@ -250,10 +252,10 @@ export async function eventMarks(client: ScenarioClient): Promise<EventMarks> {
   await Promise.all(
     [...client.merchantIds()].flatMap((id) =>
       ENVS.map(async (env) => {
-        const [newest] = (await client.controlOk(
-          'GET',
-          `/sandbox/merchants/${id}/events?env=${env}&limit=1`,
-        )) as ListedEvent[];
+        const [newest] = await client.call('sandboxListMerchantEvents', {
+          params: { id },
+          query: { env, limit: 1 },
+        });
         marks.set(`${id} ${env}`, newest?.id ?? null);
       }),
     ),
@@ -265,17 +267,16 @@ export async function eventMarks(client: ScenarioClient): Promise<EventMarks> {
 async function eventsSince(
   client: ScenarioClient,
   merchantId: string,
-  env: string,
+  env: Env,
   mark: string | null,
 ): Promise<string[]> {
   const fresh: string[] = [];
   let after: string | undefined;
   for (let page = 0; page < EVENT_PAGES; page++) {
-    const query = `env=${env}&limit=${EVENT_PAGE}${after ? `&starting_after=${after}` : ''}`;
-    const events = (await client.controlOk(
-      'GET',
-      `/sandbox/merchants/${merchantId}/events?${query}`,
-    )) as ListedEvent[];
+    const events: ListedEvent[] = await client.call('sandboxListMerchantEvents', {
+      params: { id: merchantId },
+      query: { env, limit: EVENT_PAGE, starting_after: after },
+    });
     for (const event of events) {
       if (event.id === mark) return fresh.reverse();
       fresh.push(event.type);
@@ -332,11 +333,7 @@ export async function checkFired(
 
 /** The /v1 requests the run sent (the request log's verification), near misses named on failure. */
 async function checkRequests(client: ScenarioClient, criteria: Of<'requests'>['requests']): Promise<void> {
-  const result = (await client.controlOk(
-    'POST',
-    '/sandbox/request-log/verify',
-    criteria,
-  )) as VerifyRequestsResult;
+  const result = await client.call('sandboxVerifyRequests', { body: criteria });
   if (result.ok) return;
   const expected = Object.entries(result.count)
     .map(([op, n]) => `${{ eq: 'exactly', gte: 'at least', lte: 'at most' }[op] ?? op} ${n}`)

@@ -34,34 +34,25 @@ export function freshMerchants(scenario: Scenario): Set<string> {
 
 /** The newest merchant called `name`, with a usable key and its state recorded; undefined: none. */
 export async function takeMerchant(client: ScenarioClient, name: string): Promise<TakenMerchant | undefined> {
-  const merchants = (await client.controlOk('GET', '/sandbox/merchants')) as {
-    id: string;
-    name: string;
-    created_at: string;
-  }[];
+  const merchants = await client.call('sandboxListMerchants');
   const found = merchants
     .filter((m) => m.name === name)
     .sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
   if (!found) return undefined;
-  const keys = (await client.controlOk('GET', `/sandbox/merchants/${found.id}/api-keys`)) as {
-    id: string;
-    key: string;
-    role: string;
-    revoked_at: string | null;
-  }[];
+  const keys = await client.call('sandboxListMerchantApiKeys', { params: { id: found.id } });
   const key =
     keys.find((k) => k.revoked_at === null && k.role === 'owner') ??
-    ((await client.controlOk('POST', `/sandbox/merchants/${found.id}/api-keys`, {
-      name: 'trigger',
-      role: 'owner',
-    })) as { id: string; key: string });
+    (await client.call('sandboxCreateMerchantApiKey', {
+      params: { id: found.id },
+      body: { name: 'trigger', role: 'owner' },
+    }));
   const baseline: Baseline = { events: new Set(), balances: new Map() };
   for (const env of ENVS) {
     for (const event of await client.events(found.id, env)) baseline.events.add(event.id);
-    const balances = (await client.controlOk(
-      'GET',
-      `/sandbox/merchants/${found.id}/balances?env=${env}`,
-    )) as { currency: string; available: number; held: number }[];
+    const balances = await client.call('sandboxListMerchantBalances', {
+      params: { id: found.id },
+      query: { env },
+    });
     for (const b of balances)
       baseline.balances.set(`${env}:${b.currency}`, { available: b.available, held: b.held });
   }
@@ -80,7 +71,7 @@ export async function runChanges(
   advanced: number,
   merchants: RunChanges['merchants'],
 ): Promise<RunChanges> {
-  const { now } = (await client.controlOk('GET', '/sandbox/clock')) as { now: string };
+  const { now } = await client.call('sandboxGetClock');
   const fired: ListedEvent[] = [];
   const seen = new Set<string>();
   for (const { id } of merchants) {

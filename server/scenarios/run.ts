@@ -42,9 +42,7 @@ export async function runScenario(
     target.workspace,
   );
   const reuse = options.reuseMerchants ? { fresh: freshMerchants(scenario) } : undefined;
-  const clockFrom = reuse
-    ? ((await client.controlOk('GET', '/sandbox/clock')) as { now: string }).now
-    : undefined;
+  const clockFrom = reuse ? (await client.call('sandboxGetClock')).now : undefined;
   const runner = new StepRunner(client, options.waitMs ?? 3000, reuse);
   const steps: ScenarioStepResult[] = [];
   for (const [i, step] of scenario.steps.entries()) {

@@ -3,6 +3,10 @@
  * (`as:`, each merchant, the clock) that later steps reference as `${name.path}`.
  */
 
+import type { FaultsInput } from '../contract/faults.js';
+import type { CreateMerchantBody } from '../contract/merchants.js';
+import type { AdvanceBody } from '../contract/sandbox-state.js';
+import type { SettingsPatch } from '../contract/settings.js';
 import { type Response, type ScenarioClient, withQuery } from './client.js';
 import {
   checkExpectation,
@@ -69,9 +73,8 @@ export class StepRunner {
           this.reuse && !this.reuse.fresh.has(step.merchant) ? await takeMerchant(client, name) : undefined;
         const created =
           reused ??
-          ((await client.controlOk('POST', '/sandbox/merchants', {
-            name: step.merchant,
-            ...body,
+          ((await client.call('sandboxCreateMerchant', {
+            body: { name: step.merchant, ...body } as CreateMerchantBody,
           })) as TakenMerchant);
         this.taken.push({
           step: step.merchant,
@@ -114,30 +117,28 @@ export class StepRunner {
       case 'clock': {
         const fired = step.expect?.events;
         const marks = fired === undefined ? undefined : await eventMarks(client);
-        if (step.clock === 'freeze') await client.controlOk('POST', '/sandbox/clock/freeze');
-        else if (step.clock === 'resume') await client.controlOk('POST', '/sandbox/clock/resume');
+        if (step.clock === 'freeze') await client.call('sandboxFreezeClock');
+        else if (step.clock === 'resume') await client.call('sandboxResumeClock');
         else {
           const seconds = durationSeconds(step.clock.advance);
-          await client.controlOk('POST', '/sandbox/clock/advance', { seconds });
+          await client.call('sandboxAdvanceClock', { body: { seconds } as AdvanceBody });
           this.advanced += seconds ?? 0;
         }
         if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
         return;
       }
       case 'settings': {
-        const settings = await client.controlOk(
-          'PATCH',
-          '/sandbox/settings',
-          resolve(step.settings, results),
-        );
+        const settings = await client.call('sandboxUpdateSettings', {
+          body: resolve(step.settings, results) as SettingsPatch,
+        });
         if (step.as) results.set(step.as, settings);
         return;
       }
       case 'faults': {
         const faults =
           step.faults === 'clear'
-            ? await client.controlOk('DELETE', '/sandbox/faults')
-            : await client.controlOk('PUT', '/sandbox/faults', resolve(step.faults, results));
+            ? await client.call('sandboxClearFaults')
+            : await client.call('sandboxSetFaults', { body: resolve(step.faults, results) as FaultsInput });
         if (step.as) results.set(step.as, faults);
         return;
       }
@@ -158,7 +159,7 @@ export class StepRunner {
       }
     }
     if (!used) return;
-    const { now } = (await this.client.controlOk('GET', '/sandbox/clock')) as { now: string };
+    const { now } = await this.client.call('sandboxGetClock');
     const at = (sign: number) =>
       Object.fromEntries(
         [...durations].map((d) => [

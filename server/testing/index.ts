@@ -21,6 +21,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { CONTROL_TOKEN_ENV } from '../cli/common.js';
+import { resolveCall } from '../contract/call.js';
 import { startChild } from './child.js';
 import { COVERAGE_DIR_ENV, coverageDir, coverageMarkdown, readCoverage } from './coverage.js';
 import { requestJson } from './http.js';
@@ -143,7 +144,7 @@ export async function connectSandbox(
   const controlToken = options.controlToken;
   const headers: Record<string, string> =
     controlToken === undefined ? {} : { 'x-svc-control-token': controlToken };
-  const health = await requestJson<Health>('GET', `${base}/sandbox/health`, headers);
+  const health = await requestJson<Health>('GET', `${base}${resolveCall('sandboxGetHealth').path}`, headers);
   // The listener's own production address; a URL given through a proxy keeps its own test base.
   const urls = { ...health.urls, test: base, dashboard: `${base}/` };
   return handle('remote', urls, controlToken, async () => {});

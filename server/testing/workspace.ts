@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseDuration } from '../cli/clock.js';
+import { type Call, caller, type OperationInput, resolveCall } from '../contract/call.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
 import { COVERAGE_DIR_ENV, keepCoverage } from './coverage.js';
 import { requestJson, SandboxRequestError, SandboxUnreachableError } from './http.js';
@@ -39,12 +40,6 @@ interface CreatedMerchant {
   api_key: { key: string };
 }
 
-interface ApiKeyRow {
-  key: string;
-  role: string;
-  revoked_at: string | null;
-}
-
 /** How often an inbox is read while waiting for a message: short, a test waits on it. */
 const POLL_MS = 20;
 
@@ -54,34 +49,41 @@ export async function openWorkspace(
   options: WorkspaceOptions = {},
 ): Promise<TestWorkspace> {
   const control = `${host.urls.test}/sandbox`;
+  // Calls by operation (server/contract/operations.ts), sandbox-wide or in the workspace.
+  const callWith = (headers: Record<string, string>): Call =>
+    caller((method, path, body) => requestJson(method, `${host.urls.test}${path}`, headers, body));
+  const sandboxWide = callWith(host.baseHeaders);
   const start = options.clock?.start;
-  const info = await requestJson<WorkspaceInfo>('POST', `${control}/workspaces`, host.baseHeaders, {
-    name: options.name ?? `test-${randomBytes(6).toString('hex')}`,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.clock === undefined
-      ? {}
-      : {
-          clock: {
-            ...(start === undefined ? {} : { start: start instanceof Date ? start.toISOString() : start }),
-            ...(options.clock.frozen === undefined ? {} : { frozen: options.clock.frozen }),
-          },
-        }),
-    ...(options.from === undefined ? {} : { from: options.from }),
-    ephemeral: options.ephemeral ?? true,
+  const created = await sandboxWide('sandboxCreateWorkspace', {
+    body: {
+      name: options.name ?? `test-${randomBytes(6).toString('hex')}`,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.clock === undefined
+        ? {}
+        : {
+            clock: {
+              ...(start === undefined ? {} : { start: start instanceof Date ? start.toISOString() : start }),
+              ...(options.clock.frozen === undefined ? {} : { frozen: options.clock.frozen }),
+            },
+          }),
+      ...(options.from === undefined ? {} : { from: options.from }),
+      ephemeral: options.ephemeral ?? true,
+    },
   }).catch((error: unknown) => {
     if (error instanceof SandboxRequestError && error.status === 404 && error.url.endsWith('/workspaces'))
       throw new Error(`the sandbox at ${host.urls.test} has no workspaces: it is older than this package`);
     throw error;
   });
+  const info = created as WorkspaceInfo;
   const controlHeaders = { ...host.baseHeaders, [WORKSPACE_HEADER]: info.id };
-  const inWorkspace = <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    requestJson<T>(method, `${control}${path}`, controlHeaders, body);
+  const inWorkspace = callWith(controlHeaders);
+  const removeWorkspace = () => sandboxWide('sandboxDeleteWorkspace', { params: { id: info.id } });
   let owner: CreatedMerchant['merchant'];
   let apiKey: string;
   try {
     ({ merchant: owner, apiKey } = await merchantOf(inWorkspace, options));
   } catch (error) {
-    await inWorkspace('DELETE', `/workspaces/${info.id}`).catch(() => {});
+    await removeWorkspace().catch(() => {});
     throw error;
   }
   const headers = { authorization: `Bearer ${apiKey}` };
@@ -90,43 +92,47 @@ export async function openWorkspace(
   // as it closes; coverageReport() adds them up.
   const collectCoverage = async () => {
     if (!process.env[COVERAGE_DIR_ENV]) return;
-    keepCoverage(await requestJson<CoverageCounts>('GET', `${control}/coverage`, controlHeaders));
+    keepCoverage((await inWorkspace('sandboxGetCoverage')) as CoverageCounts);
   };
 
   const clock: TestClock = {
-    now: async () => new Date((await inWorkspace<ClockState>('GET', '/clock')).now),
-    state: () => inWorkspace<ClockState>('GET', '/clock'),
+    now: async () => new Date((await inWorkspace('sandboxGetClock')).now),
+    state: async () => (await inWorkspace('sandboxGetClock')) as ClockState,
     advance: async (by) =>
-      inWorkspace<ClockAdvance>('POST', '/clock/advance', {
-        seconds: typeof by === 'number' ? by : parseDuration(by),
-      }),
-    freeze: () => inWorkspace<ClockState>('POST', '/clock/freeze'),
-    resume: () => inWorkspace<ClockState>('POST', '/clock/resume'),
+      (await inWorkspace('sandboxAdvanceClock', {
+        body: { seconds: typeof by === 'number' ? by : parseDuration(by) },
+      })) as ClockAdvance,
+    freeze: async () => (await inWorkspace('sandboxFreezeClock')) as ClockState,
+    resume: async () => (await inWorkspace('sandboxResumeClock')) as ClockState,
   };
   const checkpoints: TestCheckpoints = {
-    save: (name) => inWorkspace<CheckpointInfo>('POST', '/checkpoints', { name }),
-    list: () => inWorkspace<CheckpointInfo[]>('GET', '/checkpoints'),
+    save: async (name) => (await inWorkspace('sandboxSaveCheckpoint', { body: { name } })) as CheckpointInfo,
+    list: async () => (await inWorkspace('sandboxListCheckpoints')) as CheckpointInfo[],
     restore: async (name) =>
-      (
-        await inWorkspace<{ workspace: WorkspaceInfo }>(
-          'POST',
-          `/checkpoints/${encodeURIComponent(name)}/restore`,
-        )
-      ).workspace,
-    delete: (name) => inWorkspace<void>('DELETE', `/checkpoints/${encodeURIComponent(name)}`),
+      (await inWorkspace('sandboxRestoreCheckpoint', { params: { name } })).workspace as WorkspaceInfo,
+    delete: async (name) => {
+      await inWorkspace('sandboxDeleteCheckpoint', { params: { name } });
+    },
   };
 
   const faults: TestFaults = {
-    set: (rules) => inWorkspace<FaultsState>('PUT', '/faults', Array.isArray(rules) ? { rules } : rules),
-    list: () => inWorkspace<FaultsState>('GET', '/faults'),
-    clear: () => inWorkspace<void>('DELETE', '/faults'),
+    set: async (rules) =>
+      (await inWorkspace('sandboxSetFaults', {
+        body: (Array.isArray(rules) ? { rules } : rules) as OperationInput<'sandboxSetFaults'>['body'],
+      })) as FaultsState,
+    list: async () => (await inWorkspace('sandboxGetFaults')) as FaultsState,
+    clear: async () => {
+      await inWorkspace('sandboxClearFaults');
+    },
   };
-  const check = (criteria: RequestCriteria & { count?: CountExpectation | number }) =>
-    inWorkspace<VerifyResult>('POST', '/request-log/verify', {
-      ...criteria,
-      ...(criteria.since instanceof Date ? { since: criteria.since.toISOString() } : {}),
-      ...(typeof criteria.count === 'number' ? { count: { eq: criteria.count } } : {}),
-    });
+  const check = async (criteria: RequestCriteria & { count?: CountExpectation | number }) =>
+    (await inWorkspace('sandboxVerifyRequests', {
+      body: {
+        ...criteria,
+        ...(criteria.since instanceof Date ? { since: criteria.since.toISOString() } : {}),
+        ...(typeof criteria.count === 'number' ? { count: { eq: criteria.count } } : {}),
+      } as OperationInput<'sandboxVerifyRequests'>['body'],
+    })) as VerifyResult;
 
   const workspace: TestWorkspace = {
     id: info.id,
@@ -157,7 +163,7 @@ export async function openWorkspace(
       openInbox(inWorkspace, {
         name,
         // A workspace's own addresses carry its prefix: a delivery sends no header.
-        url: `${host.urls.test}/w/${info.id}/sandbox/inbox/${encodeURIComponent(name)}`,
+        url: `${host.urls.test}/w/${info.id}${resolveCall('sandboxReceiveInboxWebhook', { params: { name } }).path}`,
         merchantId: owner.id,
         env: inboxOptions.env ?? 'test',
         events: inboxOptions.events,
@@ -171,7 +177,7 @@ export async function openWorkspace(
     requests: async (criteria = {}) => (await check({ ...criteria, count: { gte: 0 } })).requests,
     close: () => {
       closed ??= collectCoverage()
-        .then(() => requestJson<void>('DELETE', `${control}/workspaces/${info.id}`, host.baseHeaders))
+        .then(removeWorkspace)
         .catch((error: unknown) => {
           // Already gone (deleted elsewhere), or its sandbox stopped and took it along (a test
           // workspace is ephemeral): what close wanted.
@@ -186,24 +192,21 @@ export async function openWorkspace(
   return workspace;
 }
 
-type InWorkspace = <T>(method: string, path: string, body?: unknown) => Promise<T>;
-
 /** A fork brings its merchants along: the first one's owner key serves; else a new merchant. */
 async function merchantOf(
-  inWorkspace: InWorkspace,
+  inWorkspace: Call,
   options: WorkspaceOptions,
 ): Promise<{ merchant: CreatedMerchant['merchant']; apiKey: string }> {
   if (options.from !== undefined) {
-    const [first] = await inWorkspace<CreatedMerchant['merchant'][]>('GET', '/merchants');
+    const [first] = await inWorkspace('sandboxListMerchants');
     if (first !== undefined) {
-      const keys = await inWorkspace<ApiKeyRow[]>('GET', `/merchants/${first.id}/api-keys`);
+      const keys = await inWorkspace('sandboxListMerchantApiKeys', { params: { id: first.id } });
       const key = keys.find((k) => k.role === 'owner' && k.revoked_at === null);
       if (key !== undefined) return { merchant: first, apiKey: key.key };
     }
   }
-  const created = await inWorkspace<CreatedMerchant>('POST', '/merchants', {
-    name: 'Test merchant',
-    ...options.merchant,
+  const created = await inWorkspace('sandboxCreateMerchant', {
+    body: { name: 'Test merchant', ...options.merchant } as OperationInput<'sandboxCreateMerchant'>['body'],
   });
   return { merchant: created.merchant, apiKey: created.api_key.key };
 }
@@ -221,25 +224,30 @@ function withWorkspace(url: string, id: string): string {
 export const WAIT_FOR_TIMEOUT_MS = 4000;
 
 async function openInbox(
-  inWorkspace: InWorkspace,
+  inWorkspace: Call,
   spec: { name: string; url: string; merchantId: string; env: Env; events: string[] | undefined },
 ): Promise<TestInbox> {
-  const endpoint = await inWorkspace<{ id: string; secret: string; events: string[] }>(
-    'POST',
-    `/merchants/${spec.merchantId}/webhook-endpoints?env=${spec.env}`,
-    { url: spec.url, ...(spec.events === undefined ? {} : { events: spec.events }) },
-  );
-  const path = `/inboxes/${encodeURIComponent(spec.name)}`;
+  const endpoint = await inWorkspace('sandboxCreateMerchantWebhookEndpoint', {
+    params: { id: spec.merchantId },
+    query: { env: spec.env },
+    body: {
+      url: spec.url,
+      ...(spec.events === undefined ? {} : { events: spec.events }),
+    } as OperationInput<'sandboxCreateMerchantWebhookEndpoint'>['body'],
+  });
+  const params = { name: spec.name };
   const messages = async () =>
-    (await inWorkspace<{ messages: InboxMessage[] }>('GET', `${path}?limit=1000`)).messages.sort(
-      (a, b) => a.id - b.id,
-    );
+    (
+      (await inWorkspace('sandboxGetInbox', { params, query: { limit: 1000 } })).messages as InboxMessage[]
+    ).sort((a, b) => a.id - b.id);
   return {
     name: spec.name,
     url: spec.url,
     endpoint: { id: endpoint.id, secret: endpoint.secret, events: endpoint.events },
     messages,
-    clear: () => inWorkspace<void>('DELETE', `${path}/messages`),
+    clear: async () => {
+      await inWorkspace('sandboxClearInboxMessages', { params });
+    },
     async waitFor(match, { timeoutMs = WAIT_FOR_TIMEOUT_MS } = {}) {
       const accepts =
         typeof match === 'string'
