@@ -1,4 +1,6 @@
+import { queryString, resolveCall } from '../../server/contract/call.js';
 import type { DEFAULT_WORKSPACE_ID, WORKSPACE_HEADER } from '../../server/contract/workspaces.js';
+import { WORKSPACE_PARAM } from '../lib/workspaces';
 
 // The workspace the dashboard works in. Every control call names it (`X-SVC-Workspace`, added by
 // client.ts), the event streams ask for it (`?workspace=`: EventSource cannot send headers), and
@@ -44,11 +46,14 @@ export function onWorkspaceMissing(listener: () => void): () => void {
   return () => missingListeners.delete(listener);
 }
 
-/** `/sandbox/events`, with `?workspace=` for any workspace but the default (whose URL stays as it was). */
-export const streamPath = (): string =>
-  active === DEFAULT_WORKSPACE
-    ? '/sandbox/events'
-    : `/sandbox/events?workspace=${encodeURIComponent(active)}`;
+/**
+ * The live stream's path (sandboxStreamEvents), with `?workspace=` for any workspace but the default
+ * (whose URL stays as it was). The workspace parameter is the sandbox's, not the operation's query.
+ */
+export const streamPath = (): string => {
+  const { path } = resolveCall('sandboxStreamEvents', { query: {} });
+  return active === DEFAULT_WORKSPACE ? path : path + queryString({ [WORKSPACE_PARAM]: active });
+};
 
 /**
  * An EventSource on the active workspace's stream that follows the workspace: on a switch the old

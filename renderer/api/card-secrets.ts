@@ -3,9 +3,10 @@
 // working example to copy: the secrets cross the network only encrypted under a key that never
 // leaves this page.
 //
-// The dashboard calls the control API's twins of the /v1 routes (it holds no API key):
-//   POST /sandbox/cards/{id}/secrets  ≙  POST /v1/cardholders/{ch}/cards/{id}/secrets
-//   POST /sandbox/cards/{id}/pin      ≙  GET  /v1/cardholders/{ch}/cards/{id}/pin
+// The dashboard calls the control API's twins of the /v1 operations (it holds no API key), through
+// api/sandbox.ts:
+//   sandboxCreateCardSecret (POST /sandbox/cards/{id}/secrets)  ≙  revealCardSecrets (POST /v1/cardholders/{ch_id}/cards/{card_id}/secrets)
+//   sandboxPinCard          (POST /sandbox/cards/{id}/pin)      ≙  getCardPin        (GET  /v1/cardholders/{ch_id}/cards/{card_id}/pin)
 // Bodies, answers and encryption are the same.
 import { getPublicKey, readCardPin, readCardSecrets } from './sandbox';
 import type { EncryptedData, Env } from './types';

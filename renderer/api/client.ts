@@ -1,3 +1,4 @@
+import { type Call, caller, type Method, operations } from '../../server/contract/call.js';
 import { workspaceHeader, workspaceMissing } from './active-workspace';
 import { controlTokenRequired } from './control-token';
 
@@ -14,7 +15,11 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/**
+ * Where the control API lives, as the operation table spells it (the first segment of a control
+ * operation's path): a 401 there means the control token is missing, not an API key.
+ */
+const CONTROL_PREFIX = `/${operations.sandboxGetHealth.path.split('/')[1]}/`;
 
 export interface RequestOptions {
   /** `null`: a sandbox-wide call that names no workspace; otherwise the active one is named. */
@@ -24,6 +29,7 @@ export interface RequestOptions {
 /**
  * The one place the renderer calls fetch (but for binary bundles, api/scenarios.ts). Paths are relative to the page's origin: the dashboard is
  * served by the sandbox itself, so same-origin requests pass its Origin check for state changes.
+ * The api/ modules do not call it with a path of their own: they go through `call` below, by operationId.
  */
 export async function request<T>(
   method: Method,
@@ -56,7 +62,7 @@ export async function request<T>(
   }
   if (!response.ok) {
     // The sandbox was started with --control-token and this browser has not given it yet.
-    if (response.status === 401 && path.startsWith('/sandbox/')) controlTokenRequired();
+    if (response.status === 401 && path.startsWith(CONTROL_PREFIX)) controlTokenRequired();
     const message =
       data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
         ? data.error
@@ -69,3 +75,18 @@ export async function request<T>(
   }
   return data as T;
 }
+
+/**
+ * `call(operationId, { params, query, body })` by the operation table (server/contract/call.ts): the
+ * method and path come from the table, the answer is typed by the contract. Names the workspace on
+ * screen, like every control call.
+ */
+export const call: Call = caller((method, path, body) => request(method, path, body));
+
+/**
+ * The same for a sandbox-wide call that names no workspace (`request(..., { workspace: null })`): the
+ * routes on workspaces themselves, which must answer while the one on screen is being deleted.
+ */
+export const callGlobal: Call = caller((method, path, body) =>
+  request(method, path, body, { workspace: null }),
+);

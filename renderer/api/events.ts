@@ -15,7 +15,7 @@ export interface StreamHandlers {
 }
 
 /**
- * Subscribes to the server's live stream (GET /sandbox/events, server-sent events) of the active
+ * Subscribes to the server's live stream (sandboxStreamEvents, server-sent events) of the active
  * workspace, following it when the dashboard switches workspace. Returns an unsubscribe.
  */
 export function subscribeToEvents(handlers: StreamHandlers): () => void {

@@ -1,16 +1,13 @@
-// The scenario feature's control-API routes: recording, running, the library and the
-// workspace bundle. JSON goes through `request`; the bundle is binary, so export and import call
-// fetch here themselves (still the api/ layer, same origin).
-import type {
-  RecordingExpectResult,
-  RecordingState,
-  RecordingStopped,
-} from '../../server/contract/recording.js';
-import type { LibraryList, LibraryScenarioDetail } from '../../server/contract/scenario-library.js';
-import type { ScenarioProgress, ScenarioRun } from '../../server/contract/scenarios.js';
+// The scenario feature's control-API operations: recording, running, the library and the
+// workspace bundle. JSON goes through `call`; the bundle is binary, so export and import call
+// fetch here themselves (still the api/ layer, same origin), with the method and path of
+// `resolveCall`.
+import { type ResolvedCall, resolveCall } from '../../server/contract/call.js';
+import type { RecordingState } from '../../server/contract/recording.js';
+import type { ScenarioProgress } from '../../server/contract/scenarios.js';
 import type { ImportResult } from '../../server/contract/transfer.js';
 import { openWorkspaceStream, workspaceHeader } from './active-workspace';
-import { ApiError, request } from './client';
+import { ApiError, call } from './client';
 import type { Env } from './types';
 
 export type {
@@ -26,26 +23,26 @@ export type {
 export type { ScenarioProgress, ScenarioRun, ScenarioStepResult } from '../../server/contract/scenarios.js';
 export type { ImportResult } from '../../server/contract/transfer.js';
 
-export const recordingState = () => request<RecordingState>('GET', '/sandbox/recording');
+export const recordingState = () => call('sandboxGetRecording');
 export const startRecording = (name?: string) =>
-  request<RecordingState>('POST', '/sandbox/recording/start', name ? { name } : {});
-export const stopRecording = () => request<RecordingStopped>('POST', '/sandbox/recording/stop');
+  call('sandboxStartRecording', { body: name ? { name } : {} });
+export const stopRecording = () => call('sandboxStopRecording');
 export const addExpectation = (path: string, fields?: string[]) =>
-  request<RecordingExpectResult>('POST', '/sandbox/recording/expect', {
-    kind: 'resource',
-    path,
-    ...(fields && fields.length > 0 ? { fields } : {}),
+  call('sandboxAddRecordingExpectation', {
+    body: { kind: 'resource', path, ...(fields && fields.length > 0 ? { fields } : {}) },
   });
 
 export const runScenario = (scenario: string, env: Env) =>
-  request<ScenarioRun>('POST', '/sandbox/scenarios/run', { scenario, env });
-export const listLibrary = () => request<LibraryList>('GET', '/sandbox/scenarios/library');
-export const getLibraryScenario = (name: string) =>
-  request<LibraryScenarioDetail>('GET', `/sandbox/scenarios/library/${encodeURIComponent(name)}`);
+  call('sandboxRunScenarios', { body: { scenario, env } });
+export const listLibrary = () => call('sandboxListLibraryScenarios');
+export const getLibraryScenario = (name: string) => call('sandboxGetLibraryScenario', { params: { name } });
 
+/** What the workspace holds, counted: what an import would replace (ImportConfirm says it). */
+export const workspaceContents = () => call('sandboxGetWorkspaceContents');
+
+/** A bundle request: its method and path from the operation table, its body and answer binary. */
 async function binary(
-  method: 'GET' | 'POST',
-  path: string,
+  { method, path }: ResolvedCall,
   body?: Blob,
   workspace = workspaceHeader(),
 ): Promise<Response> {
@@ -70,16 +67,19 @@ async function binary(
   return response;
 }
 
-/** GET /sandbox/export: the workspace (or one merchant) as one bundle file. */
+/** sandboxExportWorkspace (GET): the workspace (or one merchant) as one bundle file. */
 export async function exportWorkspace(merchantId?: string): Promise<Blob> {
-  const query = merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : '';
-  return (await binary('GET', `/sandbox/export${query}`)).blob();
+  return (
+    await binary(
+      resolveCall('sandboxExportWorkspace', { query: merchantId ? { merchant_id: merchantId } : {} }),
+    )
+  ).blob();
 }
 
-/** POST /sandbox/import: a bundle made by an export replaces the workspace. */
+/** sandboxImportWorkspace (POST): a bundle made by an export replaces the workspace. */
 export async function importWorkspace(bundle: Blob, workspaceId?: string): Promise<ImportResult> {
   return (await (
-    await binary('POST', '/sandbox/import', bundle, workspaceHeader(workspaceId))
+    await binary(resolveCall('sandboxImportWorkspace'), bundle, workspaceHeader(workspaceId))
   ).json()) as ImportResult;
 }
 
@@ -91,7 +91,7 @@ export interface ScenarioStreamHandlers {
 }
 
 /**
- * The stream's `event: recording` and `event: scenario` messages (GET /sandbox/events). Its own
+ * The stream's `event: recording` and `event: scenario` messages (sandboxStreamEvents). Its own
  * connection, so the recording indicator works on every page whatever else listens.
  */
 export function subscribeToScenarioStream(handlers: ScenarioStreamHandlers): () => void {

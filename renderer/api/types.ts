@@ -3,9 +3,13 @@
 // make the OpenAPI document. Type-only imports: no server code and no TypeBox reach the bundle, and a
 // change to a field of the contract fails the renderer's typecheck wherever the renderer has to follow.
 // Only the renderer's own names (aliases) live here, never a copy of a shape.
+// The one exception to "types only": server/contract/call.ts and the operation table it reads
+// (operations.ts) are imported as values (api/client.ts, api/scenarios.ts, api/active-workspace.ts,
+// lib/workspaces.ts): small runtime tables of methods and paths with no schema and no TypeBox, so
+// the renderer calls by operationId and spells no API path of its own.
 
+import type { OperationAnswer } from '../../server/contract/call.js';
 import type { Delivery, DeliveryAttempt } from '../../server/contract/webhooks.js';
-import type { Checkpoint, Workspace } from '../../server/contract/workspaces.js';
 
 export type {
   ApplicationStatus,
@@ -131,11 +135,8 @@ export type {
   Workspace,
 } from '../../server/contract/workspaces.js';
 
-/**
- * POST /sandbox/checkpoints/{name}/restore: the checkpoint restored and the workspace as it now is.
- * The contract exports the schema but no type for it, so it is composed here from the contract's parts.
- */
-export type RestoreResult = { restored: Checkpoint['name']; workspace: Workspace };
+/** sandboxRestoreCheckpoint: the checkpoint restored and the workspace as it now is. */
+export type RestoreResult = OperationAnswer<'sandboxRestoreCheckpoint'>;
 
 /**
  * `event: delivery` on the live stream (GET /sandbox/events): the delivery (attempts empty) plus the

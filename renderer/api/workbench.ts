@@ -1,14 +1,10 @@
-import { request } from './client';
-import type { Delivery, EndpointHealth, Env } from './types';
+import { call } from './client';
+import type { Env } from './types';
 
 // The webhook workbench's control routes (server/http/sandbox/webhook-workbench.ts).
-const id = encodeURIComponent;
 
 export const listEndpointHealth = (merchantId: string, env: Env) =>
-  request<EndpointHealth[]>(
-    'GET',
-    `/sandbox/merchants/${id(merchantId)}/webhook-endpoints/health?env=${env}`,
-  );
+  call('sandboxListWebhookEndpointHealth', { params: { id: merchantId }, query: { env } });
 
 export const resendDelivery = (deliveryId: string, endpointId: string) =>
-  request<Delivery>('POST', `/sandbox/deliveries/${id(deliveryId)}/resend`, { endpoint_id: endpointId });
+  call('sandboxResendDelivery', { params: { id: deliveryId }, body: { endpoint_id: endpointId } });

@@ -1,21 +1,16 @@
-import { request } from './client';
-import type { Checkpoint, CreateWorkspaceBody, RestoreResult, Workspace } from './types';
+import { call, callGlobal } from './client';
+import type { CreateWorkspaceBody } from './types';
 
 // The routes on workspaces themselves belong to the sandbox, not to one workspace: they go without
-// the header, so they answer even when the workspace the dashboard was in has just been deleted.
-const sandboxWide = { workspace: null };
-const id = encodeURIComponent;
-
-export const listWorkspaces = () =>
-  request<Workspace[]>('GET', '/sandbox/workspaces', undefined, sandboxWide);
-export const createWorkspace = (body: CreateWorkspaceBody) =>
-  request<Workspace>('POST', '/sandbox/workspaces', body, sandboxWide);
+// the header (`callGlobal`), so they answer even when the workspace the dashboard was in has just
+// been deleted.
+export const listWorkspaces = () => callGlobal('sandboxListWorkspaces');
+export const createWorkspace = (body: CreateWorkspaceBody) => callGlobal('sandboxCreateWorkspace', { body });
 export const deleteWorkspace = (workspaceId: string) =>
-  request<void>('DELETE', `/sandbox/workspaces/${id(workspaceId)}`, undefined, sandboxWide);
+  callGlobal('sandboxDeleteWorkspace', { params: { id: workspaceId } });
 
 // Checkpoints are the active workspace's (the header names it).
-export const listCheckpoints = () => request<Checkpoint[]>('GET', '/sandbox/checkpoints');
-export const saveCheckpoint = (name: string) => request<Checkpoint>('POST', '/sandbox/checkpoints', { name });
-export const restoreCheckpoint = (name: string) =>
-  request<RestoreResult>('POST', `/sandbox/checkpoints/${id(name)}/restore`);
-export const deleteCheckpoint = (name: string) => request<void>('DELETE', `/sandbox/checkpoints/${id(name)}`);
+export const listCheckpoints = () => call('sandboxListCheckpoints');
+export const saveCheckpoint = (name: string) => call('sandboxSaveCheckpoint', { body: { name } });
+export const restoreCheckpoint = (name: string) => call('sandboxRestoreCheckpoint', { params: { name } });
+export const deleteCheckpoint = (name: string) => call('sandboxDeleteCheckpoint', { params: { name } });

@@ -1,5 +1,8 @@
 // Which workspace the dashboard opens, and the addresses that name one: pure functions, so the unit
-// tests load them in Node. The fields used, not the contract's types: this leaf imports nothing.
+// tests load them in Node. The fields used, not the contract's types: this leaf imports nothing but
+// the operation table's call.ts (pure, no schema), for the inbox's path.
+
+import { resolveCall } from '../../server/contract/call.js';
 
 /** The default workspace's id (the contract's DEFAULT_WORKSPACE_ID; api/active-workspace.ts checks it). */
 const DEFAULT_ID = 'default';
@@ -75,7 +78,8 @@ export function workspaceParamOf(search: string): string | null {
  * in the query; by id, which is never reused, so a deleted workspace's endpoints reach nobody.
  */
 export function inboxUrl(base: string, inbox: string, workspaceId: string): string {
-  return withWorkspaceParam(`${base}/sandbox/inbox/${inbox}`, workspaceId);
+  const { path } = resolveCall('sandboxReceiveInboxWebhook', { params: { name: inbox } });
+  return withWorkspaceParam(`${base}${path}`, workspaceId);
 }
 
 /** The inbox an endpoint URL sends to (`…/sandbox/inbox/<name>`, with or without a query), or null. */

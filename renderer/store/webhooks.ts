@@ -17,7 +17,7 @@ import type { Slice } from './types';
 export type DeliveryFilter = DeliveryStatus | 'all';
 export type DeliveryEventFilter = EventType | 'all';
 
-/** The built-in receiver the dashboard offers by default (`/sandbox/inbox/demo`). */
+/** The built-in receiver the dashboard offers by default (the `demo` inbox of sandboxReceiveInboxWebhook). */
 export const DEFAULT_INBOX = 'demo';
 
 export interface WebhooksSlice {

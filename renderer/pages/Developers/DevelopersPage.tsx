@@ -1,3 +1,4 @@
+import { API_REFERENCE_PATH, OPENAPI_DOCUMENT_PATH } from '../../api/links';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { useSandboxNow } from '../../components/useSandboxNow';
@@ -123,10 +124,15 @@ function Workspace() {
           <dd className="link-list">
             {urls ? (
               <>
-                <a href={`${urls.test}/docs`} target="_blank" rel="noreferrer" data-testid="api-reference">
+                <a
+                  href={`${urls.test}${API_REFERENCE_PATH}`}
+                  target="_blank"
+                  rel="noreferrer"
+                  data-testid="api-reference"
+                >
                   Read the API reference
                 </a>
-                <a href={`${urls.test}/sandbox/openapi.json`} target="_blank" rel="noreferrer">
+                <a href={`${urls.test}${OPENAPI_DOCUMENT_PATH}`} target="_blank" rel="noreferrer">
                   OpenAPI document (JSON)
                 </a>
               </>

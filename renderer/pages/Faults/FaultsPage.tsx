@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { FaultEffect, FaultMatch, FaultRule, FaultRuleInput } from '../../api/faults';
+import { EXAMPLE_PATHS } from '../../api/links';
 import { Card } from '../../components/Card';
 import { Field, Select, TextInput } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -149,7 +150,7 @@ function AddRuleForm() {
           <TextInput
             value={draft.path}
             onChange={set('path')}
-            placeholder="/v1/checkouts/{id} (blank: any)"
+            placeholder={`${EXAMPLE_PATHS.faultedRoute} (blank: any)`}
             maxLength={512}
             testId="fault-path"
           />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { request } from '../../api/client';
+import { workspaceContents } from '../../api/scenarios';
 import './import-confirm.css';
 import type { WorkspaceContents } from '../../../server/contract/transfer.js';
 
@@ -42,7 +42,7 @@ export function ImportConfirm({
   const [contents, setContents] = useState<WorkspaceContents | null | 'unknown'>(null);
   useEffect(() => {
     let live = true;
-    request<WorkspaceContents>('GET', '/sandbox/contents').then(
+    workspaceContents().then(
       (answer) => live && setContents(answer),
       () => live && setContents('unknown'),
     );

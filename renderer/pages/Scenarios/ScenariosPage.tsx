@@ -1,4 +1,5 @@
 import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
+import { EXAMPLE_PATHS } from '../../api/links';
 import { Card } from '../../components/Card';
 import { Field, Select, TextInput } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -152,7 +153,7 @@ function ExpectationForm() {
           <TextInput
             value={path}
             onChange={setPath}
-            placeholder="/sandbox/checkouts/<id>"
+            placeholder={EXAMPLE_PATHS.resource}
             testId="expect-path"
           />
         </Field>
