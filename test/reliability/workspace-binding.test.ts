@@ -86,6 +86,20 @@ describe('reliability: a request keeps the context it started with', () => {
       expires_at: new Date(frozenAt + 30 * 86_400_000).toISOString(),
     });
 
+    // A live stream of the workspace through it all: it holds no context open (a restore does not
+    // wait for it) and follows each new one (`config.workspace: 'outlives'`).
+    const stream = new AbortController();
+    const streamed = await request(`${base}/sandbox/events`, {
+      headers: { 'x-svc-workspace': qa.id },
+      signal: stream.signal,
+    });
+    let seen = '';
+    streamed.body.setEncoding('utf8');
+    streamed.body.on('data', (chunk: string) => {
+      seen += chunk;
+    });
+    streamed.body.on('error', () => {});
+
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     let inconsistent = 0;
@@ -130,8 +144,10 @@ describe('reliability: a request keeps the context it started with', () => {
     };
     const restores: Promise<void>[] = [];
     const requests: Promise<void>[] = [];
+    const restoreTimes: number[] = [];
     for (let round = 0; round < 8; round++) {
       for (let i = 0; i < 40; i++) requests.push(one(round * 40 + i));
+      const started = performance.now();
       restores.push(
         request(`${base}/sandbox/checkpoints/base/restore`, {
           method: 'POST',
@@ -139,6 +155,7 @@ describe('reliability: a request keeps the context it started with', () => {
         }).then(async (r) => {
           count(r.statusCode);
           await r.body.dump();
+          restoreTimes.push(performance.now() - started);
         }),
       );
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -152,5 +169,13 @@ describe('reliability: a request keeps the context it started with', () => {
     const after = await request(`${base}/v1/checkouts?limit=100`, { headers: auth });
     expect(after.statusCode).toBe(200);
     await after.body.dump();
+    // No restore waited on the stream: each took far less than a stuck binding's wait would.
+    expect(Math.max(...restoreTimes)).toBeLessThan(5_000);
+    // The stream saw every restore (a `workspace` change each) and still follows the workspace.
+    expect(seen.match(/"kind":"workspace"/g)?.length).toBe(8);
+    const last = await request(`${base}/v1/checkouts`, { method: 'POST', headers: auth, body: checkoutBody });
+    const { id } = (await last.body.json()) as { id: string };
+    await expect.poll(() => seen.includes(`"resource_id":"${id}"`), { timeout: 5_000 }).toBe(true);
+    stream.abort();
   });
 });

@@ -15,6 +15,16 @@ declare module 'fastify' {
     /** the name or id of a workspace the request named that does not exist */
     missingWorkspace: string | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * How the route holds its workspace's context. Unset: for the whole request (a restore,
+     * reset or delete waits for it). `'replaces'`: the route is that restore, reset or delete,
+     * and would wait for itself. `'outlives'`: a live stream, which follows its workspace from
+     * context to context (BoundWorkspace.successor). Either way the request is bound (it reads
+     * `request.workspace`) without holding the context open.
+     */
+    workspace?: 'replaces' | 'outlives';
+  }
 }
 
 /** Set on the raw request by `rewriteWorkspaceUrl`: the id its `/w/<id>` prefix named. */
@@ -87,7 +97,8 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
         bound = fallback;
       }
       request.workspace = bound;
-      reply.raw.once('close', () => bound.leave());
+      if (request.routeOptions.config.workspace !== undefined) bound.leave();
+      else reply.raw.once('close', () => bound.leave());
       done();
     };
   },

@@ -176,6 +176,7 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/reset',
     {
+      config: { workspace: 'replaces' },
       schema: {
         operationId: 'sandboxReset',
         summary: 'Reset the workspace',
@@ -184,8 +185,6 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      // The reset replaces this request's own context: it lets go of it, or would wait for itself.
-      request.workspace.leave();
       await info.reset(request.workspace.id);
       return { reset: true as const };
     },

@@ -43,6 +43,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/events',
     {
+      config: { workspace: 'outlives' },
       schema: {
         operationId: 'sandboxStreamEvents',
         summary: 'Stream events (server-sent events)',
@@ -84,10 +85,9 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
       const sendNow = (type: string, id: string, data: unknown) => {
         if (!raw.writableEnded) raw.write(frame(type, id, data));
       };
-      // A stream outlives any one context: it holds none open (a restore does not wait for it) and
-      // follows its workspace's. A restore or a reset mounts a new context in the workspace: the
-      // stream says so (a `workspace` change) and follows the new one.
-      request.workspace.leave();
+      // A stream outlives any one context (`config.workspace`): it holds none open (a restore does
+      // not wait for it) and follows its workspace's. A restore or a reset mounts a new context in
+      // the workspace: the stream says so (a `workspace` change) and follows the new one.
       const follow = () => {
         const { changes, dispatcher, events, requests, recorder } = use(request);
         const offEvents = events.on((event: RecordedEvent) => {

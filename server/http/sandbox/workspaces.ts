@@ -88,7 +88,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
   app.delete(
     '/workspaces/:id',
     {
-      config: { groupCommit: false },
+      // A request may delete its own workspace.
+      config: { groupCommit: false, workspace: 'replaces' },
       schema: {
         operationId: 'sandboxDeleteWorkspace',
         summary: 'Delete a workspace',
@@ -98,8 +99,6 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
       },
     },
     async (request, reply) => {
-      // A request may delete its own workspace: it lets go of it, or would wait for itself.
-      request.workspace.leave();
       await host.delete(request.params.id);
       return reply.code(204).send(null);
     },
@@ -120,7 +119,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
     },
     async (request, reply) => {
       const workspace = host.require(request.workspace.id);
-      return reply.code(201).send(present(host.saveCheckpoint(workspace, request.body.name)));
+      const { name, restore_at } = request.body;
+      return reply.code(201).send(present(host.saveCheckpoint(workspace, name, restore_at)));
     },
   );
   app.get(
@@ -138,7 +138,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
   app.post(
     '/checkpoints/:name/restore',
     {
-      config: { groupCommit: false },
+      config: { groupCommit: false, workspace: 'replaces' },
       schema: {
         operationId: 'sandboxRestoreCheckpoint',
         summary: 'Restore the workspace to a checkpoint',
@@ -149,8 +149,6 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
     },
     async (request) => {
       const workspace = host.require(request.workspace.id);
-      // The restore replaces this request's own context: it lets go of it, or would wait for itself.
-      request.workspace.leave();
       const checkpoint = await host.restoreCheckpoint(workspace, request.params.name);
       return { restored: checkpoint.name, workspace: host.present(workspace) };
     },
