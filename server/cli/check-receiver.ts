@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { EVENT_TYPES } from '../contract/events.js';
+import { EVENT_TYPES, type EventType } from '../contract/events.js';
 import type { ReceiverCheckResult } from '../contract/receiver-checks.js';
 import { xmlEscape } from '../scenarios/junit.js';
 import { clientFor } from './client.js';
@@ -50,21 +50,21 @@ export async function checkReceiver(argv: string[]): Promise<number | 'help'> {
   const secret = values.secret as string | undefined;
   if (receiver === undefined) throw new UsageError('check-receiver needs --url <receiver>');
   if (secret === undefined) throw new UsageError('check-receiver needs --secret <secret>');
-  const events = (values.events as string | undefined)?.split(',').map((e) => e.trim());
-  for (const event of events ?? [])
+  const names = (values.events as string | undefined)?.split(',').map((e) => e.trim());
+  for (const event of names ?? [])
     if (!(EVENT_TYPES as string[]).includes(event))
       throw new UsageError(`--events: unknown event type ${event} (one of ${EVENT_TYPES.join(', ')})`);
+  const events = names as EventType[] | undefined;
   // --url names the receiver here (as the command reads best); the sandbox is --sandbox.
-  const result = await clientFor({ ...values, url: values.sandbox }).post<ReceiverCheckResult>(
-    '/sandbox/receiver-checks',
-    {
+  const result = await clientFor({ ...values, url: values.sandbox }).call('sandboxCheckReceiver', {
+    body: {
       url: receiver,
       secret,
       ...(events ? { events } : {}),
-      ...(values.seed === undefined ? {} : { seed: values.seed }),
-      ...(values['effects-url'] === undefined ? {} : { effects_url: values['effects-url'] }),
+      ...(typeof values.seed === 'string' ? { seed: values.seed } : {}),
+      ...(typeof values['effects-url'] === 'string' ? { effects_url: values['effects-url'] } : {}),
     },
-  );
+  });
   if (typeof values.junit === 'string') writeFileSync(values.junit, receiverJunit(result));
   if (values.json) json(result);
   else for (const line of scorecard(result)) out(line);

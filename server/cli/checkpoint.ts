@@ -1,4 +1,4 @@
-import type { Checkpoint, Workspace } from '../contract/workspaces.js';
+import type { Checkpoint } from '../contract/workspaces.js';
 import { clientFor, listOf } from './client.js';
 import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 
@@ -44,7 +44,7 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   if (action === 'save') {
     const name = checkpointName(action, positionals[2]);
     noExtra(positionals, 3);
-    const saved = await client.post<Checkpoint>('/sandbox/checkpoints', { name });
+    const saved = await client.call('sandboxSaveCheckpoint', { body: { name } });
     if (values.json) json(saved);
     else
       out(
@@ -55,9 +55,7 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   if (action === 'restore') {
     const name = checkpointName(action, positionals[2]);
     noExtra(positionals, 3);
-    const restored = await client.post<{ restored: string; workspace: Workspace }>(
-      `/sandbox/checkpoints/${encodeURIComponent(name)}/restore`,
-    );
+    const restored = await client.call('sandboxRestoreCheckpoint', { params: { name } });
     if (values.json) json(restored);
     else
       out(
@@ -67,7 +65,7 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   }
   if (action === 'list') {
     noExtra(positionals, 2);
-    const list = listOf<Checkpoint>(await client.get('/sandbox/checkpoints'));
+    const list = listOf<Checkpoint>(await client.call('sandboxListCheckpoints'));
     if (values.json) {
       json(list);
       return 0;
@@ -85,7 +83,7 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   if (action === 'delete') {
     const name = checkpointName(action, positionals[2]);
     noExtra(positionals, 3);
-    await client.delete(`/sandbox/checkpoints/${encodeURIComponent(name)}`);
+    await client.call('sandboxDeleteCheckpoint', { params: { name } });
     if (values.json) json({ deleted: name });
     else out(`deleted checkpoint ${name} of ${where}`);
     return 0;

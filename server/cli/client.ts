@@ -1,3 +1,12 @@
+import {
+  type InputArgs,
+  MissingParameter,
+  type OperationAnswer,
+  type OperationId,
+  operations,
+  type ResolvedCall,
+  resolveCall,
+} from '../contract/call.js';
 import type { Workspace } from '../contract/workspaces.js';
 import { WORKSPACE_HEADER } from '../contract/workspaces.js';
 import { baseUrl, CliFailure, controlHeaders, type Parsed, workspaceOption } from './common.js';
@@ -17,8 +26,23 @@ export function clientFor(values: Parsed['values']): SandboxClient {
 }
 
 /**
+ * The method and path (parameters filled, query added) of one operation of the table
+ * (server/contract/operations.ts); a missing path parameter is a CliFailure like any other.
+ */
+export function resolved<K extends OperationId>(id: K, ...input: InputArgs<K>): ResolvedCall {
+  try {
+    return resolveCall(id, ...input);
+  } catch (error) {
+    if (error instanceof MissingParameter)
+      throw new CliFailure(`${operations[id].method} ${operations[id].path}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * The control API of a running sandbox, over fetch. Every failure becomes a CliFailure.
  * With a workspace (an id or a name), every call carries X-SVC-Workspace and acts in it.
+ * Calls go by operationId (`call`): the operation table gives each one's method and path.
  */
 export class SandboxClient {
   private scope: Promise<Record<string, string>> | undefined;
@@ -35,7 +59,7 @@ export class SandboxClient {
 
   /** Every workspace of the sandbox (sandbox-wide: no workspace header). */
   async workspaces(): Promise<Workspace[]> {
-    return listOf<Workspace>(await this.in(undefined).get('/sandbox/workspaces'));
+    return listOf<Workspace>(await this.in(undefined).call('sandboxListWorkspaces'));
   }
 
   /** The workspace an id or a name (case-insensitive, as the server matches it) stands for. */
@@ -111,21 +135,29 @@ export class SandboxClient {
     }
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.request<T>('GET', path);
+  /**
+   * One operation of the table by its operationId, typed from end to end:
+   * `call('sandboxAdvanceClock', { body: { seconds: 60 } })`. A write without a body sends `{}`.
+   */
+  call<K extends OperationId>(id: K, ...input: InputArgs<K>): Promise<OperationAnswer<K>> {
+    return this.callWith({}, id, ...input);
   }
 
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.request<T>('POST', path, body);
-  }
-
-  delete(path: string): Promise<void> {
-    return this.request<void>('DELETE', path);
+  /** `call` with headers of its own: a merchant's API key, as its app sends it on /v1. */
+  callWith<K extends OperationId>(
+    headers: Record<string, string>,
+    id: K,
+    ...input: InputArgs<K>
+  ): Promise<OperationAnswer<K>> {
+    const { method, path, body } = resolved(id, ...input);
+    const sent = body === undefined && method !== 'GET' && method !== 'DELETE' ? {} : body;
+    return this.request<OperationAnswer<K>>(method, path, sent, headers);
   }
 
   /**
-   * Opens a server-sent-events stream and calls `onMessage` for each message until `signal`
-   * aborts (resolves) or the server ends the stream (rejects with a CliFailure).
+   * Opens a server-sent-events stream (its `path` from `resolved('sandboxStreamEvents', { query })`)
+   * and calls `onMessage` for each message until `signal` aborts (resolves) or the server ends the
+   * stream (rejects with a CliFailure).
    * `onOpen` runs once the response headers are in.
    */
   async stream(

@@ -68,7 +68,7 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
   let client: SandboxClient;
   if (action === undefined) {
     client = clientFor(values);
-    state = await client.get<ClockState>('/sandbox/clock');
+    state = await client.call('sandboxGetClock');
   } else if (action === 'advance') {
     const duration = positionals[2];
     if (duration === undefined) throw new UsageError('clock advance needs a duration (e.g. 1h)');
@@ -76,11 +76,11 @@ export async function clock(argv: string[]): Promise<number | 'help'> {
     const seconds = parseDuration(duration);
     if (seconds > 10 * 365 * 86400) throw new UsageError('clock advance: at most 10 years at once');
     client = clientFor(values);
-    state = await client.post<ClockState>('/sandbox/clock/advance', { seconds });
+    state = await client.call('sandboxAdvanceClock', { body: { seconds } });
   } else if (action === 'freeze' || action === 'resume') {
     noExtra(positionals, 2);
     client = clientFor(values);
-    state = await client.post<ClockState>(`/sandbox/clock/${action}`);
+    state = await client.call(action === 'freeze' ? 'sandboxFreezeClock' : 'sandboxResumeClock');
   } else {
     throw new UsageError(`unknown subcommand: clock ${action}`);
   }

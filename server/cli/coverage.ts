@@ -20,7 +20,7 @@ export async function coverage(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, {});
   if (values.help) return 'help';
   noExtra(positionals, 1);
-  const report = await clientFor(values).get<Coverage>('/sandbox/coverage');
+  const report = await clientFor(values).call('sandboxGetCoverage');
   if (values.json) json(report);
   else for (const line of coverageTable(report)) out(line);
   return 0;

@@ -1,4 +1,4 @@
-import type { Checkpoint, CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
+import type { Checkpoint, Workspace } from '../contract/workspaces.js';
 import type { Urls } from '../sandbox.js';
 import { durationSeconds, type ScenarioStep } from '../scenarios/format.js';
 import { listOf, SandboxClient } from './client.js';
@@ -7,7 +7,8 @@ import { listOf, SandboxClient } from './client.js';
  * `serve --demo`: the built-in demo scenario, built once in a workspace of its own named "Demo".
  * Once the build has finished it saves the checkpoint "demo": a later `--demo` finds the workspace
  * with that checkpoint and builds nothing (no second set of merchants, no clock moved again), and
- * after a pitch `checkpoint restore demo --workspace Demo` brings the untouched demo back. A Demo
+ * after a pitch `checkpoint restore demo --workspace Demo` brings the untouched demo back, its
+ * history moved to end at the real current time (the checkpoint is saved `restore_at: 'now'`). A Demo
  * workspace without the checkpoint is a build that did not finish: it is replaced. `--fresh`
  * deletes the workspace and builds it anew. The other workspaces are never touched.
  */
@@ -61,7 +62,7 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
       (w) => w.name.toLowerCase() === DEMO_WORKSPACE.toLowerCase(),
     );
     if (existing && !options.fresh) {
-      const checkpoints = listOf<Checkpoint>(await sandbox.in(existing.id).get('/sandbox/checkpoints'));
+      const checkpoints = listOf<Checkpoint>(await sandbox.in(existing.id).call('sandboxListCheckpoints'));
       const saved = checkpoints.find((c) => c.name === DEMO_CHECKPOINT);
       if (saved) {
         print(
@@ -70,7 +71,7 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
         return { workspace: existing, built: false };
       }
     }
-    if (existing) await sandbox.delete(`/sandbox/workspaces/${existing.id}`);
+    if (existing) await sandbox.call('sandboxDeleteWorkspace', { params: { id: existing.id } });
     const [{ libraryText }, { parseScenario }, { runScenario }] = await Promise.all([
       import('../scenarios/library.js'),
       import('../scenarios/parse.js'),
@@ -78,12 +79,14 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
     ]);
     const parsed = parseScenario(libraryText('demo'));
     if (!parsed.ok) throw new Error(`the demo scenario is invalid: ${parsed.errors[0]?.message}`);
-    demo = await sandbox.post<Workspace>('/sandbox/workspaces', {
-      name: DEMO_WORKSPACE,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      // Wall-clock time is right here: the demo's history should end when it is shown.
-      clock: { start: new Date(Date.now() - demoSpanMs(parsed.scenario.steps)).toISOString() },
-    } satisfies CreateWorkspaceBody);
+    demo = await sandbox.call('sandboxCreateWorkspace', {
+      body: {
+        name: DEMO_WORKSPACE,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        // Wall-clock time is right here: the demo's history should end when it is shown.
+        clock: { start: new Date(Date.now() - demoSpanMs(parsed.scenario.steps)).toISOString() },
+      },
+    });
     const run = await runScenario(
       { urls, controlToken: options.controlToken, workspace: demo.id },
       parsed.scenario,
@@ -92,7 +95,11 @@ export async function buildDemo(urls: DemoUrls, options: DemoOptions): Promise<D
       const failed = run.steps.filter((s) => !s.ok);
       throw new Error(failed.map((s) => `step ${s.index} ${s.label}: ${s.error}`).join('; '));
     }
-    await sandbox.in(demo.id).post('/sandbox/checkpoints', { name: DEMO_CHECKPOINT });
+    // Restored after a pitch, however much later, the demo's history ends at the real current time
+    // again (every stored time moved by as much), as it did when it was built.
+    await sandbox
+      .in(demo.id)
+      .call('sandboxSaveCheckpoint', { body: { name: DEMO_CHECKPOINT, restore_at: 'now' } });
     const built = await sandbox.findWorkspace(demo.id);
     print(
       `svc-sandbox demo ready in workspace ${built.name} (${built.id}): ${run.steps.length} steps (svc-sandbox trigger --list for more)`,

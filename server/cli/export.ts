@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { clientFor } from './client.js';
+import { clientFor, resolved } from './client.js';
 import { COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
 
@@ -48,11 +48,9 @@ export async function exportCommand(argv: string[]): Promise<number | 'help'> {
   } else {
     const client = clientFor(values);
     const url = client.baseUrl;
-    const query = merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : '';
     bytes = await transferRequest(
       url,
-      'GET',
-      `/sandbox/export${query}`,
+      resolved('sandboxExportWorkspace', { query: merchantId ? { merchant_id: merchantId } : {} }),
       undefined,
       await client.workspaceHeaders(),
     );

@@ -141,13 +141,13 @@ export async function faultsCommand(argv: string[]): Promise<number | 'help'> {
   noExtra(positionals, 2);
   const client = clientFor(values);
   if (sub === 'list') {
-    const faults = await client.get<Faults>('/sandbox/faults');
+    const faults = await client.call('sandboxGetFaults');
     if (values.json) json(faults);
     else print(faults);
     return 0;
   }
   if (sub === 'clear') {
-    await client.delete('/sandbox/faults');
+    await client.call('sandboxClearFaults');
     if (values.json) json({ cleared: true });
     else out('no faults');
     return 0;
@@ -156,7 +156,7 @@ export async function faultsCommand(argv: string[]): Promise<number | 'help'> {
     const file = values.file as string | undefined;
     const input: FaultsInput = file !== undefined ? fromFile(file) : { rules: [ruleFromFlags(values)] };
     if (typeof values.seed === 'string') input.seed = values.seed;
-    const faults = await client.request<Faults>('PUT', '/sandbox/faults', input);
+    const faults = await client.call('sandboxSetFaults', { body: input });
     if (values.json) json(faults);
     else print(faults);
     return 0;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ImportResult } from '../contract/transfer.js';
-import { clientFor } from './client.js';
+import { clientFor, resolved } from './client.js';
 import { CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { explained, transferRequest, withOfflineTransfer } from './transfer.js';
 import { reissuedLines } from './workspaces.js';
@@ -47,8 +47,7 @@ export async function importCommand(argv: string[]): Promise<number | 'help'> {
     const url = client.baseUrl;
     const answer = await transferRequest(
       url,
-      'POST',
-      '/sandbox/import',
+      resolved('sandboxImportWorkspace'),
       bytes,
       await client.workspaceHeaders(),
     );

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookEndpoint } from '../contract/webhooks.js';
+import type { ListenSession, WebhookEndpoint } from '../contract/webhooks.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections } from '../http/connections.js';
 import { CHAOS_HELP, describeChaos, parseChaos } from './chaos-option.js';
-import { clientFor, type SseMessage } from './client.js';
+import { clientFor, resolved, type SseMessage } from './client.js';
 import {
   CliFailure,
   COMMON_HELP,
@@ -65,25 +65,15 @@ const POLL_MS = 2000;
 const UNREACHABLE = 'svc-sandbox listen: ';
 const FORWARD_TIMEOUT_MS = 30_000;
 
-interface Endpoint {
-  id: string;
-  merchant_id: string;
-  env: string;
-  url: string;
-  secret: string;
-}
-
-interface MerchantRow {
-  id: string;
-  name: string;
-}
+/** One of the session's endpoints, as the sandbox made it. */
+type Endpoint = WebhookEndpoint;
 
 export async function listen(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) return 'help';
   noExtra(positionals, 1);
   if (values['print-secret']) {
-    const { secret } = await clientFor(values).get<{ secret: string }>('/sandbox/listen-secret');
+    const { secret } = await clientFor(values).call('sandboxGetListenSecret');
     if (values.json) json({ secret });
     else out(secret);
     return 0;
@@ -112,9 +102,9 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   const asJson = values.json === true;
   const client = clientFor(values);
 
-  await client.get('/sandbox/health');
-  if (only !== undefined) await client.get(`/sandbox/merchants/${encodeURIComponent(only)}`);
-  const { secret } = await client.get<{ secret: string }>('/sandbox/listen-secret');
+  await client.call('sandboxGetHealth');
+  if (only !== undefined) await client.call('sandboxGetMerchant', { params: { id: only } });
+  const { secret } = await client.call('sandboxGetListenSecret');
 
   // The local listener the sandbox delivers to: /<merchant id>, one path per endpoint.
   // Held to the sandbox's own connection limits: any local process can connect to it.
@@ -220,13 +210,14 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
 
   // The stream is open before any endpoint exists: no attempt goes unprinted.
   const streaming = new AbortController();
-  const query = new URLSearchParams({ env });
-  if (only !== undefined) query.set('merchant_id', only);
+  const eventStream = resolved('sandboxStreamEvents', {
+    query: { env, ...(only !== undefined ? { merchant_id: only } : {}) },
+  }).path;
   let streamWarned = false;
   const openStream = (): Promise<void> =>
     new Promise<void>((opened, failed) => {
       client
-        .stream(`/sandbox/events?${query}`, onAttempt, streaming.signal, () => {
+        .stream(eventStream, onAttempt, streaming.signal, () => {
           streamWarned = false;
           opened();
         })
@@ -242,7 +233,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
         });
     });
 
-  let session: { id: string; endpoints: Endpoint[] } | undefined;
+  let session: ListenSession | undefined;
   let closing = false;
 
   const announce = (endpoint: Endpoint, name: string): void => {
@@ -257,7 +248,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
       });
     } else out(`  forwarding ${name} (${endpoint.merchant_id}, ${env})`);
     if (chaos !== undefined) {
-      const chaotic = (endpoint as Endpoint & Pick<WebhookEndpoint, 'chaos'>).chaos;
+      const chaotic = endpoint.chaos;
       if (!chaotic) return;
       if (asJson) json({ type: 'chaos', endpoint_id: endpoint.id, chaos: chaotic });
       else out(`Chaos on ${name}'s endpoint: ${describeChaos(chaotic)}`);
@@ -274,10 +265,8 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
       found = (async () => {
         const url = `${local}/${encodeURIComponent(merchantId)}`;
         const [merchant, endpoints] = await Promise.all([
-          client.get<MerchantRow>(`/sandbox/merchants/${encodeURIComponent(merchantId)}`),
-          client.get<(Endpoint & Pick<WebhookEndpoint, 'chaos'>)[]>(
-            `/sandbox/merchants/${encodeURIComponent(merchantId)}/webhook-endpoints?env=${env}`,
-          ),
+          client.call('sandboxGetMerchant', { params: { id: merchantId } }),
+          client.call('sandboxListMerchantWebhookEndpoints', { params: { id: merchantId }, query: { env } }),
         ]);
         const endpoint = endpoints.find((e) => e.url === url);
         if (endpoint) announce(endpoint, merchant.name);
@@ -294,10 +283,7 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
     let failed = 0;
     if (session !== undefined) {
       try {
-        ({ removed } = await client.request<{ removed: number }>(
-          'DELETE',
-          `/sandbox/listen-sessions/${session.id}`,
-        ));
+        ({ removed } = await client.call('sandboxDeleteListenSession', { params: { id: session.id } }));
       } catch (error) {
         // Gone with a sandbox restart: its endpoints stay, listed on the Webhooks page as listen's.
         if (!/ 404 /.test((error as Error).message)) {
@@ -327,20 +313,20 @@ export async function listen(argv: string[]): Promise<number | 'help'> {
   try {
     await openStream();
     // Before Ready: from here on every event of the workspace reaches listen.
-    session = await client.post<{ id: string; endpoints: Endpoint[] }>(
-      `/sandbox/listen-sessions?env=${env}`,
-      {
+    session = await client.call('sandboxCreateListenSession', {
+      query: { env },
+      body: {
         url: local,
         forward_to: forwardTo,
         ...(events ? { events } : {}),
         ...(only !== undefined ? { merchant_id: only } : {}),
         ...(chaos !== undefined ? { chaos } : {}),
       },
-    );
+    });
     const names = new Map(
       (only !== undefined
-        ? [await client.get<MerchantRow>(`/sandbox/merchants/${encodeURIComponent(only)}`)]
-        : await client.get<MerchantRow[]>('/sandbox/merchants')
+        ? [await client.call('sandboxGetMerchant', { params: { id: only } })]
+        : await client.call('sandboxListMerchants')
       ).map((m) => [m.id, m.name]),
     );
     if (asJson) json({ type: 'ready', secret, forward_to: forwardTo, env });

@@ -1,4 +1,4 @@
-import { clientFor, type SseMessage } from './client.js';
+import { clientFor, resolved, type SseMessage } from './client.js';
 import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
 export const LOGS_USAGE = `Usage: svc-sandbox logs tail [options]
@@ -77,10 +77,9 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
   const asJson = values.json === true;
   const client = clientFor(values);
 
-  const query = new URLSearchParams();
-  if (env) query.set('env', env);
-  if (merchant) query.set('merchant_id', merchant);
-  const path = `/sandbox/events${query.size > 0 ? `?${query}` : ''}`;
+  const { path } = resolved('sandboxStreamEvents', {
+    query: { ...(env ? { env } : {}), ...(merchant ? { merchant_id: merchant } : {}) },
+  });
 
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -92,13 +91,11 @@ export async function logs(argv: string[]): Promise<number | 'help'> {
   const forwardToOf = (endpointId: string): Promise<string | null> => {
     let known = forwardTo.get(endpointId);
     if (!known) {
-      known = client
-        .get<{ forward_to?: string | null }>(`/sandbox/webhook-endpoints/${encodeURIComponent(endpointId)}`)
-        .then(
-          (endpoint) => endpoint.forward_to ?? null,
-          // Gone already (listen removed it on exit): its deliveries show the URL they went to.
-          () => null,
-        );
+      known = client.call('sandboxGetWebhookEndpoint', { params: { id: endpointId } }).then(
+        (endpoint) => endpoint.forward_to ?? null,
+        // Gone already (listen removed it on exit): its deliveries show the URL they went to.
+        () => null,
+      );
       if (forwardTo.size >= 10_000) forwardTo.clear();
       forwardTo.set(endpointId, known);
     }

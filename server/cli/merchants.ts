@@ -12,13 +12,6 @@ Example:
   KEY=$(svc-sandbox merchants create "Acme" --json | jq -r .api_key.key)
 `;
 
-interface Merchant {
-  id: string;
-  name: string;
-  kyb_status: string;
-  created_at: string;
-}
-
 export async function merchants(argv: string[]): Promise<number | 'help'> {
   const { values, positionals } = parse(argv, {});
   if (values.help) return 'help';
@@ -28,10 +21,7 @@ export async function merchants(argv: string[]): Promise<number | 'help'> {
     if (name === undefined || name.trim() === '') throw new UsageError('merchants create needs a name');
     noExtra(positionals, 3);
     const client = clientFor(values);
-    const created = await client.post<{ merchant: Merchant; api_key: { key: string; role: string } }>(
-      '/sandbox/merchants',
-      { name },
-    );
+    const created = await client.call('sandboxCreateMerchant', { body: { name } });
     if (values.json) json(created);
     else {
       out(`merchant  ${created.merchant.id}  ${created.merchant.name}`);
@@ -42,7 +32,7 @@ export async function merchants(argv: string[]): Promise<number | 'help'> {
   if (action === 'list') {
     noExtra(positionals, 2);
     const client = clientFor(values);
-    const list = await client.get<Merchant[]>('/sandbox/merchants');
+    const list = await client.call('sandboxListMerchants');
     if (values.json) json(list);
     else if (list.length === 0) out('no merchants (create one with: svc-sandbox merchants create <name>)');
     else for (const m of list) out(`${m.id}  ${m.kyb_status.padEnd(9)}  ${m.name}`);

@@ -31,7 +31,7 @@ export async function reset(argv: string[]): Promise<number | 'help'> {
       return 1;
     }
   }
-  const result = await client.post<{ reset: true }>('/sandbox/reset');
+  const result = await client.call('sandboxReset');
   if (values.json) json(result);
   else out(`reset: the sandbox at ${client.baseUrl} is empty`);
   return 0;

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { addCoverage, type Coverage } from '../contract/coverage.js';
-import type { CreateWorkspaceBody, Workspace } from '../contract/workspaces.js';
 import type { Scenario } from '../scenarios/format.js';
 import { type FileReport, junitXml } from '../scenarios/junit.js';
 import { formatErrors, parseScenario } from '../scenarios/parse.js';
@@ -119,7 +118,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
   const coverages: Coverage[] = [];
   const collect = coverageFile
     ? async (client: SandboxClient, cumulative = false) => {
-        const report = await client.get<Coverage>('/sandbox/coverage');
+        const report = await client.call('sandboxGetCoverage');
         if (cumulative) coverages.splice(0);
         coverages.push(report);
       }
@@ -129,7 +128,7 @@ export async function run(argv: string[]): Promise<number | 'help'> {
     // Only the flag: a run against a sandbox makes its own workspaces unless told otherwise.
     const workspace = values.workspace === undefined ? undefined : workspaceOption(values);
     const client = new SandboxClient(baseUrl(values), workspace);
-    const health = await client.get<{ urls: { test: string; production: string } }>('/sandbox/health');
+    const health = await client.call('sandboxGetHealth');
     target = { client, urls: health.urls, controlToken: controlToken(), keep: values.keep === true, collect };
   }
 
@@ -230,13 +229,15 @@ async function runInWorkspace(
     await target.collect?.(client.in(named.id), true);
     return { run, workspace: named.id };
   }
-  const created = await client.post<Workspace>('/sandbox/workspaces', {
-    ephemeral: true,
-    seed: scenario.seed,
-    clock: { start: scenario.clock.start, frozen: scenario.clock.frozen },
-  } satisfies CreateWorkspaceBody);
+  const created = await client.call('sandboxCreateWorkspace', {
+    body: {
+      ephemeral: true,
+      seed: scenario.seed,
+      clock: { start: scenario.clock.start, frozen: scenario.clock.frozen },
+    },
+  });
   const remove = () =>
-    client.delete(`/sandbox/workspaces/${created.id}`).catch((error: unknown) => {
+    client.call('sandboxDeleteWorkspace', { params: { id: created.id } }).catch((error: unknown) => {
       process.stderr.write(
         `svc-sandbox: could not delete workspace ${created.id}: ${(error as Error).message}\n`,
       );

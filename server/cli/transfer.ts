@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { ResolvedCall } from '../contract/call.js';
 import type { Db } from '../db/connection.js';
 import type { WorkspaceTransfer } from '../workspaces/transfer.js';
 import { CliFailure, controlHeaders } from './common.js';
@@ -80,11 +81,14 @@ export async function explained<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A control-API call with a byte body or a byte answer; every failure a CliFailure. */
+/**
+ * A control-API call with a byte body or a byte answer (sandboxExportWorkspace,
+ * sandboxImportWorkspace: their method and path as `resolved` answers them); every failure a
+ * CliFailure.
+ */
 export async function transferRequest(
   baseUrl: string,
-  method: 'GET' | 'POST',
-  path: string,
+  { method, path }: Pick<ResolvedCall, 'method' | 'path'>,
   body?: Buffer,
   /** the workspace's X-SVC-Workspace header, when one is named */
   scope: Record<string, string> = {},

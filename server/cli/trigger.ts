@@ -1,4 +1,4 @@
-import type { LibraryList, LibraryRun, RunChanges } from '../contract/scenario-library.js';
+import type { LibraryList, RunChanges } from '../contract/scenario-library.js';
 import { clientFor } from './client.js';
 import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
@@ -53,9 +53,9 @@ export async function trigger(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`no built-in scenario named ${name} (svc-sandbox trigger --list shows them)`);
   const env = envOption(values.env);
   const client = clientFor(values);
-  const run = await client.post<LibraryRun>(`/sandbox/scenarios/library/${encodeURIComponent(name)}/run`, {
-    ...(env === undefined ? {} : { env }),
-    reuse_merchants: true,
+  const run = await client.call('sandboxRunLibraryScenario', {
+    params: { name },
+    body: { ...(env === undefined ? {} : { env }), reuse_merchants: true },
   });
   if (values.json) {
     json(run);

@@ -1,4 +1,4 @@
-import type { VerifyRequestsBody, VerifyRequestsResult } from '../contract/requests.js';
+import type { VerifyRequestsBody } from '../contract/requests.js';
 import { clientFor } from './client.js';
 import { COMMON_HELP, envOption, json, noExtra, out, parse, UsageError } from './common.js';
 
@@ -78,7 +78,7 @@ export async function verifyCommand(argv: string[]): Promise<number | 'help'> {
   if (str('at-most') !== undefined) count.lte = integer('at-most', str('at-most')!);
   if (Object.keys(count).length > 0) criteria.count = count;
 
-  const result = await clientFor(values).post<VerifyRequestsResult>('/sandbox/request-log/verify', criteria);
+  const result = await clientFor(values).call('sandboxVerifyRequests', { body: criteria });
   if (values.json) json(result);
   else {
     const expected = Object.entries(result.count)

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ImportResult } from '../contract/transfer.js';
 import { type CreateWorkspaceBody, WORKSPACE_HEADER, type Workspace } from '../contract/workspaces.js';
-import { clientFor, type SandboxClient } from './client.js';
+import { clientFor, resolved, type SandboxClient } from './client.js';
 import { formatOffset } from './clock.js';
 import { CliFailure, COMMON_HELP, json, noExtra, out, parse, UsageError } from './common.js';
 import { transferRequest } from './transfer.js';
@@ -125,20 +125,20 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
       throw new UsageError('give --from or --import, not both (each fills the new workspace)');
     const bundle = bundlePath === undefined ? undefined : readBundle(bundlePath);
     if (body.from) body.from.workspace_id = await idOf(sandbox, body.from.workspace_id);
-    let created = await sandbox.post<Workspace>('/sandbox/workspaces', body);
+    let created = await sandbox.call('sandboxCreateWorkspace', { body });
     let reissued: ImportResult['reissued_keys'] = [];
     if (bundle) {
       try {
-        const answer = await transferRequest(sandbox.baseUrl, 'POST', '/sandbox/import', bundle, {
+        const answer = await transferRequest(sandbox.baseUrl, resolved('sandboxImportWorkspace'), bundle, {
           [WORKSPACE_HEADER]: created.id,
         });
         reissued = (JSON.parse(answer.toString('utf8')) as ImportResult).reissued_keys;
       } catch (error) {
         // A bundle that did not go in leaves no half-made workspace behind.
-        await sandbox.delete(`/sandbox/workspaces/${created.id}`).catch(() => {});
+        await sandbox.call('sandboxDeleteWorkspace', { params: { id: created.id } }).catch(() => {});
         throw error;
       }
-      created = await sandbox.get<Workspace>(`/sandbox/workspaces/${created.id}`);
+      created = await sandbox.call('sandboxGetWorkspace', { params: { id: created.id } });
     }
     if (values.json) {
       json(bundle ? { ...created, reissued_keys: reissued } : created);
@@ -182,7 +182,7 @@ export async function workspaces(argv: string[]): Promise<number | 'help'> {
     noExtra(positionals, 3);
     const id = await idOf(sandbox, target);
     if (id === 'default') throw new UsageError('the default workspace cannot be deleted (reset empties it)');
-    await sandbox.delete(`/sandbox/workspaces/${encodeURIComponent(id)}`);
+    await sandbox.call('sandboxDeleteWorkspace', { params: { id } });
     if (values.json) json({ deleted: id });
     else out(`deleted workspace ${id}${id === target ? '' : ` (${target})`}`);
     return 0;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxClient } from '../../server/cli/client.js';
 import { story } from '../../server/cli/mcp/explain.js';
-import { bodyOf, fillPath, queryOf, ToolRefusal } from '../../server/cli/mcp/tool.js';
+import { bodyOf, callOf, queryOf, ToolRefusal } from '../../server/cli/mcp/tool.js';
 import { TOOLS } from '../../server/cli/mcp/tools.js';
 import { listed } from '../../server/cli/mcp.js';
 import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
+import { CheckoutListQuery } from '../../server/contract/views.js';
 import type { Delivery } from '../../server/contract/webhooks.js';
 import { testSandbox } from '../helpers/sandbox.js';
 
@@ -17,10 +18,15 @@ const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
 describe('mcp tools', () => {
   it('split the arguments into path, query and body by the contract schemas', () => {
-    expect(fillPath('/sandbox/checkouts/{id}/payments', { id: 'a/b' })).toBe(
-      '/sandbox/checkouts/a%2Fb/payments',
+    // The method and path are the operation table's; the path parameters are encoded.
+    expect(callOf({ operationId: 'sandboxPayCheckout' }, { id: 'a/b' })).toEqual({
+      method: 'POST',
+      path: '/sandbox/checkouts/a%2Fb/payments',
+      body: {},
+    });
+    expect(() => callOf({ operationId: 'sandboxGetCheckout' }, {})).toThrow(
+      new ToolRefusal('id: is required'),
     );
-    expect(() => fillPath('/sandbox/checkouts/{id}', {})).toThrow(ToolRefusal);
     const pay = tool('checkout_pay_late');
     expect(Object.keys(pay.input.properties).sort()).toEqual([
       'amount',
@@ -38,9 +44,16 @@ describe('mcp tools', () => {
     });
     const list = tool('checkouts_list');
     expect(list.input.required).toEqual(['id']);
-    expect(queryOf(list.input, { id: 'm', status: 'paid', limit: 5, workspace: 'w' })).toBe(
-      '?id=m&limit=5&status=paid',
-    );
+    const args = { id: 'm', status: 'paid', limit: 5, workspace: 'w' };
+    expect(queryOf(CheckoutListQuery, args)).toEqual({ status: 'paid', limit: 5 });
+    const listCall = callOf({ operationId: 'sandboxListMerchantCheckouts', query: CheckoutListQuery }, args);
+    expect(listCall.method).toBe('GET');
+    expect(listCall.body).toBeUndefined();
+    expect(new URL(listCall.path, 'http://x').pathname).toBe('/sandbox/merchants/m/checkouts');
+    expect(Object.fromEntries(new URL(listCall.path, 'http://x').searchParams)).toEqual({
+      status: 'paid',
+      limit: '5',
+    });
   });
 
   it('each say what they do in words an agent can act on, under a unique name', () => {
@@ -243,7 +256,7 @@ describe('mcp tools against the served OpenAPI document', () => {
         const reached = resolve(operations, call.method, call.path);
         if (!reached)
           problems.push(`${tool.name}: ${call.method} ${call.path} is no operation of the document`);
-        else if (!tool.operations.includes(reached.id))
+        else if (!(tool.operations as readonly string[]).includes(reached.id))
           problems.push(
             `${tool.name}: ${call.method} ${call.path} is ${reached.id}, which it does not declare`,
           );

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { EnvName, Uuid } from '../../contract/common.js';
-import type { Merchant } from '../../contract/merchants.js';
+import { type Env, EnvName, Uuid } from '../../contract/common.js';
 import type { SandboxEvent } from '../../contract/sandbox-state.js';
 import type { Delivery } from '../../contract/webhooks.js';
 import type { SandboxClient } from '../client.js';
@@ -33,13 +32,13 @@ const statusOf = (event: SandboxEvent): string | undefined =>
 async function eventsAbout(
   client: SandboxClient,
   merchant: string,
-  env: string,
+  env: Env,
   id: string,
 ): Promise<SandboxEvent[]> {
-  const query = new URLSearchParams({ q: id, limit: '1000', env });
-  const events = await client.get<SandboxEvent[]>(
-    `/sandbox/merchants/${encodeURIComponent(merchant)}/events?${query}`,
-  );
+  const events = await client.call('sandboxListMerchantEvents', {
+    params: { id: merchant },
+    query: { q: id, limit: 1000, env },
+  });
   // q matches part of a resource id: keep the object's own events (or the one event named).
   return events.filter((e) => e.resource_id === id || e.id === id).reverse();
 }
@@ -97,15 +96,16 @@ export const explainTool: Tool = {
     const merchants =
       typeof args.merchant_id === 'string'
         ? [args.merchant_id]
-        : (await client.get<Merchant[]>('/sandbox/merchants')).map((m) => m.id);
-    const envs = typeof args.env === 'string' ? [args.env] : ['test', 'production'];
+        : (await client.call('sandboxListMerchants')).map((m) => m.id);
+    const envs: Env[] = typeof args.env === 'string' ? [args.env as Env] : ['test', 'production'];
     for (const env of envs) {
       for (const merchant of merchants) {
         const events = await eventsAbout(client, merchant, env, id);
         if (events.length === 0) continue;
         const ids = new Set(events.map((e) => e.id));
-        const query = new URLSearchParams({ merchant_id: merchant, env, limit: '1000' });
-        const deliveries = (await client.get<Delivery[]>(`/sandbox/deliveries?${query}`))
+        const deliveries = (
+          await client.call('sandboxListDeliveries', { query: { merchant_id: merchant, env, limit: 1000 } })
+        )
           .filter((d) => ids.has(d.event_id))
           .reverse();
         const { words, steps } = story(id, events, deliveries);

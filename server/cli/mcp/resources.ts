@@ -35,7 +35,10 @@ export const RESOURCES: readonly Resource[] = [
     description:
       'The spec of the API this sandbox serves: the OpenAPI 3 document of every /v1 (merchant API) and /sandbox (control API) operation, with request and response schemas, as the running sandbox serves it (GET /sandbox/openapi.json). Amounts are integers in minor units.',
     mimeType: 'application/json',
-    read: async (client) => JSON.stringify(await client.in(undefined).get<unknown>('/sandbox/openapi.json')),
+    // The document itself is no operation of it (a hidden route, server/app.ts): the one path
+    // here that the operation table cannot give.
+    read: async (client) =>
+      JSON.stringify(await client.in(undefined).request<unknown>('GET', '/sandbox/openapi.json')),
   },
   {
     uri: 'svc-sandbox://docs/README.md',

@@ -1,4 +1,11 @@
 import { type TObject, type TProperties, Type } from 'typebox';
+import {
+  MissingParameter,
+  type OperationId,
+  operations,
+  type ResolvedCall,
+  resolveCall,
+} from '../../contract/call.js';
 import type { SandboxClient } from '../client.js';
 
 /** A tool call's arguments, as the MCP client sent them (the sandbox validates them). */
@@ -14,10 +21,10 @@ export interface Tool {
   name: string;
   description: string;
   /**
-   * The control operations (operationIds of GET /sandbox/openapi.json) this tool calls, so the
-   * tool list can be checked against the contract.
+   * The operations (operationIds of the operation table, server/contract/operations.ts) this tool
+   * calls, so the tool list can be checked against the contract.
    */
-  operations: readonly string[];
+  operations: readonly OperationId[];
   /** The arguments, built from the contract's TypeBox schemas (without `workspace`). */
   input: TObject;
   /** sandbox-wide (workspaces themselves): takes no `workspace` argument */
@@ -28,15 +35,11 @@ export interface Tool {
 /** A refusal of our own, before any call: the tool answers it as an error, like a sandbox's. */
 export class ToolRefusal extends Error {}
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 export interface OperationToolSpec<R> {
   name: string;
   description: string;
-  operationId: string;
-  method: Method;
-  /** the control path, `{name}` for each path parameter */
-  path: string;
+  /** the one operation it calls: its method and path are the operation table's */
+  operationId: OperationId;
   params?: TObject;
   query?: TObject;
   body?: TObject;
@@ -55,25 +58,13 @@ export function merge(...parts: (TObject | undefined)[]): TObject {
   return Type.Object(properties);
 }
 
-/** `/sandbox/checkouts/{id}` with the arguments' values, each path segment encoded. */
-export function fillPath(path: string, args: Args): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = args[name];
-    if (typeof value !== 'string' || value === '') throw new ToolRefusal(`${name}: is required`);
-    return encodeURIComponent(value);
-  });
-}
-
-/** The query string of the arguments the query schema names (`?a=1&b=x`, or ''). */
-export function queryOf(query: TObject | undefined, args: Args): string {
-  if (!query) return '';
-  const search = new URLSearchParams();
-  for (const name of Object.keys(query.properties)) {
-    const value = args[name];
-    if (value !== undefined && value !== null) search.set(name, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+/** The arguments the query schema names (those given), for the query string. */
+export function queryOf(query: TObject | undefined, args: Args): Args | undefined {
+  if (!query) return undefined;
+  const out: Args = {};
+  for (const name of Object.keys(query.properties))
+    if (args[name] !== undefined && args[name] !== null) out[name] = args[name];
+  return out;
 }
 
 /** The arguments the body schema names, plus the fixed ones. */
@@ -84,7 +75,29 @@ export function bodyOf(body: TObject | undefined, args: Args, fixed: Args = {}):
   return { ...out, ...fixed };
 }
 
-/** A tool that is one control call: path parameters, query and body taken from the arguments. */
+/**
+ * The call a tool's arguments make of its operation: the method and path from the operation
+ * table, path parameters filled from the arguments of those names, the query and body from the
+ * arguments their schemas name (a write always sends a body). A missing path parameter is refused
+ * before anything is sent.
+ */
+export function callOf(
+  spec: Pick<OperationToolSpec<unknown>, 'operationId' | 'query' | 'body' | 'fixed'>,
+  args: Args,
+): ResolvedCall {
+  const { method } = operations[spec.operationId];
+  const body =
+    method === 'GET' || method === 'DELETE' ? undefined : (bodyOf(spec.body, args, spec.fixed) ?? {});
+  try {
+    // The arguments are the MCP client's, unchecked here: the sandbox validates them.
+    return resolveCall(spec.operationId, { params: args, query: queryOf(spec.query, args), body } as never);
+  } catch (error) {
+    if (error instanceof MissingParameter) throw new ToolRefusal(error.message);
+    throw error;
+  }
+}
+
+/** A tool that is one call of the operation table: path parameters, query and body from the arguments. */
 export function operationTool<R>(spec: OperationToolSpec<R>): Tool {
   return {
     name: spec.name,
@@ -93,12 +106,8 @@ export function operationTool<R>(spec: OperationToolSpec<R>): Tool {
     input: merge(spec.params, spec.query, spec.body),
     ...(spec.global ? { global: true } : {}),
     async run(args, client) {
-      const url = fillPath(spec.path, args) + queryOf(spec.query, args);
-      const body =
-        spec.method === 'GET' || spec.method === 'DELETE'
-          ? undefined
-          : (bodyOf(spec.body, args, spec.fixed) ?? {});
-      const result = await client.request<R>(spec.method, url, body);
+      const { method, path, body } = callOf(spec, args);
+      const result = await client.request<R>(method, path, body);
       return { words: spec.words(result, args), data: spec.shape ? spec.shape(result, args) : result };
     },
   };

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../contract/call.js';
 import {
   ApplyBody,
   AuthorizationBody,
@@ -52,8 +53,7 @@ const txWords = (t: CardTransaction) =>
 
 const txTool = (
   name: string,
-  operationId: string,
-  path: string,
+  operationId: OperationId,
   description: string,
   body?: typeof CardMoveBody | typeof AuthorizationBody,
 ): Tool =>
@@ -61,37 +61,35 @@ const txTool = (
     name,
     description,
     operationId,
-    method: 'POST',
-    path,
     params: IdParams,
     ...(body ? { body } : {}),
     words: txWords,
     shape: txShape,
   });
 
-const cardMove = (name: string, operationId: string, action: string, description: string): Tool =>
+const cardMove = (name: string, operationId: OperationId, description: string): Tool =>
   operationTool<Card>({
     name,
     description,
     operationId,
-    method: 'POST',
-    path: `/sandbox/cards/{id}/${action}`,
     params: IdParams,
     words: cardWords,
     shape: cardShape,
   });
 
-const fund = (name: string, operationId: string, action: string, description: string): Tool =>
+const fund = (
+  name: string,
+  operationId: 'sandboxFundCardholder' | 'sandboxRecallCardholder',
+  description: string,
+): Tool =>
   operationTool<undefined>({
     name,
     description,
     operationId,
-    method: 'POST',
-    path: `/sandbox/cardholders/{id}/${action}`,
     params: IdParams,
     body: FundBody,
     words: (_, args) =>
-      `Cardholder ${String(args.id)}: ${action === 'fund' ? 'funded' : 'recalled'} ${String(args.amount)} ${String(args.currency)} (minor units).`,
+      `Cardholder ${String(args.id)}: ${operationId === 'sandboxFundCardholder' ? 'funded' : 'recalled'} ${String(args.amount)} ${String(args.currency)} (minor units).`,
     shape: (_, args) => ({ cardholder_id: args.id, amount: args.amount, currency: args.currency }),
   });
 
@@ -101,8 +99,6 @@ export const cardTools: Tool[] = [
     description:
       'The card products a cardholder can apply for (id, name, virtual or physical): `catalogue` in card_application_create and card_issue.',
     operationId: 'sandboxGetCardCatalogue',
-    method: 'GET',
-    path: '/sandbox/card-catalogue',
     query: KeysQuery,
     words: (list) =>
       `${count(list.length, 'card product')}: ${list.map((p) => `${p.name} (${p.type}, ${p.id})`).join(', ')}.`,
@@ -112,8 +108,6 @@ export const cardTools: Tool[] = [
     description:
       'Create a cardholder of the merchant (as the merchant, /v1 rules). Next: kyc_review, then card_application_create or card_issue.',
     operationId: 'sandboxCreateMerchantCardholder',
-    method: 'POST',
-    path: '/sandbox/merchants/{id}/cardholders',
     params: IdParams,
     query: EnvQuery,
     body: CreateCardholderBody,
@@ -125,8 +119,6 @@ export const cardTools: Tool[] = [
     name: 'cardholders_list',
     description: "A merchant's cardholders with KYC flag and balances, newest first.",
     operationId: 'sandboxListMerchantCardholders',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/cardholders',
     params: IdParams,
     query: merge(EnvQuery, ListQuery),
     words: (list) => `${count(list.length, 'cardholder')}.`,
@@ -136,8 +128,6 @@ export const cardTools: Tool[] = [
     name: 'cardholder_get',
     description: 'A cardholder with its KYC status, card applications and cards.',
     operationId: 'sandboxGetCardholder',
-    method: 'GET',
-    path: '/sandbox/cardholders/{id}',
     params: IdParams,
     words: (d) =>
       `Cardholder ${d.cardholder.name} (${d.cardholder.id}): KYC ${d.cardholder.kyc_status}, ${count(d.applications.length, 'application')}, ${count(d.cards.length, 'card')}.`,
@@ -152,8 +142,6 @@ export const cardTools: Tool[] = [
     description:
       "The identity provider's verdict on a cardholder's KYC: `result` approved or rejected. A card needs an approved cardholder.",
     operationId: 'sandboxReviewCardholderKyc',
-    method: 'POST',
-    path: '/sandbox/cardholders/{id}/kyc',
     params: IdParams,
     body: KycResultBody,
     words: (k) => `Cardholder ${k.id}: KYC ${k.kyc_status}.`,
@@ -163,8 +151,6 @@ export const cardTools: Tool[] = [
     description:
       'Apply for a card for the cardholder (as the merchant). With settings.application_review "manual" it stays pending until card_application_review.',
     operationId: 'sandboxCreateCardholderApplication',
-    method: 'POST',
-    path: '/sandbox/cardholders/{id}/applications',
     params: IdParams,
     body: ApplyBody,
     words: (a) => `Card application ${a.id} is ${a.status}.`,
@@ -173,8 +159,6 @@ export const cardTools: Tool[] = [
     name: 'card_application_review',
     description: "Approve or reject a pending card application (`status`), as the issuer's review would.",
     operationId: 'sandboxReviewCardApplication',
-    method: 'POST',
-    path: '/sandbox/card-applications/{id}',
     params: IdParams,
     body: ReviewBody,
     words: (a) => `Card application ${a.id} is ${a.status}.`,
@@ -184,8 +168,6 @@ export const cardTools: Tool[] = [
     description:
       'Issue a card to the cardholder (as the merchant): a virtual card is active at once, a physical one notActivated (card_activate).',
     operationId: 'sandboxCreateCardholderCard',
-    method: 'POST',
-    path: '/sandbox/cardholders/{id}/cards',
     params: IdParams,
     body: IssueCardBody,
     words: cardWords,
@@ -194,21 +176,17 @@ export const cardTools: Tool[] = [
   fund(
     'cardholder_fund',
     'sandboxFundCardholder',
-    'fund',
     "Move money from the merchant's balance to the cardholder's (amount in minor units), so its cards can spend.",
   ),
   fund(
     'cardholder_recall',
     'sandboxRecallCardholder',
-    'recall',
     "Move money back from the cardholder's balance to the merchant's.",
   ),
   operationTool<Card>({
     name: 'card_update',
     description: 'Lock a card or unlock it (`status` locked or active), as the cardholder would in the app.',
     operationId: 'sandboxUpdateCard',
-    method: 'PATCH',
-    path: '/sandbox/cards/{id}',
     params: IdParams,
     body: PatchCardBody,
     words: cardWords,
@@ -217,58 +195,49 @@ export const cardTools: Tool[] = [
   cardMove(
     'card_activate',
     'sandboxActivateCard',
-    'activate',
     'Activate a physical card once it has arrived (notActivated → active); virtual cards start active.',
   ),
   cardMove(
     'card_cancel',
     'sandboxCancelCard',
-    'cancel',
     'Cancel a card for good: it authorizes nothing more (card status canceled).',
   ),
   txTool(
     'card_authorize',
     'sandboxCreateCardAuthorization',
-    '/sandbox/cards/{id}/authorizations',
     'The card network asks to authorize a purchase (`amount` in minor units): held until card_settle or card_reverse, or declined at once when the card rules say so (not active, channel off, a limit, balance short). `settle_after_seconds` schedules the settlement on the sandbox clock.',
     AuthorizationBody,
   ),
   txTool(
     'card_settle',
     'sandboxSettleCardTransaction',
-    '/sandbox/card-transactions/{id}/settle',
     'The network settles a held authorization: the money leaves the cardholder (completed).',
   ),
   txTool(
     'card_decline',
     'sandboxDeclineCardTransaction',
-    '/sandbox/card-transactions/{id}/decline',
     'The network declines a requested authorization: the hold is released.',
   ),
   txTool(
     'card_reverse',
     'sandboxReverseCardTransaction',
-    '/sandbox/card-transactions/{id}/reverse',
     'The network reverses an authorization: the hold is released (reversed).',
   ),
   txTool(
     'card_refund',
     'sandboxCreateCardRefund',
-    '/sandbox/cards/{id}/refunds',
     'A shop refunds a card purchase: money back to the cardholder.',
     CardMoveBody,
   ),
   txTool(
     'card_deposit',
     'sandboxCreateCardDeposit',
-    '/sandbox/cards/{id}/deposits',
     'A deposit onto the card (amount in minor units): the cardholder balance grows.',
     CardMoveBody,
   ),
   txTool(
     'card_withdrawal',
     'sandboxCreateCardWithdrawal',
-    '/sandbox/cards/{id}/withdrawals',
     'A withdrawal from the card (amount in minor units): the cardholder balance shrinks.',
     CardMoveBody,
   ),
@@ -276,8 +245,6 @@ export const cardTools: Tool[] = [
     name: 'card_transaction_get',
     description: 'One card transaction: type, status, amount, decline reason.',
     operationId: 'sandboxGetCardTransaction',
-    method: 'GET',
-    path: '/sandbox/card-transactions/{id}',
     params: IdParams,
     words: txWords,
     shape: txShape,
@@ -286,8 +253,6 @@ export const cardTools: Tool[] = [
     name: 'card_transactions_list',
     description: "A card's transactions, newest first, with their status.",
     operationId: 'sandboxListCardTransactions',
-    method: 'GET',
-    path: '/sandbox/cards/{id}/transactions',
     params: IdParams,
     words: (list) =>
       `${count(list.length, 'transaction')}: ${list.map((t) => `${t.id} ${t.type} ${t.status}`).join(', ')}.`,

@@ -40,8 +40,6 @@ export const inspectTools: Tool[] = [
     description:
       "A merchant's events (what its webhooks carry), newest first; filter by `type` or `q` (an event id or part of a resource id).",
     operationId: 'sandboxListMerchantEvents',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/events',
     params: IdParams,
     query: EventListQuery,
     words: (list) =>
@@ -55,8 +53,6 @@ export const inspectTools: Tool[] = [
     description:
       'The /v1 requests the app made (method, path, status, time), newest first: what did my integration actually send? Filter by merchant_id, env, status (404 or 4xx), unauthenticated. request_log_get shows one with its bodies.',
     operationId: 'sandboxListRequestLog',
-    method: 'GET',
-    path: '/sandbox/request-log',
     query: RequestLogQuery,
     words: (list) =>
       `${count(list.length, 'request')}${
@@ -73,8 +69,6 @@ export const inspectTools: Tool[] = [
     name: 'request_log_get',
     description: 'One /v1 request of the log with its request and response bodies (key masked).',
     operationId: 'sandboxGetRequestLogEntry',
-    method: 'GET',
-    path: '/sandbox/request-log/{id}',
     params: IdParams,
     words: (r) => `${r.method} ${r.path} → ${r.status} in ${r.duration_ms} ms at ${r.created_at}.`,
   }),
@@ -83,8 +77,6 @@ export const inspectTools: Tool[] = [
     description:
       'Check what the app sent: the /v1 requests matching method, path (a route template like /v1/checkouts/{id} or an exact path), env, status, query, body (a subset) and since, against count {eq|gte|lte} (default gte 1). Not ok: the closest requests, each with the fields that differed.',
     operationId: 'sandboxVerifyRequests',
-    method: 'POST',
-    path: '/sandbox/request-log/verify',
     body: VerifyRequestsBody,
     words: (r) =>
       r.ok
@@ -107,8 +99,6 @@ export const inspectTools: Tool[] = [
     description:
       "The workspace's API faults in force: each rule with what it matches, its effect, how many requests it changed and how many it may still change.",
     operationId: 'sandboxGetFaults',
-    method: 'GET',
-    path: '/sandbox/faults',
     words: (f) =>
       f.rules.length ? `${count(f.rules.length, 'fault rule')} (seed ${f.seed}).` : 'No faults.',
   }),
@@ -117,8 +107,6 @@ export const inspectTools: Tool[] = [
     description:
       "Make the workspace's /v1 API misbehave on purpose, seeded: rules [{match {method, path, env}, rate, count, effect}] where effect is one of {status: 429|500|502|503|504, retry_after_s}, {latency_ms: {min, max}}, {timeout: true} or {lost_response: true} (the write commits, the answer is lost). Replaces the rules before; the same seed gives the same decisions.",
     operationId: 'sandboxSetFaults',
-    method: 'PUT',
-    path: '/sandbox/faults',
     body: FaultsInput,
     words: (f) => `${count(f.rules.length, 'fault rule')} in force (seed ${f.seed}).`,
   }),
@@ -126,8 +114,6 @@ export const inspectTools: Tool[] = [
     name: 'faults_clear',
     description: 'End every API fault of the workspace: /v1 answers normally again.',
     operationId: 'sandboxClearFaults',
-    method: 'DELETE',
-    path: '/sandbox/faults',
     words: () => 'No faults: the API answers normally.',
     shape: () => ({ cleared: true }),
   }),
@@ -136,8 +122,6 @@ export const inspectTools: Tool[] = [
     description:
       "Grade the developer's webhook receiver at `url` with its `secret`: signed deliveries of every event type, wrong and missing signatures, a body whose bytes differ from re-serialized JSON, a duplicate, events out of order, an unknown type, a large payload, and the time to answer. Sends only to that URL; nothing is recorded in the workspace.",
     operationId: 'sandboxCheckReceiver',
-    method: 'POST',
-    path: '/sandbox/receiver-checks',
     body: ReceiverCheckBody,
     words: (r) =>
       r.failed === 0
@@ -161,8 +145,6 @@ export const inspectTools: Tool[] = [
     description:
       "Which of the spec's event types and state transitions (checkout, invoice, card, KYC, application, reseller connection, payout, delivery) the workspace has reached since it was made or reset; unreached ones have count 0.",
     operationId: 'sandboxGetCoverage',
-    method: 'GET',
-    path: '/sandbox/coverage',
     words: (c) => {
       const events = c.events.filter((e) => e.count > 0).length;
       const moves = c.transitions.filter((t) => t.count > 0).length;
@@ -180,8 +162,6 @@ export const inspectTools: Tool[] = [
     description:
       "The workspace's settings: platform_rate, settlement_delay_seconds, application_review (auto|manual), limits, webhook timeout, chains and card catalogue.",
     operationId: 'sandboxGetSettings',
-    method: 'GET',
-    path: '/sandbox/settings',
     words: (s) =>
       `platform_rate ${s.platform_rate} bps, settlement after ${s.settlement_delay_seconds} s, application_review ${s.application_review}.`,
   }),
@@ -190,8 +170,6 @@ export const inspectTools: Tool[] = [
     description:
       'Change settings (merged into the current ones), e.g. application_review "manual" or settlement_delay_seconds.',
     operationId: 'sandboxUpdateSettings',
-    method: 'PATCH',
-    path: '/sandbox/settings',
     body: SettingsPatch,
     words: (s) =>
       `Settings saved: platform_rate ${s.platform_rate} bps, settlement after ${s.settlement_delay_seconds} s, application_review ${s.application_review}.`,
@@ -201,8 +179,6 @@ export const inspectTools: Tool[] = [
     description:
       'Erase everything in the workspace (merchants, keys, checkouts, webhooks, events): a clean slate. Checkpoints are kept.',
     operationId: 'sandboxReset',
-    method: 'POST',
-    path: '/sandbox/reset',
     words: () => 'The workspace is empty again.',
   }),
   operationTool<LibraryList>({
@@ -210,8 +186,6 @@ export const inspectTools: Tool[] = [
     description:
       'The built-in scenarios (one event sequence each, e.g. checkout.partial) scenario_trigger can run.',
     operationId: 'sandboxListLibraryScenarios',
-    method: 'GET',
-    path: '/sandbox/scenarios/library',
     words: (l) => `${count(l.items.length, 'scenario')}: ${l.items.map((s) => s.name).join(', ')}.`,
   }),
   operationTool<LibraryRun>({
@@ -219,8 +193,6 @@ export const inspectTools: Tool[] = [
     description:
       'Run a built-in scenario in the workspace (makes its merchant, objects and webhooks); answers each step.',
     operationId: 'sandboxRunLibraryScenario',
-    method: 'POST',
-    path: '/sandbox/scenarios/library/{name}/run',
     params: LibraryNameParams,
     body: LibraryRunBody,
     words: (r) => `Scenario ${r.name} ${r.ok ? 'ran' : 'failed'}: ${count(r.steps.length, 'step')}.`,

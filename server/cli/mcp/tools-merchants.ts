@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { OperationId } from '../../contract/call.js';
 import {
   type Checkout,
   type CheckoutBase,
@@ -83,7 +84,7 @@ const paymentShape = (r: PaymentResult) => ({
 
 /** The merchant's first live key, owner before admin before developer: the key its app would use. */
 async function merchantKey(client: SandboxClient, merchantId: string): Promise<string> {
-  const keys = await client.get<ApiKey[]>(`/sandbox/merchants/${encodeURIComponent(merchantId)}/api-keys`);
+  const keys = await client.call('sandboxListMerchantApiKeys', { params: { id: merchantId } });
   const rank = (k: ApiKey) => ['owner', 'admin', 'developer'].indexOf(k.role);
   const live = keys.filter((k) => k.revoked_at === null && rank(k) >= 0).sort((a, b) => rank(a) - rank(b));
   if (!live[0])
@@ -114,11 +115,11 @@ const createCheckout: Tool = {
     const body = bodyOf(CreateCheckoutBody, args) ?? {};
     delete body.merchant_id;
     if (body.expires_at === undefined) {
-      const clock = await client.get<{ now: string }>('/sandbox/clock');
+      const clock = await client.call('sandboxGetClock');
       body.expires_at = new Date(Date.parse(clock.now) + 3600_000).toISOString();
     }
-    const checkout = await client.request<Checkout>('POST', '/v1/checkouts', body, {
-      authorization: `Bearer ${key}`,
+    const checkout = await client.callWith({ authorization: `Bearer ${key}` }, 'createCheckout', {
+      body: body as CreateCheckoutBody,
     });
     return { words: `Created. ${checkoutWords(checkout)}`, data: checkoutShape(checkout) };
   },
@@ -135,8 +136,6 @@ const payment = (
     name,
     description,
     operationId: 'sandboxPayCheckout',
-    method: 'POST',
-    path: '/sandbox/checkouts/{id}/payments',
     params: IdParams,
     body: merge(body),
     fixed,
@@ -144,13 +143,11 @@ const payment = (
     shape: paymentShape,
   });
 
-const checkoutMove = (name: string, operationId: string, action: string, description: string): Tool =>
+const checkoutMove = (name: string, operationId: OperationId, description: string): Tool =>
   operationTool<Checkout>({
     name,
     description,
     operationId,
-    method: 'POST',
-    path: `/sandbox/checkouts/{id}/${action}`,
     params: IdParams,
     words: checkoutWords,
     shape: checkoutShape,
@@ -162,8 +159,6 @@ export const merchantTools: Tool[] = [
     description:
       'Create a merchant and its owner API key (svcb_...), the key its app uses on /v1. Answers both ids and the key.',
     operationId: 'sandboxCreateMerchant',
-    method: 'POST',
-    path: '/sandbox/merchants',
     body: CreateMerchantBody,
     words: (r) => `Created merchant ${r.merchant.name} (${r.merchant.id}) with owner key ${r.api_key.key}.`,
     shape: (r) => ({ merchant: merchantShape(r.merchant), api_key: keyShape(r.api_key) }),
@@ -172,8 +167,6 @@ export const merchantTools: Tool[] = [
     name: 'merchants_list',
     description: 'List the merchants of the workspace: id, name, KYB status (newest first).',
     operationId: 'sandboxListMerchants',
-    method: 'GET',
-    path: '/sandbox/merchants',
     words: (list) =>
       `${count(list.length, 'merchant')}${list.length ? `: ${list.map((m) => `${m.name} (${m.id})`).join(', ')}` : ''}.`,
     shape: (list) => list.map(merchantShape),
@@ -183,8 +176,6 @@ export const merchantTools: Tool[] = [
     description:
       'Change a merchant: name, kyb_status, or platform_rate (basis points; null: the sandbox setting).',
     operationId: 'sandboxUpdateMerchant',
-    method: 'PATCH',
-    path: '/sandbox/merchants/{id}',
     params: IdParams,
     body: PatchMerchantBody,
     words: (m) =>
@@ -194,8 +185,6 @@ export const merchantTools: Tool[] = [
     name: 'merchant_get',
     description: 'One merchant by id: name, legal name, KYB status, platform_rate override.',
     operationId: 'sandboxGetMerchant',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}',
     params: IdParams,
     words: (m) => `Merchant ${m.name} (${m.id}), kyb_status ${m.kyb_status}.`,
   }),
@@ -204,8 +193,6 @@ export const merchantTools: Tool[] = [
     description:
       'Make another API key for the merchant (`role` owner, admin or developer), e.g. to test what a lower role may not do.',
     operationId: 'sandboxCreateMerchantApiKey',
-    method: 'POST',
-    path: '/sandbox/merchants/{id}/api-keys',
     params: IdParams,
     body: CreateApiKeyBody,
     words: (k) => `Key ${k.id} (${k.role}): ${k.key}.`,
@@ -215,8 +202,6 @@ export const merchantTools: Tool[] = [
     name: 'api_key_revoke',
     description: "Revoke an API key at once (`id`: the key object's id): /v1 answers 401 to it from now on.",
     operationId: 'sandboxDeleteApiKey',
-    method: 'DELETE',
-    path: '/sandbox/api-keys/{id}',
     params: IdParams,
     words: (_, args) => `Revoked key ${String(args.id)}.`,
     shape: (_, args) => ({ revoked: args.id }),
@@ -226,8 +211,6 @@ export const merchantTools: Tool[] = [
     description:
       "A merchant's API keys, full key included (sandbox keys stay viewable): what its app sends as `Authorization: Bearer <key>` on /v1.",
     operationId: 'sandboxListMerchantApiKeys',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/api-keys',
     params: IdParams,
     words: (keys) =>
       `${count(keys.length, 'key')}: ${keys.map((k) => `${k.role} ${k.key}${k.revoked_at ? ' (revoked)' : ''}`).join(', ')}.`,
@@ -239,8 +222,6 @@ export const merchantTools: Tool[] = [
     description:
       'A checkout with what the outside world did to it: its status and amounts, the transfers received (and late or wrong-chain ones) and its refunds.',
     operationId: 'sandboxGetCheckout',
-    method: 'GET',
-    path: '/sandbox/checkouts/{id}',
     params: IdParams,
     words: (r) =>
       `${checkoutWords(r.checkout)} Received ${r.received_amount} over ${count(r.payments.length, 'transfer')}; ${count(r.refunds.length, 'refund')}.`,
@@ -256,8 +237,6 @@ export const merchantTools: Tool[] = [
     description:
       "A merchant's checkouts, newest first; filter by status or q (id, part of title or reference).",
     operationId: 'sandboxListMerchantCheckouts',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/checkouts',
     params: IdParams,
     query: CheckoutListQuery,
     words: (list) =>
@@ -289,19 +268,16 @@ export const merchantTools: Tool[] = [
   checkoutMove(
     'checkout_expire',
     'sandboxExpireCheckout',
-    'expire',
     'Expire the checkout now (partial if something was received, else expired); its event fires.',
   ),
   checkoutMove(
     'checkout_cancel',
     'sandboxCancelCheckout',
-    'cancel',
     'Cancel the checkout now, as the merchant would; refused in a status that cannot be cancelled.',
   ),
   checkoutMove(
     'checkout_complete',
     'sandboxCompleteCheckout',
-    'complete',
     'Settle a paid checkout now instead of waiting ~60 s of sandbox time.',
   ),
   operationTool<RefundResult>({
@@ -309,8 +285,6 @@ export const merchantTools: Tool[] = [
     description:
       'Refund a paid checkout as the merchant (all, or `amount` in minor units); gas is deducted unless gas_fee_payer is "merchant".',
     operationId: 'sandboxRefundCheckout',
-    method: 'POST',
-    path: '/sandbox/checkouts/{id}/refund',
     params: IdParams,
     body: RefundBody,
     words: (r) =>
@@ -321,8 +295,6 @@ export const merchantTools: Tool[] = [
     description:
       "An on-chain deposit to the merchant's balance (chain, currency, amount in minor units); deposit.received fires.",
     operationId: 'sandboxCreateDeposit',
-    method: 'POST',
-    path: '/sandbox/deposits',
     query: EnvQuery,
     body: DepositBody,
     words: (d) =>
@@ -333,8 +305,6 @@ export const merchantTools: Tool[] = [
     description:
       "A transfer to a static deposit address the merchant's app made on /v1 (`address`; currency, amount in minor units): credited to its merchant, deposit.received fires.",
     operationId: 'sandboxCreateStaticAddressDeposit',
-    method: 'POST',
-    path: '/sandbox/static-addresses/{address}/deposits',
     params: AddressParams,
     body: AddressDepositBody,
     words: (d) => `Deposit ${d.id}: ${money(d.amount, d.currency)} to ${d.address} on ${d.chain}.`,
@@ -344,8 +314,6 @@ export const merchantTools: Tool[] = [
     description:
       "Credit the merchant's available balance directly (amount in minor units), e.g. before a payout or funding a cardholder.",
     operationId: 'sandboxCreditMerchant',
-    method: 'POST',
-    path: '/sandbox/merchants/{id}/credit',
     params: IdParams,
     query: EnvQuery,
     body: CreditBody,
@@ -356,8 +324,6 @@ export const merchantTools: Tool[] = [
     description:
       "A payout from the merchant's balance on the payout rail; `outcome: failed` rehearses a failure (the funds come back). payout.* fires.",
     operationId: 'sandboxCreatePayout',
-    method: 'POST',
-    path: '/sandbox/payouts',
     query: EnvQuery,
     body: PayoutBody,
     words: (p) =>
@@ -368,8 +334,6 @@ export const merchantTools: Tool[] = [
     description:
       "A merchant's on-chain deposits (chain, address, amount in minor units, txid), newest first.",
     operationId: 'sandboxListMerchantDeposits',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/deposits',
     params: IdParams,
     query: MerchantListQuery,
     words: (list) => `${count(list.length, 'deposit')}.`,
@@ -378,8 +342,6 @@ export const merchantTools: Tool[] = [
     name: 'payouts_list',
     description: "A merchant's payouts (amount in minor units, completed or failed, reason), newest first.",
     operationId: 'sandboxListMerchantPayouts',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/payouts',
     params: IdParams,
     query: MerchantListQuery,
     words: (list) => `${count(list.length, 'payout')}: ${list.map((p) => `${p.id} ${p.status}`).join(', ')}.`,
@@ -389,8 +351,6 @@ export const merchantTools: Tool[] = [
     description:
       "A merchant's balances per currency: available and held (fees held 7 days), integers in minor units.",
     operationId: 'sandboxListMerchantBalances',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/balances',
     params: IdParams,
     query: EnvQuery,
     words: (list) =>

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EnvQuery, IdParams } from '../../contract/common.js';
+import { type Env, EnvQuery, IdParams } from '../../contract/common.js';
 import {
   ConfigureInboxBody,
   CreateEndpointBody,
@@ -15,7 +15,7 @@ import {
   type WebhookEndpoint,
 } from '../../contract/webhooks.js';
 import { DEFAULT_WORKSPACE_ID } from '../../contract/workspaces.js';
-import type { SandboxClient } from '../client.js';
+import { resolved, type SandboxClient } from '../client.js';
 import { type Args, count, merge, operationTool, type Tool, ToolRefusal } from './tool.js';
 
 // Webhooks: endpoints (and their chaos), deliveries with every attempt, and the built-in inbox, a
@@ -103,13 +103,14 @@ const inboxRead: Tool = {
   operations: ['sandboxGetInbox'],
   input: InboxRead,
   async run(args, client) {
-    const name = String(args.name ?? '');
-    const path = `/sandbox/inboxes/${encodeURIComponent(name)}${typeof args.limit === 'number' ? `?limit=${args.limit}` : ''}`;
+    const name = args.name;
+    if (typeof name !== 'string' || name === '') throw new ToolRefusal('name: is required');
+    const limit = typeof args.limit === 'number' ? { limit: args.limit } : {};
     const want = typeof args.wait_for_event === 'string' ? args.wait_for_event : undefined;
     const deadline =
       performance.now() + (typeof args.timeout_seconds === 'number' ? args.timeout_seconds : 10) * 1000;
     for (;;) {
-      const inbox = inboxShape(await client.get<Inbox>(path));
+      const inbox = inboxShape(await client.call('sandboxGetInbox', { params: { name }, query: limit }));
       const found = want === undefined || inbox.messages.some((m) => m.event === want);
       if (found || performance.now() >= deadline) {
         const events = inbox.messages.map((m) => m.event ?? '?');
@@ -129,7 +130,7 @@ async function inboxUrl(client: SandboxClient, name: string): Promise<string> {
   const id =
     client.workspace === undefined ? DEFAULT_WORKSPACE_ID : (await client.findWorkspace(client.workspace)).id;
   const prefix = id === DEFAULT_WORKSPACE_ID ? '' : `/w/${encodeURIComponent(id)}`;
-  return `${client.baseUrl}${prefix}/sandbox/inbox/${encodeURIComponent(name)}`;
+  return `${client.baseUrl}${prefix}${resolved('sandboxReceiveInboxWebhook', { params: { name } }).path}`;
 }
 
 const InboxEndpoint = merge(
@@ -151,14 +152,14 @@ const inboxEndpoint: Tool = {
     if (typeof merchant !== 'string' || merchant === '') throw new ToolRefusal('merchant_id: is required');
     if (typeof name !== 'string' || name === '') throw new ToolRefusal('name: is required');
     const url = await inboxUrl(client, name);
-    const env = typeof args.env === 'string' ? `?env=${encodeURIComponent(args.env)}` : '';
-    const endpoint = await client.post<WebhookEndpoint>(
-      `/sandbox/merchants/${encodeURIComponent(merchant)}/webhook-endpoints${env}`,
-      {
+    const endpoint = await client.call('sandboxCreateMerchantWebhookEndpoint', {
+      params: { id: merchant },
+      query: typeof args.env === 'string' ? { env: args.env as Env } : {},
+      body: {
         url,
-        ...(args.events === undefined ? {} : { events: args.events }),
+        ...(args.events === undefined ? {} : { events: args.events as string[] }),
       },
-    );
+    });
     return {
       words: `Inbox ${name} receives the merchant's webhooks. ${endpointWords(endpoint)}`,
       data: endpointShape(endpoint),
@@ -172,8 +173,6 @@ export const webhookTools: Tool[] = [
     description:
       "Register a webhook endpoint of the merchant: `url` (the app's receiver), `events` (default all). Answers its whsec_ signing secret. For a receiver inside the sandbox use inbox_endpoint_create.",
     operationId: 'sandboxCreateMerchantWebhookEndpoint',
-    method: 'POST',
-    path: '/sandbox/merchants/{id}/webhook-endpoints',
     params: IdParams,
     query: EnvQuery,
     body: Type.Omit(CreateEndpointBody, ['forward_to']),
@@ -184,8 +183,6 @@ export const webhookTools: Tool[] = [
     name: 'webhook_endpoints_list',
     description: "A merchant's webhook endpoints, with secrets and chaos settings.",
     operationId: 'sandboxListMerchantWebhookEndpoints',
-    method: 'GET',
-    path: '/sandbox/merchants/{id}/webhook-endpoints',
     params: IdParams,
     query: EnvQuery,
     words: (list) =>
@@ -196,8 +193,6 @@ export const webhookTools: Tool[] = [
     name: 'webhook_endpoint_update',
     description: 'Change an endpoint: url, events, or disabled (a disabled endpoint gets no new deliveries).',
     operationId: 'sandboxUpdateWebhookEndpoint',
-    method: 'PATCH',
-    path: '/sandbox/webhook-endpoints/{id}',
     params: IdParams,
     body: Type.Omit(UpdateEndpointBody, ['chaos']),
     words: endpointWords,
@@ -208,8 +203,6 @@ export const webhookTools: Tool[] = [
     description:
       "Make an endpoint's deliveries misbehave on purpose, from a seed (replayable): duplicate (probability), reorder_window, delay {min_ms, max_ms}, drop, bad_signature (probabilities 0-1). `chaos: null` turns it off. Each attempt records what was done to it (delivery_get).",
     operationId: 'sandboxUpdateWebhookEndpoint',
-    method: 'PATCH',
-    path: '/sandbox/webhook-endpoints/{id}',
     params: IdParams,
     body: Type.Required(Type.Pick(UpdateEndpointBody, ['chaos'])),
     words: endpointWords,
@@ -219,8 +212,6 @@ export const webhookTools: Tool[] = [
     name: 'webhook_endpoint_delete',
     description: 'Remove a webhook endpoint (its pending deliveries fail).',
     operationId: 'sandboxDeleteWebhookEndpoint',
-    method: 'DELETE',
-    path: '/sandbox/webhook-endpoints/{id}',
     params: IdParams,
     words: (_, args) => `Deleted endpoint ${String(args.id)}.`,
     shape: (_, args) => ({ deleted: args.id }),
@@ -230,8 +221,6 @@ export const webhookTools: Tool[] = [
     description:
       'Send a test webhook (a sample `event`, signed like any other) to the endpoint now; answers the delivery and its first attempt.',
     operationId: 'sandboxTestWebhookEndpoint',
-    method: 'POST',
-    path: '/sandbox/webhook-endpoints/{id}/test',
     params: IdParams,
     body: TestEventBody,
     words: deliveryWords,
@@ -242,8 +231,6 @@ export const webhookTools: Tool[] = [
     description:
       'Webhook deliveries, newest first, each with every attempt (time, response status, error, chaos); filter by merchant_id, endpoint_id, event, status.',
     operationId: 'sandboxListDeliveries',
-    method: 'GET',
-    path: '/sandbox/deliveries',
     query: DeliveryQuery,
     words: (list) =>
       `${count(list.length, 'delivery', 'deliveries')}${list.length ? `: ${list.map((d) => `${d.event} ${d.status}`).join(', ')}` : ''}.`,
@@ -254,8 +241,6 @@ export const webhookTools: Tool[] = [
     description:
       'One webhook delivery with every attempt: request headers and body are in the sandbox answer; here time, status, error and chaos per attempt.',
     operationId: 'sandboxGetDelivery',
-    method: 'GET',
-    path: '/sandbox/deliveries/{id}',
     params: IdParams,
     words: deliveryWords,
     shape: deliveryShape,
@@ -265,8 +250,6 @@ export const webhookTools: Tool[] = [
     description:
       'Retry a delivery now (same delivery id, same signed body), without waiting for its next scheduled attempt.',
     operationId: 'sandboxRetryDelivery',
-    method: 'POST',
-    path: '/sandbox/deliveries/{id}/retry',
     params: IdParams,
     words: deliveryWords,
     shape: deliveryShape,
@@ -276,8 +259,6 @@ export const webhookTools: Tool[] = [
     description:
       "Send a delivery's event again to another endpoint (`endpoint_id`) of the same merchant, as a new delivery.",
     operationId: 'sandboxResendDelivery',
-    method: 'POST',
-    path: '/sandbox/deliveries/{id}/resend',
     params: IdParams,
     body: ResendBody,
     words: deliveryWords,
@@ -289,8 +270,6 @@ export const webhookTools: Tool[] = [
     name: 'inboxes_list',
     description: 'The built-in inboxes of the workspace and the status each answers with.',
     operationId: 'sandboxListInboxes',
-    method: 'GET',
-    path: '/sandbox/inboxes',
     words: (list) =>
       `${count(list.length, 'inbox', 'inboxes')}${list.length ? `: ${list.map((i) => `${i.name} (answers ${i.response_status})`).join(', ')}` : ''}.`,
   }),
@@ -299,8 +278,6 @@ export const webhookTools: Tool[] = [
     description:
       'Set the HTTP status the inbox answers with (`response_status`, e.g. 500 to rehearse a receiver that is down: deliveries then retry on the sandbox clock).',
     operationId: 'sandboxUpdateInbox',
-    method: 'PUT',
-    path: '/sandbox/inboxes/{name}',
     params: InboxName,
     body: ConfigureInboxBody,
     words: (i) => `Inbox ${i.name} now answers ${i.response_status}.`,
@@ -310,8 +287,6 @@ export const webhookTools: Tool[] = [
     description:
       "Delete the inbox's messages, to start a test from an empty inbox (its response_status stays).",
     operationId: 'sandboxClearInboxMessages',
-    method: 'DELETE',
-    path: '/sandbox/inboxes/{name}/messages',
     params: InboxName,
     words: (_, args) => `Cleared inbox ${String(args.name)}.`,
     shape: (_, args) => ({ cleared: args.name }),

@@ -37,8 +37,6 @@ export const worldTools: Tool[] = [
     description:
       'List the isolated worlds (workspaces) of this sandbox: id, name, clock, checkpoints. Every other tool acts in one of them: its `workspace` argument (id or name), else the default one.',
     operationId: 'sandboxListWorkspaces',
-    method: 'GET',
-    path: '/sandbox/workspaces',
     global: true,
     words: (list) =>
       `${count(list.length, 'workspace')}: ${list.map((w) => `${w.name} (${w.id})`).join(', ')}.`,
@@ -49,8 +47,6 @@ export const worldTools: Tool[] = [
     description:
       'Create a workspace: its own data, API keys, clock, webhooks and checkpoints. `ephemeral: true` keeps it in memory only; `from: {workspace_id, checkpoint?}` forks an existing one (now, or at a checkpoint); `seed` makes ids repeat; `clock: {start, frozen}` sets where its time begins. Pass its id or name as `workspace` to the other tools.',
     operationId: 'sandboxCreateWorkspace',
-    method: 'POST',
-    path: '/sandbox/workspaces',
     body: CreateWorkspaceBody,
     global: true,
     words: (w) =>
@@ -62,8 +58,6 @@ export const worldTools: Tool[] = [
     description:
       'Delete a workspace and everything in it (the default workspace cannot be deleted). `id`: its id.',
     operationId: 'sandboxDeleteWorkspace',
-    method: 'DELETE',
-    path: '/sandbox/workspaces/{id}',
     params: WorkspaceParams,
     global: true,
     words: (_, args) => `Deleted workspace ${String(args.id)}.`,
@@ -74,8 +68,6 @@ export const worldTools: Tool[] = [
     description:
       'Save the present moment of the workspace (data, clock, settings) under a name, to come back to it with checkpoint_restore or fork it with workspace_create.',
     operationId: 'sandboxSaveCheckpoint',
-    method: 'POST',
-    path: '/sandbox/checkpoints',
     body: CreateCheckpointBody,
     words: (c) => `Saved checkpoint "${c.name}" at sandbox time ${c.at}.`,
   }),
@@ -83,8 +75,6 @@ export const worldTools: Tool[] = [
     name: 'checkpoint_restore',
     description: 'Bring the workspace back to a saved checkpoint: its data, clock and settings as they were.',
     operationId: 'sandboxRestoreCheckpoint',
-    method: 'POST',
-    path: '/sandbox/checkpoints/{name}/restore',
     params: CheckpointParams,
     words: (r) => `Restored checkpoint "${r.restored}"; sandbox time is ${r.workspace.clock.now}.`,
     shape: (r) => ({ restored: r.restored, workspace: workspaceShape(r.workspace) }),
@@ -93,8 +83,6 @@ export const worldTools: Tool[] = [
     name: 'checkpoints_list',
     description: 'List the checkpoints saved in the workspace: name, the sandbox time saved, size.',
     operationId: 'sandboxListCheckpoints',
-    method: 'GET',
-    path: '/sandbox/checkpoints',
     words: (list) =>
       `${count(list.length, 'checkpoint')}${list.length ? `: ${list.map((c) => c.name).join(', ')}` : ''}.`,
   }),
@@ -102,8 +90,6 @@ export const worldTools: Tool[] = [
     name: 'checkpoint_delete',
     description: 'Delete a saved checkpoint of the workspace (the workspace itself is unchanged).',
     operationId: 'sandboxDeleteCheckpoint',
-    method: 'DELETE',
-    path: '/sandbox/checkpoints/{name}',
     params: CheckpointParams,
     words: (_, args) => `Deleted checkpoint "${String(args.name)}".`,
     shape: (_, args) => ({ deleted: args.name }),
@@ -113,8 +99,6 @@ export const worldTools: Tool[] = [
     description:
       "The workspace's sandbox time (expiry, settlement, webhook retries all run on it), its offset from real time and whether it is frozen. Use it to compute expires_at and other timestamps.",
     operationId: 'sandboxGetClock',
-    method: 'GET',
-    path: '/sandbox/clock',
     words: clockWords,
   }),
   operationTool<ClockState & { fired?: Fired }>({
@@ -122,8 +106,6 @@ export const worldTools: Tool[] = [
     description:
       'Move the sandbox clock forward `seconds`, running everything that falls due on the way, in order: checkout expiry, settlement (~60 s after paid), fee releases, webhook deliveries and retries (5 m, 30 m, 2 h, 5 h). Answers what fired.',
     operationId: 'sandboxAdvanceClock',
-    method: 'POST',
-    path: '/sandbox/clock/advance',
     body: AdvanceBody,
     words: (c, args) => `Advanced ${String(args.seconds)} s. ${clockWords(c)}${firedWords(c.fired)}`,
   }),
@@ -131,16 +113,12 @@ export const worldTools: Tool[] = [
     name: 'clock_freeze',
     description: 'Stop the sandbox clock: time stands still until clock_resume or clock_advance.',
     operationId: 'sandboxFreezeClock',
-    method: 'POST',
-    path: '/sandbox/clock/freeze',
     words: clockWords,
   }),
   operationTool<ClockState>({
     name: 'clock_resume',
     description: 'Let a frozen sandbox clock run again, from where it stands.',
     operationId: 'sandboxResumeClock',
-    method: 'POST',
-    path: '/sandbox/clock/resume',
     words: clockWords,
   }),
 ];
