@@ -131,8 +131,8 @@ export function createContext(options: ContextOptions) {
   const settingsService = new SettingsService(kv);
   const settings = () => settingsService.get();
   const events = new EventRecorder(repos.events, clock as Clock, ids, unit);
-  const transaction = <T>(fn: () => T): T => unit.transaction(fn);
-  const scheduler = new Scheduler(repos.jobs, clock, options.log, transaction);
+  const atomically = <T>(fn: () => T): T => unit.atomically(fn);
+  const scheduler = new Scheduler(repos.jobs, clock, options.log, atomically);
   const ledger = new Ledger(repos.ledger, clock, ids);
   const addressSource = new AddressSource(ids, options.addressWorker);
 
@@ -146,7 +146,7 @@ export function createContext(options: ContextOptions) {
     ids,
     keyIds: options.keyIds,
     settings,
-    transaction,
+    atomically,
   });
   // Who may act for whom: a reseller's active connection lets it create for the target merchant.
   const access = new MerchantAccess(repos.resellers);
@@ -210,7 +210,7 @@ export function createContext(options: ContextOptions) {
     ledger,
     clock,
     ids,
-    transaction,
+    atomically,
   });
   const funds = new FundsService({ repo: repos.funds, merchants: repos.merchants, ledger, unit });
   const cards = new CardService({ repo: repos.cards, ledger, events, unit, clock, ids, settings, baseUrl });
@@ -237,7 +237,7 @@ export function createContext(options: ContextOptions) {
   const network = new CardNetwork({ repo: repos.cards, cards, ledger, events, unit, clock, ids, scheduler });
   const identity = new IdentityProvider({ repo: repos.cards, cards, clock });
   // The API misbehaving on purpose for this workspace's /v1 requests (the HTTP edge applies it).
-  const faults = new ApiFaults({ kv, ids, transaction });
+  const faults = new ApiFaults({ kv, ids, atomically });
 
   // ---- scheduled work and webhooks ---------------------------------------------------------------
   registerCheckoutJobs(scheduler, lifecycle);
@@ -246,7 +246,7 @@ export function createContext(options: ContextOptions) {
     repo: repos.webhooks,
     clock,
     scheduler,
-    transaction,
+    atomically,
     afterCommit: (run, dropped) => unit.afterCommit(run, dropped),
     log: options.log,
     transport: new WebhookTransport({
@@ -267,7 +267,7 @@ export function createContext(options: ContextOptions) {
     clock,
     ids,
     dispatcher,
-    transaction,
+    atomically,
   });
   // Testing the integration: what the workspace reached (counted by storage), and the grading of
   // the developer's receiver (its own transport: its sends are no deliveries of the workspace).
@@ -297,7 +297,7 @@ export function createContext(options: ContextOptions) {
     events,
     unit,
     scheduler,
-    transaction,
+    atomically,
     /** the group commit (server/db/batch.ts), which the HTTP edge drives */
     batcher: unit.groupCommit,
     ledger,

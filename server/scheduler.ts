@@ -34,7 +34,7 @@ export class Scheduler {
     private readonly clock: SandboxClock,
     private readonly log: SchedulerLogger,
     /** Runs a synchronous unit of work in one transaction (the event recorder's). */
-    private readonly transaction: <T>(fn: () => T) => T,
+    private readonly atomically: <T>(fn: () => T) => T,
   ) {}
 
   /**
@@ -158,7 +158,7 @@ export class Scheduler {
       // Removing the job and the handler's synchronous effects commit together, so a crash in
       // between can neither lose the work nor run it twice. An async handler (a network call)
       // owns the durability of whatever it does after its first await.
-      await this.transaction(() => {
+      await this.atomically(() => {
         this.jobs.remove(job.id);
         return handler(job);
       });
@@ -181,7 +181,7 @@ export class Scheduler {
     this.log.error({ job, attempts, retryInMs: delay, err: error }, 'scheduled job failed');
     try {
       const message = error instanceof Error ? error.message : String(error);
-      this.transaction(() => this.jobs.markFailed(job.id, this.clock.nowIso(), message));
+      this.atomically(() => this.jobs.markFailed(job.id, this.clock.nowIso(), message));
     } catch (recording) {
       this.log.error({ job, err: recording }, 'could not record the job failure');
     }

@@ -53,7 +53,11 @@ export function queryString(query: Record<string, unknown> | undefined): string 
 /** The method, path and body of one operation with `input`; throws when a path parameter is missing. */
 export function resolveCall<K extends OperationId>(id: K, ...[input]: InputArgs<K>): ResolvedCall {
   const { method, path } = operations[id];
-  const given = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  const given = input as {
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  };
   const params = given?.params ?? {};
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
@@ -73,6 +77,17 @@ export class MissingParameter extends Error {
     this.name = 'MissingParameter';
   }
 }
+
+/**
+ * Routes that serve documents rather than operations (hidden: no operationId, not in the OpenAPI
+ * document itself), where a client finds them from the origin of a listener.
+ */
+export const documents = {
+  /** the OpenAPI document (`server/app.ts`) */
+  openapi: '/sandbox/openapi.json',
+  /** the API reference page */
+  reference: '/docs',
+} as const;
 
 /** How a client's requests reach the sandbox: a method, a path (from the origin), a body. */
 export type Transport = (method: Method, path: string, body: unknown) => Promise<unknown>;

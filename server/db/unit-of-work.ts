@@ -7,9 +7,12 @@ interface AfterCommit {
 }
 
 /**
- * What a transaction is. `transaction(fn)` runs `fn` in a SQLite transaction, or in a savepoint
- * when one is already open (a group commit, a scheduler job, another service's transaction): a
- * failing `fn` rolls back its own work alone. `afterCommit(run)` runs `run` once the outermost
+ * What a transaction is. `atomically(fn)` runs `fn` all or nothing: in an HTTP write it is a
+ * savepoint inside the request's batch (the group commit, which commits on a later turn, after the
+ * handler has returned), elsewhere (a scheduler job, a script) a SQLite transaction of its own,
+ * and inside another service's work a savepoint of that. It is never the commit: a failing `fn`
+ * rolls back its own work alone, and the work is durable only once the outermost transaction
+ * commits. `afterCommit(run)` runs `run` once the outermost
  * transaction has committed — never if the work it belongs to rolls back. The event recorder
  * publishes events through it, the change feed its notices, the webhook dispatcher its sends: nothing
  * leaves the process before the write that caused it is durable.
@@ -47,7 +50,7 @@ export class UnitOfWork {
    * Runs `fn` in one transaction (a savepoint when one is already open). What it registers with
    * `afterCommit` runs after the outermost commit, and is dropped when its own work rolls back.
    */
-  transaction<T>(fn: () => T): T {
+  atomically<T>(fn: () => T): T {
     const mark = this.pending.length;
     this.depth++;
     let result: T;

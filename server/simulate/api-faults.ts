@@ -45,7 +45,7 @@ const shape = (path: string) => path.replace(/:[^/]+/g, '{}').replace(/\{[^}/]*\
 export interface ApiFaultsDeps {
   kv: Pick<KvRepo, 'get' | 'set'>;
   ids: Pick<Ids, 'token'>;
-  transaction: <T>(fn: () => T) => T;
+  atomically: <T>(fn: () => T) => T;
 }
 
 export class ApiFaults {
@@ -126,7 +126,7 @@ export class ApiFaults {
   }
 
   private save(next: Stored): void {
-    this.deps.transaction(() => this.deps.kv.set(KEY, next));
+    this.deps.atomically(() => this.deps.kv.set(KEY, next));
     this.stored = next;
     this.active = this.live();
   }

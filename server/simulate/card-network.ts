@@ -19,7 +19,7 @@ export interface NetworkDeps {
   cards: Pick<CardService, 'cardById' | 'walletCurrency' | 'saveCard'>;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   clock: Clock;
   ids: Ids;
   scheduler: JobQueue;
@@ -51,7 +51,7 @@ export class CardNetwork {
     const card = this.deps.cards.cardById(cardId);
     const currency = this.deps.cards.walletCurrency(body.currency ?? 'USDC');
     const channel = body.channel ?? 'online';
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       // Decided before the transaction exists, so its own amount is not counted against the limits twice.
       const reason = this.declineReason(card, body.amount, currency, channel);
       const tx = this.insert(card, 'card_payment', 'requested', -body.amount, currency, body, channel);
@@ -169,7 +169,7 @@ export class CardNetwork {
     cardTransactionStates.assert(tx.status, status, refused);
     const card = this.deps.cards.cardById(tx.card_id);
     const held = -tx.amount;
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       // Decided now: an expected settlement still on the clock never comes.
       this.deps.scheduler.cancel(JOB_CARD_SETTLE, tx.id);
       this.move(card, tx, [
@@ -184,7 +184,7 @@ export class CardNetwork {
 
   private single(card: CardRow, type: Type, body: CardMoveBody, sign: 1 | -1): CardTransactionRow {
     const currency = this.deps.cards.walletCurrency(body.currency ?? 'USDC');
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       if (sign < 0) {
         const balance = this.deps.ledger.balance(
           card.env,

@@ -26,7 +26,7 @@ export interface ChainDeps {
   addresses: Pick<StaticAddressesRepo, 'list' | 'findByAddress'>;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   clock: Clock;
   ids: Ids;
   /** payer addresses for payments that name none */
@@ -93,7 +93,7 @@ export class ChainSimulator {
       );
     }
     const incoming = this.incoming(method, target?.chain ?? null, tokenEntry, amount, body);
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       if (found.status === 'active' && !body.late && !overdue) {
         const result = lifecycle.receive(found, incoming);
         return { checkout: lifecycle.present(result.row), payment: result.payment };
@@ -277,7 +277,7 @@ export class ChainSimulator {
     const address = addresses.find((a) => a.chain === chain.chain);
     if (!address)
       throw new NotFoundError('Static address', `${chain.chain} of merchant ${input.merchant_id}`);
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const row: DepositRow = {
         id: this.deps.ids.uuid(),
         merchant_id: input.merchant_id,
@@ -315,7 +315,7 @@ export class ChainSimulator {
     if (!Number.isSafeInteger(total)) {
       throw new ValidationError('count', 'amount × count is above the largest amount kept exactly');
     }
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const deposits: DepositRow[] = [];
       for (let i = 0; i < count; i++) deposits.push(this.deposit(input));
       return { count, total, deposits };

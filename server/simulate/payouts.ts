@@ -15,7 +15,7 @@ export interface PayoutDeps {
   repo: Pick<FundsRepo, 'insertPayout'>;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   clock: Clock;
   ids: Ids;
 }
@@ -41,7 +41,7 @@ export class PayoutRail {
   payout(input: PayoutInput): PayoutRow {
     this.deps.funds.merchant(input.merchant_id);
     const currency = input.currency.toUpperCase();
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const available = this.deps.ledger.balance(input.env, Accounts.available(input.merchant_id), currency);
       let status: PayoutRow['status'] = input.outcome;
       let reason: string | null = null;

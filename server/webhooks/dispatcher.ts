@@ -52,7 +52,7 @@ export interface DispatcherDeps {
   repo: WebhooksRepo;
   clock: Clock;
   scheduler: Scheduler;
-  transaction: <T>(fn: () => T) => T;
+  atomically: <T>(fn: () => T) => T;
   /** runs work once the current transaction has committed (never if it rolls back) */
   afterCommit: (run: () => void, dropped?: () => void) => void;
   /** sends the requests (HTTP, TLS, deadlines) */
@@ -186,7 +186,7 @@ export class WebhookDispatcher {
     const read = this.deps.repo.findDelivery(delivery.id);
     const fresh = read ? outgoing(read) : delivery;
     return new Promise((resolve, reject) => {
-      const plan = this.deps.transaction(() => {
+      const plan = this.deps.atomically(() => {
         this.lease(fresh.id);
         return this.chaos.plan(this.deps.repo.findEndpoint(fresh.endpoint_id));
       });
@@ -350,7 +350,7 @@ export class WebhookDispatcher {
       // The fan-out leases whose last sends are all in this batch end in its transaction.
       const inBatch = new Map<string, number>();
       for (const { lease } of batch) if (lease) inBatch.set(lease, (inBatch.get(lease) ?? 0) + 1);
-      rows = this.deps.transaction(() => {
+      rows = this.deps.atomically(() => {
         const written = batch.map((item) => this.record(item, now, nowIso));
         for (const [lease, count] of inBatch) if (this.endsWith(lease, count)) this.endLease(lease);
         return written;
@@ -359,7 +359,7 @@ export class WebhookDispatcher {
     } catch {
       rows = batch.map((item) => {
         try {
-          const row = this.deps.transaction(() => {
+          const row = this.deps.atomically(() => {
             const written = this.record(item, now, nowIso);
             if (item.lease && this.endsWith(item.lease, 1)) this.endLease(item.lease);
             return written;

@@ -40,7 +40,7 @@ export interface WebhookDeps {
   ids: Ids;
   scheduler: JobQueue;
   dispatcher: WebhookDispatcher;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
 }
 
 const toEndpoint = ({ chaos_state: _state, ...row }: EndpointRow): WebhookEndpoint => ({
@@ -146,7 +146,7 @@ export class WebhookService {
       endpointIds: new Set(),
     };
     if (body.forward_to !== undefined) checkUrl(body.forward_to, 'forward_to');
-    const endpoints = this.deps.unit.transaction(() =>
+    const endpoints = this.deps.unit.atomically(() =>
       merchantIds.map((merchantId) => this.sessionEndpoint(session, merchantId)),
     );
     this.listenSessions.set(session.id, session);
@@ -232,7 +232,7 @@ export class WebhookService {
       chaos: chaos.chaos,
       chaos_state: chaos.chaos_state,
     };
-    this.deps.unit.transaction(() => {
+    this.deps.unit.atomically(() => {
       this.deps.repo.updateEndpoint(updated);
       if (body.chaos !== undefined) this.deps.repo.updateChaos(updated);
     });
@@ -279,7 +279,7 @@ export class WebhookService {
       created_at: now,
       updated_at: now,
     };
-    this.deps.unit.transaction(() => this.deps.repo.insertDelivery(row));
+    this.deps.unit.atomically(() => this.deps.repo.insertDelivery(row));
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }
@@ -287,7 +287,7 @@ export class WebhookService {
   /** Rotation is delete + recreate (spec). Pending deliveries to it stop being retried. */
   deleteEndpoint(id: string): void {
     const endpoint = this.getEndpoint(id);
-    this.deps.unit.transaction(() => this.removeEndpoint(endpoint));
+    this.deps.unit.atomically(() => this.removeEndpoint(endpoint));
   }
 
   private removeEndpoint(endpoint: WebhookEndpoint): void {

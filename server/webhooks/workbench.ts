@@ -15,7 +15,7 @@ export interface WorkbenchDeps {
   clock: Clock;
   ids: Ids;
   dispatcher: Pick<WebhookDispatcher, 'retry'>;
-  transaction: <T>(fn: () => T) => T;
+  atomically: <T>(fn: () => T) => T;
 }
 
 /** Where the listen secret is kept: with the workspace's settings, so a reset keeps it too. */
@@ -38,7 +38,7 @@ export class WebhookWorkbench {
     const stored = this.deps.kv.get<string>(LISTEN_SECRET_KEY);
     if (stored !== undefined) return stored;
     const secret = `whsec_${this.deps.ids.token(32)}`;
-    this.deps.transaction(() => this.deps.kv.set(LISTEN_SECRET_KEY, secret));
+    this.deps.atomically(() => this.deps.kv.set(LISTEN_SECRET_KEY, secret));
     return secret;
   }
 
@@ -119,7 +119,7 @@ export class WebhookWorkbench {
       created_at: now,
       updated_at: now,
     };
-    this.deps.transaction(() => this.deps.repo.insertDelivery(row));
+    this.deps.atomically(() => this.deps.repo.insertDelivery(row));
     const after = await this.deps.dispatcher.retry(row);
     return presentDelivery(after, this.deps.repo.attemptsOf(deliveryId));
   }

@@ -58,7 +58,7 @@ describe('no phantom webhooks', () => {
     batcher.join();
     expect(db.inTransaction).toBe(true);
     const phantomResource = '11111111-2222-4333-8444-555555555555';
-    const event = unit.transaction(() =>
+    const event = unit.atomically(() =>
       events.record('test', actor.merchantId, 'checkout.created', {
         id: phantomResource,
         merchant_id: actor.merchantId,

@@ -39,7 +39,7 @@ describe('typed event payloads', () => {
     const { db, unit, events } = recorder();
     const published: RecordedEvent[] = [];
     events.on((event) => published.push(event));
-    const event = unit.transaction(() => {
+    const event = unit.atomically(() => {
       const recorded = events.record('test', M, 'deposit.received', deposit);
       expect(published).toEqual([]);
       return recorded;
@@ -57,7 +57,7 @@ describe('typed event payloads', () => {
     // Rolled back: the run-time half only shows that the schema refuses the same data.
     const wrong: RecordedEvent[] = [];
     expect(() =>
-      unit.transaction(() => {
+      unit.atomically(() => {
         wrong.push(
           // @ts-expect-error amount is an integer of minor units, not a string
           events.record('test', M, 'deposit.received', { ...deposit, amount: '50000000' }),
@@ -75,7 +75,7 @@ describe('typed event payloads', () => {
 
     // A field the contract does not name: the schema would let it through (it allows extra
     // properties), the typecheck does not.
-    unit.transaction(() => {
+    unit.atomically(() => {
       // @ts-expect-error deposit.received has no fee field
       events.record('test', M, 'deposit.received', { ...deposit, fee: 1 });
     });

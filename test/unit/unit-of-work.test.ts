@@ -27,7 +27,7 @@ function setup() {
 describe('UnitOfWork', () => {
   it('outside any transaction: a SQLite transaction, then what waited for it runs in order', () => {
     const { db, unit, insert, rows, log, queued } = setup();
-    unit.transaction(() => {
+    unit.atomically(() => {
       expect(db.inTransaction).toBe(true);
       insert.run(1);
       queued('a');
@@ -43,18 +43,18 @@ describe('UnitOfWork', () => {
 
   it('inside one: a savepoint that rolls back alone, with what it registered', () => {
     const { unit, insert, rows, log, queued } = setup();
-    unit.transaction(() => {
+    unit.atomically(() => {
       insert.run(1);
       queued('outer');
       expect(() =>
-        unit.transaction(() => {
+        unit.atomically(() => {
           insert.run(2);
           queued('inner');
           throw new Error('no');
         }),
       ).toThrow('no');
       expect(log).toEqual(['inner dropped']);
-      unit.transaction(() => {
+      unit.atomically(() => {
         insert.run(3);
         queued('sibling');
       });
@@ -70,12 +70,12 @@ describe('UnitOfWork', () => {
     const batch = unit.groupCommit;
     batch.join();
     const acknowledged = batch.durable();
-    unit.transaction(() => {
+    unit.atomically(() => {
       insert.run(1);
       queued('first request');
     });
     expect(() =>
-      unit.transaction(() => {
+      unit.atomically(() => {
         insert.run(2);
         queued('failed request');
         throw new Error('refused');
@@ -97,7 +97,7 @@ describe('UnitOfWork', () => {
     const { db, unit, insert, rows, log, queued } = setup();
     unit.groupCommit.join();
     const acknowledged = unit.groupCommit.durable();
-    unit.transaction(() => {
+    unit.atomically(() => {
       insert.run(1);
       queued('lost');
     });

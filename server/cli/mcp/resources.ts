@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { documents } from '../../contract/call.js';
 import type { SandboxClient } from '../client.js';
 
 // What an agent can read: the spec as this sandbox serves it (its OpenAPI document: every /v1 and
@@ -35,10 +36,9 @@ export const RESOURCES: readonly Resource[] = [
     description:
       'The spec of the API this sandbox serves: the OpenAPI 3 document of every /v1 (merchant API) and /sandbox (control API) operation, with request and response schemas, as the running sandbox serves it (GET /sandbox/openapi.json). Amounts are integers in minor units.',
     mimeType: 'application/json',
-    // The document itself is no operation of it (a hidden route, server/app.ts): the one path
-    // here that the operation table cannot give.
+    // The document itself is no operation of it (a hidden route, server/app.ts).
     read: async (client) =>
-      JSON.stringify(await client.in(undefined).request<unknown>('GET', '/sandbox/openapi.json')),
+      JSON.stringify(await client.in(undefined).request<unknown>('GET', documents.openapi)),
   },
   {
     uri: 'svc-sandbox://docs/README.md',

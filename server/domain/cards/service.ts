@@ -48,7 +48,7 @@ export interface CardDeps {
   repo: CardsRepo;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -254,7 +254,7 @@ export class CardService {
       created_at: new Date(now).toISOString(),
       updated_at: new Date(now).toISOString(),
     };
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       this.deps.repo.insertCard(row);
       this.deps.events.record(holder.env, holder.merchant_id, 'card.created', {
         id: row.id,
@@ -347,7 +347,7 @@ export class CardService {
     const holder = this.ownedHolder(principal, holderId);
     const currency = this.walletCurrency(body.currency);
     const env = principal.env;
-    this.deps.unit.transaction(() => {
+    this.deps.unit.atomically(() => {
       const available = this.deps.ledger.balance(env, Accounts.available(holder.merchant_id), currency);
       if (available < body.amount) {
         throw new BusinessRuleError(
@@ -372,7 +372,7 @@ export class CardService {
     const holder = this.ownedHolder(principal, holderId);
     const currency = this.walletCurrency(body.currency);
     const env = principal.env;
-    this.deps.unit.transaction(() => {
+    this.deps.unit.atomically(() => {
       const balance = this.deps.ledger.balance(env, CARD_ACCOUNTS.wallet(holder.id), currency);
       if (balance < body.amount) {
         throw new BusinessRuleError(

@@ -27,7 +27,7 @@ export interface LifecycleDeps {
   ids: Ids;
   settings: () => Settings;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   scheduler: JobQueue;
   ledger: Ledger;
   baseUrl: (env: Env) => string;
@@ -93,7 +93,7 @@ export class CheckoutLifecycle {
 
   cancel(row: CheckoutRow): CheckoutRow {
     checkoutStates.assert(row.status, 'cancelled', `Cannot cancel a checkout with status ${row.status}`);
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const next = this.transition(row, 'cancelled');
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (row.received_amount > 0) {
@@ -119,7 +119,7 @@ export class CheckoutLifecycle {
    * sandbox clock.
    */
   receive(row: CheckoutRow, incoming: IncomingPayment): { row: CheckoutRow; payment: CheckoutPaymentRow } {
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const now = this.deps.clock.nowIso();
       const { gas_fee: gasFee, ...fields } = incoming;
       const payment = this.insertPayment(row, fields, 'received');
@@ -166,7 +166,7 @@ export class CheckoutLifecycle {
     incoming: IncomingPayment,
     outcome: 'late' | 'unsupported_chain',
   ): CheckoutPaymentRow {
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const { gas_fee: _gas, ...fields } = incoming;
       const payment = this.insertPayment(row, fields, outcome);
       if (outcome === 'late') {
@@ -198,7 +198,7 @@ export class CheckoutLifecycle {
   /** paid → completed: the funds are credited (less the fees fixed when paid) and checkout.completed fires. */
   settle(row: CheckoutRow, message?: string): CheckoutRow {
     checkoutStates.assert(row.status, 'completed', message);
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const next = this.transition(row, 'completed', this.credit(row));
       this.deps.scheduler.cancel(JOB_SETTLE, row.id);
       this.deps.events.record(next.env, next.merchant_id, 'checkout.completed', completedPayload(next));
@@ -210,7 +210,7 @@ export class CheckoutLifecycle {
   expire(row: CheckoutRow, message?: string): CheckoutRow {
     const to = row.received_amount === 0 ? 'expired' : 'partial';
     checkoutStates.assert(row.status, to, message);
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       this.deps.scheduler.cancel(JOB_EXPIRE, row.id);
       if (to === 'expired') {
         const next = this.transition(row, 'expired');

@@ -39,7 +39,7 @@ export interface CheckoutDeps {
   addressSource: Pick<AddressSource, 'next'>;
   settings: () => Settings;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   scheduler: JobQueue;
   baseUrl: (env: Env) => string;
 }
@@ -107,7 +107,7 @@ export class CheckoutService {
       }));
     }
 
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const customerId = this.resolveCustomer(principal.env, merchantId, body);
       const reseller =
         acting.reseller ??

@@ -9,7 +9,7 @@ export interface FundsDeps {
   repo: FundsRepo;
   merchants: Pick<MerchantsRepo, 'findById'>;
   ledger: Ledger;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
 }
 
 /**
@@ -22,7 +22,7 @@ export class FundsService {
   /** Test set-up: credits a merchant's available balance from the outside world, through the ledger. */
   credit(merchantId: string, env: Env, currency: string, amount: number, memo?: string): void {
     this.merchant(merchantId);
-    this.deps.unit.transaction(() => {
+    this.deps.unit.atomically(() => {
       this.deps.ledger.post(
         env,
         'credit',

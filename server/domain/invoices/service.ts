@@ -34,7 +34,7 @@ export interface InvoiceDeps {
   clock: Clock;
   ids: Ids;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
 }
 
 export function toInvoice(row: InvoiceRow): Invoice {
@@ -82,7 +82,7 @@ export class InvoiceService {
     const money = invoiceMoney(body);
 
     // One transaction: the inline customer, the next number and the insert commit together.
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const customerId =
         body.customer_id !== undefined
           ? this.deps.customers.ownedBy(principal.env, merchantId, body.customer_id).id
@@ -131,7 +131,7 @@ export class InvoiceService {
    */
   activate(principal: Principal, id: string, body: ActivateInvoiceBody): ActivatedInvoice {
     const { checkouts, clock, events, unit } = this.deps;
-    return unit.transaction(() => {
+    return unit.atomically(() => {
       const row = this.owned(principal, id);
       invoiceStates.assert(row.status, 'sent', `Cannot activate an invoice with status ${row.status}`);
       const checkoutBody: CreateCheckoutBody = {
@@ -159,7 +159,7 @@ export class InvoiceService {
   /** draft or sent → cancelled; a sent invoice's checkout is cancelled too while still active. */
   cancel(principal: Principal, id: string): void {
     const { lifecycle, unit } = this.deps;
-    unit.transaction(() => {
+    unit.atomically(() => {
       const row = this.owned(principal, id);
       invoiceStates.assert(row.status, 'cancelled', `Cannot cancel an invoice with status ${row.status}`);
       if (row.checkout_id !== null) {

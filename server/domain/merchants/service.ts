@@ -29,7 +29,7 @@ export interface MerchantDeps {
   /** where the keys' secret part comes from (default: `ids`) */
   keyIds?: Ids | undefined;
   settings: () => Settings;
-  transaction: <T>(fn: () => T) => T;
+  atomically: <T>(fn: () => T) => T;
 }
 
 const toMerchant = (row: MerchantRow): Merchant => ({
@@ -58,7 +58,7 @@ export class MerchantService {
       throw new ValidationError('country', `not an ISO 3166-1 alpha-2 code: ${body.country}`);
     }
     const { clock, ids } = this.deps;
-    return this.deps.transaction(() => {
+    return this.deps.atomically(() => {
       const now = clock.nowIso();
       const row: MerchantRow = {
         id: ids.uuid(),
@@ -132,7 +132,7 @@ export class MerchantService {
    * workspace forked from another must not answer to the other's keys (a key names one workspace).
    */
   reissueKeys(): void {
-    this.deps.transaction(() => {
+    this.deps.atomically(() => {
       for (const id of this.deps.apiKeys.allIds()) this.deps.apiKeys.setKey(id, this.newKey());
     });
     this.keyCache.clear();
@@ -146,7 +146,7 @@ export class MerchantService {
     taken: (key: string) => boolean,
   ): { merchant_id: string; api_key_id: string; key: string }[] {
     const reissued: { merchant_id: string; api_key_id: string; key: string }[] = [];
-    this.deps.transaction(() => {
+    this.deps.atomically(() => {
       for (const id of this.deps.apiKeys.allIds()) {
         const row = this.deps.apiKeys.findById(id);
         if (!row || !taken(row.key)) continue;

@@ -26,7 +26,7 @@ export interface RefundDeps {
   repo: RefundsRepo;
   ledger: Ledger;
   events: Pick<EventRecorder, 'record'>;
-  unit: Pick<UnitOfWork, 'transaction'>;
+  unit: Pick<UnitOfWork, 'atomically'>;
   clock: Clock;
   ids: Ids;
   settings: () => Settings;
@@ -40,7 +40,7 @@ export class RefundService {
     if (principal.role !== 'owner' && principal.role !== 'admin') {
       throw new ForbiddenError(`Refunds require the owner or admin role (this key is ${principal.role})`);
     }
-    return this.deps.unit.transaction(() => {
+    return this.deps.unit.atomically(() => {
       const row = this.deps.checkouts.owned(principal, checkoutId);
       const paid = row.paid_amount ?? 0;
       const remaining = paid - row.refunded_amount;

@@ -38,7 +38,7 @@ export interface ResellerDeps {
   ledger: Pick<Ledger, 'balancesOf'>;
   clock: Clock;
   ids: Ids;
-  transaction: <T>(fn: () => T) => T;
+  atomically: <T>(fn: () => T) => T;
 }
 
 export const toConnection = ({ env: _env, ...row }: ResellerConnectionRow): ResellerConnection => row;
@@ -81,7 +81,7 @@ export class ResellerService {
     }
     this.merchant(body.merchant_id);
     const caps = checkCaps({ min_fee: body.min_fee ?? null, max_fee: body.max_fee ?? null });
-    return this.deps.transaction(() =>
+    return this.deps.atomically(() =>
       toConnection(this.connect(principal.env, principal.merchantId, body.merchant_id, body.rate, caps)),
     );
   }
@@ -105,7 +105,7 @@ export class ResellerService {
       min_fee: body.min_fee === undefined ? row.min_fee : body.min_fee,
       max_fee: body.max_fee === undefined ? row.max_fee : body.max_fee,
     });
-    return this.deps.transaction(() => {
+    return this.deps.atomically(() => {
       const next: ResellerConnectionRow = {
         ...resellerConnectionStates.move(row, 'active'),
         rate: body.rate,
@@ -147,7 +147,7 @@ export class ResellerService {
     if (row.merchant_id !== merchantId) {
       throw new ForbiddenError(`Reseller connection ${connectionId} does not target merchant ${merchantId}`);
     }
-    return this.deps.transaction(() => {
+    return this.deps.atomically(() => {
       const next: ResellerConnectionRow = {
         ...resellerConnectionStates.move(
           row,
@@ -192,7 +192,7 @@ export class ResellerService {
       throw new ConflictError(`Email already registered: ${body.email}`);
     }
     const passwordHash = hashPassword(body.password);
-    return this.deps.transaction(() => {
+    return this.deps.atomically(() => {
       const { merchant } = this.deps.merchantService.create({
         name: body.merchant_name,
         legal_name: body.legal_name,

@@ -358,7 +358,7 @@ describe('change notices on the live stream', () => {
     // An open transaction (a group commit) holds its notice until it commits.
     unit.groupCommit.join();
     insert({ id: 'c1', merchant_id: 'm1', env: 'test' });
-    unit.transaction(() => insert({ id: 'c2', merchant_id: 'm1', env: 'test' }));
+    unit.atomically(() => insert({ id: 'c2', merchant_id: 'm1', env: 'test' }));
     job('bookkeeping');
     expect(db.inTransaction).toBe(true);
     expect(notices).toEqual([]);
@@ -379,7 +379,7 @@ describe('change notices on the live stream', () => {
     await turn();
     expect(notices).toHaveLength(1);
 
-    unit.transaction(() => {
+    unit.atomically(() => {
       for (let i = 0; i < 120; i++) insert({ id: `b${i}`, merchant_id: 'm2', env: 'production' });
     });
     await turn();
@@ -402,7 +402,7 @@ describe('change notices on the live stream', () => {
 
     // Committed, then a new group commit opens before the notice leaves: it waits for that one too,
     // and names both.
-    unit.transaction(() => insert({ id: 'first', merchant_id: 'm1', env: 'test' }));
+    unit.atomically(() => insert({ id: 'first', merchant_id: 'm1', env: 'test' }));
     unit.groupCommit.join();
     insert({ id: 'second', merchant_id: 'm1', env: 'test' });
     await turn();
@@ -421,12 +421,12 @@ describe('change notices on the live stream', () => {
     void unit.groupCommit.durable();
     void unit.groupCommit.durable();
     expect(() =>
-      unit.transaction(() => {
+      unit.atomically(() => {
         insert({ id: 'failed', merchant_id: 'm1', env: 'test' });
         throw new Error('the request failed');
       }),
     ).toThrow('the request failed');
-    unit.transaction(() => insert({ id: 'kept', merchant_id: 'm1', env: 'test' }));
+    unit.atomically(() => insert({ id: 'kept', merchant_id: 'm1', env: 'test' }));
     await turn();
     expect(db.inTransaction).toBe(true);
     expect(seen).toEqual([]);
