@@ -29,6 +29,7 @@ import { ValidationError } from '../../errors.js';
 import { lazy } from '../../runtime/lazy-require.js';
 import { readJsonBody } from '../raw-json.js';
 import { principalOf, type Use } from '../types.js';
+import { registerMerchantWrites } from './merchant-writes.js';
 
 const tags = ['cardholders and cards'];
 const typeboxCompile = lazy<{ Compile: typeof Compile }>('typebox/compile');
@@ -82,19 +83,7 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRo
   app,
   { use },
 ) => {
-  app.post(
-    '/cardholders',
-    {
-      schema: {
-        operationId: 'createCardholder',
-        summary: 'Create a cardholder',
-        tags,
-        body: CreateCardholderBody,
-        response: { 200: Cardholder, ...errorResponses },
-      },
-    },
-    async (request) => use(request).cards.createHolder(principalOf(request), request.body),
-  );
+  registerMerchantWrites(app, use, ['createCardholder']);
 
   app.get(
     '/cardholders',
@@ -142,59 +131,11 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRo
     async (request) => use(request).cards.startKyc(principalOf(request), request.params.id),
   );
 
-  app.post(
-    '/cardholders/:id/cards/apply',
-    {
-      schema: {
-        operationId: 'applyForCard',
-        summary: 'Apply for a card for a cardholder',
-        tags,
-        params: IdParams,
-        body: ApplyBody,
-        response: { 200: CardApplication, ...errorResponses },
-      },
-    },
-    async (request) => use(request).cards.apply(principalOf(request), request.params.id, request.body),
-  );
+  registerMerchantWrites(app, use, ['applyForCard']);
 
-  // The spec does not show the issue response; we return the card.
-  app.post(
-    '/cardholders/:id/cards',
-    {
-      schema: {
-        operationId: 'issueCard',
-        summary: 'Issue a card to a cardholder',
-        tags,
-        params: IdParams,
-        body: IssueCardBody,
-        response: { 200: Card, ...errorResponses },
-      },
-    },
-    async (request) => use(request).cards.issue(principalOf(request), request.params.id, request.body),
-  );
+  registerMerchantWrites(app, use, ['issueCard']);
 
-  for (const [action, operationId, summary] of [
-    ['fund', 'fundCardholder', 'Fund a cardholder'],
-    ['recall', 'recallCardholder', 'Recall a cardholder'],
-  ] as const) {
-    app.post(
-      `/cardholders/:id/${action}`,
-      {
-        schema: {
-          operationId,
-          summary,
-          tags,
-          params: IdParams,
-          body: FundBody,
-          response: { 204: Type.Null(), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        use(request).cards[action](principalOf(request), request.params.id, request.body);
-        return reply.code(204).send(null);
-      },
-    );
-  }
+  registerMerchantWrites(app, use, ['fundCardholder', 'recallCardholder']);
 
   app.get(
     '/cardholders/:id/cards',
@@ -225,28 +166,9 @@ export const cardholderRoutes: FastifyPluginAsyncTypebox<{ use: Use<CardholderRo
       use(request).cards.getCard(principalOf(request), request.params.ch_id, request.params.card_id),
   );
 
-  // The spec does not show the PATCH and PUT responses; we return the card.
-  app.patch(
-    '/cardholders/:ch_id/cards/:card_id',
-    {
-      schema: {
-        operationId: 'updateCardholderCard',
-        summary: 'Update a card of a cardholder',
-        tags,
-        params: CardParams,
-        body: PatchCardBody,
-        response: { 200: Card, ...errorResponses },
-      },
-    },
-    async (request) =>
-      use(request).cards.setStatus(
-        principalOf(request),
-        request.params.ch_id,
-        request.params.card_id,
-        request.body.status,
-      ),
-  );
+  registerMerchantWrites(app, use, ['updateCardholderCard']);
 
+  // The spec does not show the PUT response; we return the card.
   app.put(
     '/cardholders/:ch_id/cards/:card_id/limits',
     {

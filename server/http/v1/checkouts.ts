@@ -7,6 +7,7 @@ import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { RefundService } from '../../domain/refunds/service.js';
 import { sendPresented } from '../presented-json.js';
 import { principalOf, type Use } from '../types.js';
+import { registerMerchantWrites } from './merchant-writes.js';
 
 const tags = ['checkouts'];
 
@@ -19,19 +20,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ use: Use<CheckoutRoutes
   app,
   { use },
 ) => {
-  app.post(
-    '/checkouts',
-    {
-      schema: {
-        operationId: 'createCheckout',
-        summary: 'Create a checkout',
-        tags,
-        body: CreateCheckoutBody,
-        response: { 200: Checkout, ...errorResponses },
-      },
-    },
-    async (request) => use(request).checkouts.create(principalOf(request), request.body),
-  );
+  registerMerchantWrites(app, use, ['createCheckout']);
 
   app.get(
     '/checkouts',
@@ -68,20 +57,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ use: Use<CheckoutRoutes
     },
   );
 
-  app.post(
-    '/checkouts/:id/refund',
-    {
-      schema: {
-        operationId: 'refundCheckout',
-        summary: 'Refund a checkout',
-        tags,
-        params: IdParams,
-        body: RefundBody,
-        response: { 200: RefundResult, ...errorResponses },
-      },
-    },
-    async (request) => use(request).refunds.refund(principalOf(request), request.params.id, request.body),
-  );
+  registerMerchantWrites(app, use, ['refundCheckout']);
 
   app.delete(
     '/checkouts/:id',
