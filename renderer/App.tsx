@@ -32,7 +32,8 @@ export function App() {
           <div>
             <h1 className="page-title">{page.label}</h1>
             <p className="page-description">
-              {presenting ? (page.plain ?? page.description) : page.description}
+              {/* A developer page opened by its address describes nothing it does not show. */}
+              {hidden ? 'For developers.' : presenting ? (page.plain ?? page.description) : page.description}
             </p>
           </div>
           <div className="page-header-tools">

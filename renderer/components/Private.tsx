@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { eventInWords } from '../lib/activity';
 import { withoutIds } from '../lib/format';
 import { useStore } from '../store';
 
@@ -29,4 +30,24 @@ export function useShown(): (text: string) => string {
 export function useWords(): (developer: string, plain: string) => string {
   const presenting = usePresenting();
   return (developer, plain) => (presenting ? plain : developer);
+}
+
+/**
+ * An event type as the audience may read it: the type for a developer (`checkout.paid`), the
+ * merchant's words while presenting ("Payment received").
+ */
+export function useEventName(): (type: string) => string {
+  const presenting = usePresenting();
+  return presenting ? eventInWords : (type) => type;
+}
+
+/**
+ * A receiver's answer (an HTTP status) as the audience may read it: "HTTP 503" for a developer,
+ * "Accepted" or "Refused" while presenting.
+ */
+export function useAnswerName(): (status: number) => string {
+  const presenting = usePresenting();
+  return presenting
+    ? (status) => (status >= 200 && status < 300 ? 'Accepted' : 'Refused')
+    : (status) => `HTTP ${status}`;
 }

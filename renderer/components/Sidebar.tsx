@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { formatTime } from '../lib/format';
 import { pages } from '../pages';
 import { shellInfo } from '../shell';
@@ -24,6 +25,18 @@ export function Sidebar({ current }: { current: string }) {
   const connection = useStore((s) => (s.liveStatus === 'reconnecting' ? 'offline' : s.connection));
   const live = useStore((s) => s.liveStatus === 'open');
   const presenting = useStore((s) => s.presenting);
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the areas are one row that scrolls sideways: the open one is brought into it (the
+  // row only, never the page).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page is what moves the row
+  useEffect(() => {
+    const row = nav.current;
+    const active = row?.querySelector('.nav-item.active');
+    if (!row || !active || row.scrollWidth <= row.clientWidth) return;
+    const r = row.getBoundingClientRect();
+    const a = active.getBoundingClientRect();
+    row.scrollLeft += a.left - r.left - (r.width - a.width) / 2;
+  }, [current]);
   return (
     <aside className="sidebar">
       <div className="brand">
@@ -40,7 +53,7 @@ export function Sidebar({ current }: { current: string }) {
           </div>
         </div>
       </div>
-      <nav className="nav" aria-label="Areas">
+      <nav className="nav" aria-label="Areas" ref={nav}>
         {pages
           .filter((p) => !(presenting && p.developer))
           .map(({ id, label, Icon }) => (

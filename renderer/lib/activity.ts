@@ -1,14 +1,18 @@
 // An event of the log as one line a merchant reads: "Payment received · 120.00 USDC · NW-1008".
-import type { SandboxEvent } from '../api/types';
+import type { EventType, SandboxEvent } from '../api/types';
 import { formatMoney, humanize } from './format';
 
-const HEADLINES: Record<string, string> = {
+/**
+ * Every event type the contract lists, in a merchant's words: what presentation mode shows instead
+ * of the type ("Payment received", not checkout.paid). A type the contract gains fails the
+ * typecheck here until it has its words.
+ */
+export const EVENT_WORDS: Record<EventType, string> = {
   'checkout.created': 'Checkout created',
   'checkout.paid': 'Payment received',
   'checkout.completed': 'Payment settled',
   'checkout.partial': 'Paid in part',
   'checkout.refunded': 'Refund sent',
-  'checkout.partially_refunded': 'Part refunded',
   'checkout.expired': 'Checkout expired',
   'checkout.cancelled': 'Checkout cancelled',
   'invoice.paid': 'Invoice paid',
@@ -16,7 +20,17 @@ const HEADLINES: Record<string, string> = {
   'payout.completed': 'Payout sent',
   'payout.failed': 'Payout failed',
   'card.created': 'Card issued',
+  'card.transaction': 'Card payment',
   'deposit.received': 'Deposit received',
+};
+
+/** An event type in words: its own words, else the type made readable ("Checkout partially refunded"). */
+export const eventInWords = (type: string): string =>
+  (EVENT_WORDS as Record<string, string>)[type] ?? humanize(type).replace(/^./, (c) => c.toUpperCase());
+
+const HEADLINES: Record<string, string> = {
+  ...EVENT_WORDS,
+  'checkout.partially_refunded': 'Part refunded',
 };
 
 const CARD_HEADLINES: Record<string, string> = {
@@ -40,7 +54,8 @@ export interface ActivityLine {
   tone: Tone;
 }
 
-export function describeEvent(event: SandboxEvent): ActivityLine {
+/** An event (of the log, or a delivered body's `{event, data}`) as one line a merchant reads. */
+export function describeEvent(event: Pick<SandboxEvent, 'type' | 'data'>): ActivityLine {
   const data = event.data;
   if (event.type === 'card.transaction') {
     const status = text(data.status) ?? 'requested';
@@ -72,7 +87,7 @@ export function describeEvent(event: SandboxEvent): ActivityLine {
   const bad = /failed|cancelled|expired|declined/.test(event.type);
   const good = /paid|completed|received/.test(event.type);
   return {
-    headline: HEADLINES[event.type] ?? humanize(event.type).replace(/^./, (c) => c.toUpperCase()),
+    headline: HEADLINES[event.type] ?? eventInWords(event.type),
     detail: text(data.title) ?? text(data.reference) ?? text(data.number) ?? null,
     amount: amount !== null && currency ? formatMoney(amount, currency) : null,
     tone: bad ? 'bad' : good ? 'good' : 'neutral',

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp } from './common.js';
+import { Nullable, StringEnum, Timestamp } from './common.js';
 import { ClockState } from './sandbox-state.js';
 
 /**
@@ -80,7 +80,18 @@ export const Checkpoint = Type.Object({
 });
 export type Checkpoint = Static<typeof Checkpoint>;
 
-export const CreateCheckpointBody = Type.Object({ name: CheckpointName }, { additionalProperties: false });
+export const CreateCheckpointBody = Type.Object(
+  {
+    name: CheckpointName,
+    /**
+     * Where a restore (or a fork) puts the moment: at its own sandbox time (`saved`, the default), or
+     * at the real current time with every stored time moved by as much (`now`: a demo, whose history
+     * should end when it is shown, however long after saving it is restored).
+     */
+    restore_at: Type.Optional(StringEnum(['saved', 'now'])),
+  },
+  { additionalProperties: false },
+);
 export const CheckpointParams = Type.Object({ name: CheckpointName });
 
 export const RestoreResult = Type.Object({ restored: CheckpointName, workspace: Workspace });

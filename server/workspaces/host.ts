@@ -7,7 +7,7 @@ import { repointInboxes } from './fork.js';
 import type { CheckpointRecord, WorkspaceRecord } from './registry.js';
 import { WorkspaceRegistry } from './registry.js';
 import { WorkspaceStorage } from './storage.js';
-import { Workspace, type WorldDeps } from './workspace.js';
+import { movedToNow, type SavedClock, Workspace, type WorldDeps } from './workspace.js';
 
 export interface HostOptions extends Omit<WorldDeps, 'storage'> {
   /** the sandbox's database: a file, or ':memory:' */
@@ -142,7 +142,7 @@ export class WorkspaceHost {
     if (this.find(name) !== undefined && this.find(name)?.record.name.toLowerCase() === name.toLowerCase())
       throw new ConflictError(`A workspace named "${name}" already exists`);
     let image: Buffer | null = null;
-    let clock: { at: number; frozen: boolean } | undefined;
+    let clock: SavedClock | undefined;
     let source: Workspace | undefined;
     if (body.from) {
       source = this.require(body.from.workspace_id);
@@ -152,7 +152,7 @@ export class WorkspaceHost {
       } else {
         const checkpoint = this.checkpointOf(source, body.from.checkpoint);
         image = this.loadCheckpoint(source, checkpoint);
-        clock = { at: checkpoint.at, frozen: checkpoint.frozen };
+        clock = { at: checkpoint.at, frozen: checkpoint.frozen, toNow: checkpoint.restore_at === 'now' };
       }
     }
     const id = `ws_${this.ids.token(16)}`;
@@ -177,6 +177,8 @@ export class WorkspaceHost {
     };
     const place = this.storage.place(id, false, ephemeral);
     const db = image === null ? this.storage.open(place) : this.storage.openImage(place, image);
+    // A fork of a moment that comes back now (the demo's) starts now, its history moved with it.
+    if (clock) clock = { at: movedToNow(db, clock, this.realNow), frozen: clock.frozen };
     if (source) {
       const origins = { test: this.deps.baseUrl('test'), production: this.deps.baseUrl('production') };
       repointInboxes(db, { id: source.id, name: source.record.name }, id, origins);
@@ -215,7 +217,8 @@ export class WorkspaceHost {
     await workspace.replace(null);
   }
 
-  saveCheckpoint(workspace: Workspace, name: string): CheckpointRecord {
+  /** `restoreAt: 'now'`: the moment comes back at the real current time when restored or forked. */
+  saveCheckpoint(workspace: Workspace, name: string, restoreAt: 'saved' | 'now' = 'saved'): CheckpointRecord {
     if (workspace.record.checkpoints.some((c) => c.name === name))
       throw new ConflictError(`A checkpoint named "${name}" already exists in this workspace`);
     const image = workspace.image();
@@ -225,6 +228,7 @@ export class WorkspaceHost {
       frozen: workspace.ctx.clock.frozen,
       created_at: realIso(this.realNow),
       size_bytes: image.length,
+      ...(restoreAt === 'now' ? { restore_at: 'now' as const } : {}),
     };
     this.storage.saveCheckpoint(workspace.place, workspace.id, name, image);
     workspace.record.checkpoints.push(record);
@@ -236,7 +240,11 @@ export class WorkspaceHost {
     const checkpoint = this.checkpointOf(workspace, name);
     const image = this.loadCheckpoint(workspace, checkpoint);
     for (const [key, id] of this.keys) if (id === workspace.id) this.keys.delete(key);
-    await workspace.replace(image, { at: checkpoint.at, frozen: checkpoint.frozen });
+    await workspace.replace(image, {
+      at: checkpoint.at,
+      frozen: checkpoint.frozen,
+      toNow: checkpoint.restore_at === 'now',
+    });
     return checkpoint;
   }
 

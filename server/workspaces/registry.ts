@@ -11,6 +11,11 @@ export interface CheckpointRecord {
   /** real time of saving (ISO) */
   created_at: string;
   size_bytes: number;
+  /**
+   * `now`: a restore (or a fork) brings the moment back at the real current time, every stored time
+   * moved by as much (the demo's); absent: at its own sandbox time.
+   */
+  restore_at?: 'now';
 }
 
 export interface WorkspaceRecord {

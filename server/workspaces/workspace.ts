@@ -10,6 +10,7 @@ import { takeWorkspaceRequestLog } from '../request-log/workspace-table.js';
 import type { SchedulerLogger } from '../scheduler.js';
 import { Binding, type BoundWorkspace, type Mount } from './binding.js';
 import type { WorkspaceRecord } from './registry.js';
+import { shiftTimes } from './shift.js';
 import type { WorkspacePlace, WorkspaceStorage } from './storage.js';
 import { WorkspaceTransfer } from './transfer.js';
 
@@ -183,20 +184,24 @@ export class Workspace {
   /**
    * Replaces the database with `image` (a checkpoint), or with an empty one (null: a reset, which
    * keeps the settings and the environments' keys). Sends in flight are cut off; the live streams
-   * of the old context end, and their clients reconnect to the new one.
+   * of the old context end, and their clients reconnect to the new one. `clock.toNow`: the moment
+   * saved becomes the real current time, every stored time moved by as much (a demo's history ends
+   * now again, however long after its checkpoint it is restored).
    */
-  async replace(image: Buffer | null, clock?: { at: number; frozen: boolean }): Promise<void> {
+  async replace(image: Buffer | null, clock?: SavedClock): Promise<void> {
     await this.exclusively(async () => {
       const old = this.ctx;
       const kept = image === null ? keptAcrossReset(this.ctx.repos.kv) : [];
       await this.unmount(image === null);
       const db = this.deps.storage.openImage(this.place, image);
       if (kept.length > 0) restoreKept(db, kept);
+      const realNow = this.deps.realNow ?? Date.now;
+      const back = clock && { at: movedToNow(db, clock, realNow), frozen: clock.frozen };
       this.mount(db);
-      if (clock) {
-        // Back to the moment saved: the same sandbox time, standing still or running on from it.
-        if (clock.frozen) this.ctx.clock.restartFrozen(clock.at);
-        else this.ctx.clock.restart(clock.at - (this.deps.realNow ?? Date.now)());
+      if (back) {
+        // Back to the moment saved (at its own time, or moved to now), standing still or running on.
+        if (back.frozen) this.ctx.clock.restartFrozen(back.at);
+        else this.ctx.clock.restart(back.at - realNow());
       }
       old.changes.retire('replaced');
       this.ctx.scheduler.wake();
@@ -249,6 +254,25 @@ function drain(mount: Mount): Promise<void> {
     }
     mount.drained = done;
   });
+}
+
+/** A saved moment's clock: its sandbox time, whether it stood still, and whether it comes back now. */
+export interface SavedClock {
+  at: number;
+  frozen: boolean;
+  /** the moment comes back at the real current time, its history moved with it */
+  toNow?: boolean;
+}
+
+/**
+ * The sandbox time a saved moment comes back at: its own, or (`toNow`) the real current time, with
+ * every time stored in `db` (the moment's image, not yet mounted) moved by the difference.
+ */
+export function movedToNow(db: Db, clock: SavedClock, realNow: () => number): number {
+  if (!clock.toNow) return clock.at;
+  const now = realNow();
+  shiftTimes(db, Math.round(now - clock.at));
+  return now;
 }
 
 /** What a reset does not keep: the clock starts again, and a demo's own row goes with its data. */

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { CardApplication, CardProduct } from '../../api/types';
+import { Breakable } from '../../components/Breakable';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { AmountInput, Field, Select } from '../../components/Field';
@@ -90,16 +91,19 @@ function Issue({ products }: { products: CardProduct[] }) {
             ))}
           </Select>
         </Field>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={busy || !product || !verified || approved || pending}
-          title={verified ? undefined : 'Approve KYC first'}
-          onClick={() => product && void run(() => applyForCard(product))}
-          data-testid="card-apply"
-        >
-          Apply
-        </button>
+        {/* Applied already: the application below says how it stands. */}
+        {!approved && !pending && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy || !product || !verified}
+            title={verified ? undefined : 'Approve KYC first'}
+            onClick={() => product && void run(() => applyForCard(product))}
+            data-testid="card-apply"
+          >
+            Apply
+          </button>
+        )}
         <button
           type="button"
           className="btn btn-primary"
@@ -195,25 +199,30 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
               testId="cardholder-kyc"
               large
             />
+            {/* The badge says where the check stands: only the other outcome is offered. */}
             <div className="button-group">
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                disabled={busy || kyc === 'approved'}
-                onClick={() => void run(() => setKycResult('approved'))}
-                data-testid="kyc-approve"
-              >
-                Approve KYC
-              </button>
-              <button
-                type="button"
-                className="btn btn-danger-ghost btn-sm"
-                disabled={busy || kyc === 'rejected'}
-                onClick={() => void run(() => setKycResult('rejected'))}
-                data-testid="kyc-reject"
-              >
-                Reject
-              </button>
+              {kyc !== 'approved' && (
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  disabled={busy}
+                  onClick={() => void run(() => setKycResult('approved'))}
+                  data-testid="kyc-approve"
+                >
+                  Approve KYC
+                </button>
+              )}
+              {kyc !== 'rejected' && (
+                <button
+                  type="button"
+                  className="btn btn-danger-ghost btn-sm"
+                  disabled={busy}
+                  onClick={() => void run(() => setKycResult('rejected'))}
+                  data-testid="kyc-reject"
+                >
+                  Reject KYC
+                </button>
+              )}
             </div>
           </div>
         </div>
@@ -224,7 +233,7 @@ export function CardholderDetail({ holderId }: { holderId: string }) {
           </div>
           <div>
             <dt>Email</dt>
-            <dd>{cardholder.email ?? '—'}</dd>
+            <dd>{cardholder.email ? <Breakable text={cardholder.email} /> : '—'}</dd>
           </div>
           <div>
             <dt>Wallet</dt>

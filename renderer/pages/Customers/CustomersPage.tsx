@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CustomerDetail } from '../../api/types';
+import { Breakable } from '../../components/Breakable';
 import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { PagedList } from '../../components/PagedList';
@@ -61,7 +62,9 @@ function CustomerList() {
           <span className="row-item-text">
             <span className="row-item-title">{customer.name}</span>
             <span className="row-item-sub">
-              {customer.email ?? (
+              {customer.email ? (
+                <Breakable text={customer.email} />
+              ) : (
                 <Private>
                   <span className="mono">{customer.id.slice(0, 8)}</span>
                 </Private>
@@ -123,7 +126,7 @@ function Detail({ detail }: { detail: CustomerDetail }) {
         />
         <dl className="facts facts-row facts-4 facts-lead">
           <Fact label="Email" testId="customer-email">
-            {customer.email ?? '—'}
+            {customer.email ? <Breakable text={customer.email} /> : '—'}
           </Fact>
           <Fact label="Phone">{customer.phone ?? '—'}</Fact>
           <Fact label="Country">{customer.country ?? '—'}</Fact>

@@ -1,4 +1,5 @@
 import type { InvoiceDetail } from '../../api/types';
+import { Breakable } from '../../components/Breakable';
 import { Card } from '../../components/Card';
 import { DetailHead, Fact } from '../../components/DetailHead';
 import { FilterTabs } from '../../components/FilterTabs';
@@ -121,7 +122,11 @@ function Detail({ detail }: { detail: InvoiceDetail }) {
         />
         <dl className="facts facts-row facts-4">
           <Fact label="Customer" testId="invoice-customer">
-            {customer ? `${customer.name}${customer.email ? ` <${customer.email}>` : ''}` : '—'}
+            {customer ? (
+              <Breakable text={`${customer.name}${customer.email ? ` <${customer.email}>` : ''}`} />
+            ) : (
+              '—'
+            )}
           </Fact>
           <Fact label="Due">{invoice.due_date ? formatDay(invoice.due_date) : '—'}</Fact>
           <Fact label="Created">{formatTimestamp(invoice.created_at)}</Fact>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ApiKey } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
-import { Private } from '../../components/Private';
 import { formatTimestamp, statusLabel } from '../../lib/format';
 import { useStore } from '../../store';
 
@@ -80,14 +79,13 @@ export function ApiKeysList({ keys }: { keys: ApiKey[] }) {
                 {key.revoked_at ? 'Revoked' : 'Active'}
               </span>
             </div>
-            <Private instead={<span className="muted small">Key hidden while presenting</span>}>
-              <div className="key-cell">
-                <code className="mono key-value" data-testid="key-value">
-                  {key.key}
-                </code>
-                <CopyButton value={key.key} testId="key-copy" />
-              </div>
-            </Private>
+            {/* Shown only outside presentation mode: MerchantDetail leaves the whole list out then. */}
+            <div className="key-cell">
+              <code className="mono key-value" data-testid="key-value">
+                {key.key}
+              </code>
+              <CopyButton value={key.key} testId="key-copy" />
+            </div>
           </div>
           <div className="key-item-side">
             <span className="muted small nowrap">

@@ -3,7 +3,7 @@ import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Fact } from '../../components/DetailHead';
 import { KeyIcon } from '../../components/icons';
-import { Private, usePresenting } from '../../components/Private';
+import { Private } from '../../components/Private';
 import type { Tone } from '../../components/StatusBadge';
 import { describeStatus, formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
@@ -21,7 +21,6 @@ const KYB_TONE: Record<KybStatus, Tone> = {
 export function MerchantDetail({ merchantId }: { merchantId: string }) {
   const merchant = useStore((s) => s.merchants.find((m) => m.id === merchantId));
   const keys = useStore((s) => s.keysByMerchant[merchantId]);
-  const presenting = usePresenting();
   if (!merchant) return null;
   const active = keys?.filter((k) => !k.revoked_at).length ?? 0;
 
@@ -63,22 +62,21 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
           <Fact label="Created">{formatTimestamp(merchant.created_at)}</Fact>
         </dl>
       </Card>
-      <Card
-        title={
-          <span className="title-with-icon">
-            <KeyIcon /> API keys
-          </span>
-        }
-        subtitle={
-          presenting
-            ? `${active} active: what the merchant's systems sign in with.`
-            : `${active} active. Send one as “Authorization: Bearer <key>” to either address; sandbox keys stay viewable.`
-        }
-        testId="api-keys"
-      >
-        <CreateKeyForm merchantId={merchant.id} />
-        {keys ? <ApiKeysList keys={keys} /> : <p className="empty">Loading keys…</p>}
-      </Card>
+      {/* How an integration signs in: developer material, so not there at all while presenting. */}
+      <Private>
+        <Card
+          title={
+            <span className="title-with-icon">
+              <KeyIcon /> API keys
+            </span>
+          }
+          subtitle={`${active} active. Send one as “Authorization: Bearer <key>” to either address; sandbox keys stay viewable.`}
+          testId="api-keys"
+        >
+          <CreateKeyForm merchantId={merchant.id} />
+          {keys ? <ApiKeysList keys={keys} /> : <p className="empty">Loading keys…</p>}
+        </Card>
+      </Private>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Select } from '../../components/Field';
 import { FilterTabs } from '../../components/FilterTabs';
 import { Pager } from '../../components/Pager';
-import { Private, useShown } from '../../components/Private';
+import { Private, useAnswerName, useEventName, usePresenting, useWords } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp } from '../../lib/format';
@@ -14,18 +14,30 @@ import { scopeKey } from '../../store/merchant-scope';
 import { type DeliveryEventFilter, type DeliveryFilter, deliveriesKey } from '../../store/webhooks';
 import { ChaosBadges } from './Chaos';
 import { curlCommand } from './curl';
+import { EventName } from './EventName';
 import { EVENT_TYPES, prettyBody } from './events';
+import { bodyInWords } from './in-words';
 import { DeliveryTarget, ResendControl } from './Workbench';
 
 const TONE: Record<DeliveryStatus, Tone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
 const FILTERS: DeliveryFilter[] = ['all', 'pending', 'delivered', 'failed'];
 
-const outcome = (attempt: DeliveryAttempt | undefined) =>
-  !attempt
-    ? '—'
-    : attempt.response_status !== null
-      ? `HTTP ${attempt.response_status}`
-      : (attempt.error ?? 'no answer');
+/**
+ * What an attempt got back: its HTTP status or network error for a developer; "Accepted",
+ * "Refused" or "No answer" while presenting (an error names hosts and ports).
+ */
+function useOutcome(): (attempt: DeliveryAttempt | undefined) => string {
+  const presenting = usePresenting();
+  const answer = useAnswerName();
+  return (attempt) =>
+    !attempt
+      ? '—'
+      : attempt.response_status !== null
+        ? answer(attempt.response_status)
+        : presenting
+          ? 'No answer'
+          : (attempt.error ?? 'no answer');
+}
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   return (
@@ -38,7 +50,8 @@ function Headers({ headers }: { headers: Record<string, string> }) {
 }
 
 function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryAttempt }) {
-  const shown = useShown();
+  const presenting = usePresenting();
+  const outcome = useOutcome();
   const ok =
     attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
   return (
@@ -56,8 +69,8 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
         <span className="muted" data-testid="attempt-duration">
           {attempt.duration_ms} ms
         </span>
-        <ChaosBadges effects={attempt.chaos} />
         <Private>
+          <ChaosBadges effects={attempt.chaos} />
           <CopyButton
             value={curlCommand(delivery, attempt)}
             label="Copy as curl"
@@ -65,33 +78,47 @@ function Attempt({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryA
           />
         </Private>
       </div>
-      {attempt.error && (
+      {attempt.error && !presenting && (
         <p className="attempt-error" data-testid="attempt-error">
           {attempt.error}
         </p>
       )}
-      <div className="attempt-grid">
-        <div>
-          {/* The headers carry the signature and the delivery's id: developer material. */}
-          <Private>
-            <h4 className="attempt-label">Request headers</h4>
-            <Headers headers={attempt.request_headers} />
-          </Private>
-          <h4 className="attempt-label">Request body</h4>
-          <pre className="code-block code-block-light" data-testid="attempt-request-body">
-            {shown(prettyBody(attempt.request_body))}
-          </pre>
-        </div>
-        <div>
-          <h4 className="attempt-label">
-            Response {attempt.response_status !== null ? `(HTTP ${attempt.response_status})` : ''}
-          </h4>
-          <pre className="code-block code-block-light" data-testid="attempt-response-body">
-            {attempt.response_body ? shown(prettyBody(attempt.response_body)) : '(no body)'}
-          </pre>
-        </div>
-      </div>
+      {presenting ? (
+        // What was sent, as the merchant would say it: the bodies and headers are the developer's.
+        <p className="attempt-words" data-testid="attempt-words">
+          {bodyInWords(attempt.request_body) ?? 'A message that is not an event.'}
+        </p>
+      ) : (
+        <AttemptBodies attempt={attempt} />
+      )}
     </li>
+  );
+}
+
+/**
+ * The request's headers and body, the response's body: exactly what went over the wire, for a
+ * developer only (the headers carry the signature, the bodies ids).
+ */
+function AttemptBodies({ attempt }: { attempt: DeliveryAttempt }) {
+  return (
+    <div className="attempt-grid">
+      <div>
+        <h4 className="attempt-label">Request headers</h4>
+        <Headers headers={attempt.request_headers} />
+        <h4 className="attempt-label">Request body</h4>
+        <pre className="code-block code-block-light" data-testid="attempt-request-body">
+          {prettyBody(attempt.request_body)}
+        </pre>
+      </div>
+      <div>
+        <h4 className="attempt-label">
+          Response {attempt.response_status !== null ? `(HTTP ${attempt.response_status})` : ''}
+        </h4>
+        <pre className="code-block code-block-light" data-testid="attempt-response-body">
+          {attempt.response_body ? prettyBody(attempt.response_body) : '(no body)'}
+        </pre>
+      </div>
+    </div>
   );
 }
 
@@ -115,6 +142,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retryDelivery = useStore((s) => s.retryDelivery);
   const [open, setOpen] = useState(false);
   const [busy, run] = useBusy();
+  const outcome = useOutcome();
   const last = delivery.attempts[delivery.attempts.length - 1];
   return (
     <Fragment>
@@ -129,7 +157,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           <Stamp at={delivery.created_at} />
         </td>
         <td>
-          <code className="mono strong">{delivery.event}</code>
+          <EventName type={delivery.event} strong />
           <DeliveryTarget delivery={delivery} />
         </td>
         <td>
@@ -188,10 +216,15 @@ export function Deliveries() {
   const deliveries = useStore((s) => s.deliveries);
   const paging = useStore((s) => s.deliveryPaging);
   const { setDeliveryFilter: setFilter, setDeliveryEventFilter, deliveriesPage } = useStore.getState();
+  const words = useWords();
+  const eventName = useEventName();
   return (
     <Card
       title="Deliveries"
-      subtitle="Every event sent to an endpoint: same delivery id across retries (5 min, 30 min, 2 h, 5 h on the sandbox clock)."
+      subtitle={words(
+        'Every event sent to an endpoint: same delivery id across retries (5 min, 30 min, 2 h, 5 h on the sandbox clock).',
+        'Every notification sent to the merchant’s systems, tried again 5 min, 30 min, 2 h and 5 h later until it is accepted.',
+      )}
       actions={
         <span className="list-toolbar list-toolbar-inline">
           <Select
@@ -202,7 +235,7 @@ export function Deliveries() {
             <option value="all">All events</option>
             {EVENT_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {eventName(t)}
               </option>
             ))}
           </Select>
@@ -223,7 +256,7 @@ export function Deliveries() {
         <p className="empty empty-inline" data-testid="deliveries-empty">
           {filter === 'all' && eventFilter === 'all'
             ? 'No deliveries yet. Add an endpoint, then make something happen.'
-            : `No ${filter === 'all' ? '' : `${filter} `}deliveries${eventFilter === 'all' ? '' : ` of ${eventFilter}`}.`}
+            : `No ${filter === 'all' ? '' : `${filter} `}deliveries${eventFilter === 'all' ? '' : ` of ${eventName(eventFilter)}`}.`}
         </p>
       ) : (
         <div className="table-wrap">

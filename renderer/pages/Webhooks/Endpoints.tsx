@@ -4,7 +4,7 @@ import { Card } from '../../components/Card';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextInput } from '../../components/Field';
-import { Private, useShown } from '../../components/Private';
+import { Private, useEventName, useShown, useWords } from '../../components/Private';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
@@ -13,6 +13,7 @@ import { useStore } from '../../store';
 import { scopeKey } from '../../store/merchant-scope';
 import { DEFAULT_INBOX } from '../../store/webhooks';
 import { EndpointChaos } from './Chaos';
+import { EventName } from './EventName';
 import { defaultTestType, EVENT_TYPES, TEST_EVENT_TYPES, type TestEventType } from './events';
 import { HealthBadge, ListenLabel, useEndpointHealth } from './Workbench';
 
@@ -52,7 +53,7 @@ function EventPicker({
                 onChange={() => toggle(event)}
                 data-testid={`${testIdPrefix}-event-${event}`}
               />
-              <code className="mono">{event}</code>
+              <EventName type={event} />
             </label>
           ))}
         </div>
@@ -176,6 +177,7 @@ function EndpointRow({
   const [toggling, runToggle] = useBusy();
   const everything = endpoint.events.includes('*');
   const shown = useShown();
+  const eventName = useEventName();
   if (editing) {
     return (
       <li className="key-item" data-testid="endpoint-row" data-endpoint-id={endpoint.id}>
@@ -208,8 +210,8 @@ function EndpointRow({
             <span className="chip chip-accent">All events</span>
           ) : (
             endpoint.events.map((event) => (
-              <span key={event} className="chip mono">
-                {event}
+              <span key={event} className="chip">
+                <EventName type={event} />
               </span>
             ))
           )}
@@ -238,7 +240,7 @@ function EndpointRow({
             >
               {TEST_EVENT_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {type}
+                  {eventName(type)}
                 </option>
               ))}
             </select>
@@ -290,10 +292,14 @@ export function Endpoints() {
   const loaded = useStore((s) => s.webhooksScope !== null && s.webhooksScope === scopeKey(s));
   const env = useStore((s) => s.env);
   const health = useEndpointHealth();
+  const words = useWords();
   return (
     <Card
       title="Endpoints"
-      subtitle={`Where ${env} events are sent, each signed with the endpoint’s own secret so the receiver can trust it.`}
+      subtitle={words(
+        `Where ${env} events are sent, each signed with the endpoint’s own secret so the receiver can trust it.`,
+        'The merchant’s own systems, told of every payment, refund and card payment as it happens.',
+      )}
       testId="endpoints"
     >
       <NewEndpointForm />

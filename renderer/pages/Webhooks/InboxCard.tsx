@@ -4,14 +4,26 @@ import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, Select } from '../../components/Field';
 import { InboxIcon } from '../../components/icons';
-import { useShown } from '../../components/Private';
+import { Private, useAnswerName, usePresenting, useShown, useWords } from '../../components/Private';
 import { useBusy } from '../../components/useBusy';
 import { useInboxUrl } from '../../components/useInboxUrl';
 import { formatTimestamp } from '../../lib/format';
 import { useStore } from '../../store';
+import { EventName } from './EventName';
 import { eventOfBody, prettyBody } from './events';
+import { bodyInWords } from './in-words';
 
 const ANSWERS = [200, 204, 400, 404, 500, 503];
+
+/** What each answer means to the merchant's system, for an audience that reads no status codes. */
+const ANSWER_WORDS: Record<number, string> = {
+  200: 'Accept',
+  204: 'Accept, with no reply',
+  400: 'Refuse as not understood',
+  404: 'Refuse as unknown',
+  500: 'Fail with an error',
+  503: 'Fail as unavailable',
+};
 
 function Signature({ valid }: { valid: InboxMessage['signature_valid'] }) {
   const label = valid === null ? 'Unknown sender' : valid ? 'Signature valid' : 'Signature invalid';
@@ -29,6 +41,8 @@ function Signature({ valid }: { valid: InboxMessage['signature_valid'] }) {
 function Message({ message }: { message: InboxMessage }) {
   const [open, setOpen] = useState(false);
   const shown = useShown();
+  const presenting = usePresenting();
+  const answer = useAnswerName();
   const event = eventOfBody(message.body);
   return (
     <li className="inbox-message" data-testid="inbox-message" data-event={event ?? ''}>
@@ -38,12 +52,24 @@ function Message({ message }: { message: InboxMessage }) {
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
-        <code className="mono strong">{event ?? '(not JSON)'}</code>
-        <Signature valid={message.signature_valid} />
-        <span className="muted small">answered {message.response_status}</span>
+        {event ? <EventName type={event} strong /> : <code className="mono strong">(not JSON)</code>}
+        {/* Whether the signature checked out is for the developer wiring the receiver. */}
+        <Private>
+          <Signature valid={message.signature_valid} />
+        </Private>
+        <span className="muted small">
+          {presenting ? answer(message.response_status) : `answered ${message.response_status}`}
+        </span>
         <span className="muted small inbox-time">{formatTimestamp(message.received_at)}</span>
       </button>
-      {open && <pre className="code-block code-block-light">{shown(prettyBody(message.body))}</pre>}
+      {open &&
+        (presenting ? (
+          <p className="inbox-message-words" data-testid="inbox-message-words">
+            {bodyInWords(message.body) ?? 'A message that is not an event.'}
+          </p>
+        ) : (
+          <pre className="code-block code-block-light">{shown(prettyBody(message.body))}</pre>
+        ))}
     </li>
   );
 }
@@ -57,6 +83,7 @@ export function InboxCard() {
   const [draft, setDraft] = useState(name);
   const [busy, run] = useBusy();
   const shown = useShown();
+  const words = useWords();
   useEffect(() => setDraft(name), [name]);
 
   const show = (e: FormEvent) => {
@@ -71,7 +98,10 @@ export function InboxCard() {
           <InboxIcon /> Built-in inbox
         </span>
       }
-      subtitle="A receiver inside the sandbox: it checks each signature and answers with the status you pick."
+      subtitle={words(
+        'A receiver inside the sandbox: it checks each signature and answers with the status you pick.',
+        'A stand-in for the merchant’s own system: watch each notification arrive, and choose how it answers.',
+      )}
       testId="inbox"
     >
       <div className="form">
@@ -105,8 +135,7 @@ export function InboxCard() {
             >
               {ANSWERS.map((status) => (
                 <option key={status} value={status}>
-                  HTTP {status}
-                  {status >= 400 ? ' (fail)' : ''}
+                  {words(`HTTP ${status}${status >= 400 ? ' (fail)' : ''}`, ANSWER_WORDS[status] ?? '')}
                 </option>
               ))}
             </Select>

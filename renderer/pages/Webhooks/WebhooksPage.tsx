@@ -1,3 +1,4 @@
+import { Private } from '../../components/Private';
 import { ScopeGate } from '../../components/ScopeGate';
 import { useScopedLoad } from '../../components/useScopedLoad';
 import { useStore } from '../../store';
@@ -17,7 +18,10 @@ export function WebhooksPage() {
           <InboxCard />
         </div>
         <Deliveries />
-        <ReceiverCheck />
+        {/* Grading a developer's own receiver (its URL, its signing secret): not for an audience. */}
+        <Private>
+          <ReceiverCheck />
+        </Private>
       </div>
     </ScopeGate>
   );

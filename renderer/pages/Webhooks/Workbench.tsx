@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { Delivery, EndpointHealth, WebhookEndpoint } from '../../api/types';
 import { listEndpointHealth, resendDelivery } from '../../api/workbench';
-import { useShown } from '../../components/Private';
+import { Breakable } from '../../components/Breakable';
+import { useAnswerName, useEventName, usePresenting, useShown } from '../../components/Private';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { useBusy } from '../../components/useBusy';
 import { formatTimestamp, shorten } from '../../lib/format';
@@ -110,7 +111,7 @@ export function DeliveryTarget({ delivery }: { delivery: Delivery }) {
   const url = shown(forwardTo ?? delivery.url);
   return (
     <div className="muted small mono delivery-target" title={url} data-testid="delivery-target">
-      {shorten(url, 18)}
+      <Breakable text={shorten(url, 18)} />
       {forwardTo !== null && ' (via listen)'}
     </div>
   );
@@ -123,6 +124,15 @@ export function ResendControl({ delivery }: { delivery: Delivery }) {
   const [open, setOpen] = useState(false);
   const [target, setTarget] = useState('');
   const [busy, run] = useBusy();
+  const shown = useShown();
+  const presenting = usePresenting();
+  const eventName = useEventName();
+  const answer = useAnswerName();
+  // While presenting an address reads in words ("built-in inbox “northwind”"), whole.
+  const where = (endpoint: WebhookEndpoint, keep: number) =>
+    presenting
+      ? shown(endpoint.forward_to ?? endpoint.url)
+      : shorten(endpoint.forward_to ?? endpoint.url, keep);
   const chosen =
     endpoints.find((e) => e.id === target) ??
     endpoints.find((e) => e.id !== delivery.endpoint_id) ??
@@ -151,8 +161,12 @@ export function ResendControl({ delivery }: { delivery: Delivery }) {
           .getState()
           .notify(
             after.status === 'delivered' ? 'success' : 'error',
-            `Resent ${delivery.event} to ${chosen.forward_to ?? chosen.url}: ${
-              last?.response_status ? `HTTP ${last.response_status}` : (last?.error ?? 'no answer')
+            `Resent ${eventName(delivery.event)} to ${shown(chosen.forward_to ?? chosen.url)}: ${
+              last?.response_status
+                ? answer(last.response_status)
+                : presenting
+                  ? 'no answer'
+                  : (last?.error ?? 'no answer')
             } (${after.status}).`,
           );
         setOpen(false);
@@ -170,7 +184,7 @@ export function ResendControl({ delivery }: { delivery: Delivery }) {
       >
         {endpoints.map((endpoint) => (
           <option key={endpoint.id} value={endpoint.id}>
-            {shorten(endpoint.forward_to ?? endpoint.url, 24)}
+            {where(endpoint, 24)}
             {endpoint.id === delivery.endpoint_id ? ' (this one)' : ''}
             {endpoint.forward_to !== null ? ' (listen)' : ''}
           </option>

@@ -50,3 +50,21 @@ export const STATUS_LABELS: Partial<Record<CheckoutStatus, [string, Tone]>> = {
   partial: ['Expired, part paid', 'warn'],
   cancelled: ['Cancelled', 'bad'],
 };
+
+/**
+ * The checkout's expiry as its details say it, or null for no line: "Expires" and its time while it
+ * can still be paid; "Expired" and the time it ran out once that time has passed. None when it
+ * closed before its time (expired through the control API: a time still ahead would contradict
+ * "expired") or was paid or cancelled (its expiry no longer matters). Shared by the server's first
+ * paint and the page script, which says it again as the sandbox clock moves.
+ */
+export function expiryFact(
+  status: CheckoutStatus,
+  expiresAt: string,
+  now: number,
+): { label: 'Expires' | 'Expired'; at: string } | null {
+  const passed = Date.parse(expiresAt) <= now;
+  if (status === 'active') return { label: passed ? 'Expired' : 'Expires', at: expiresAt };
+  if ((status === 'expired' || status === 'partial') && passed) return { label: 'Expired', at: expiresAt };
+  return null;
+}

@@ -14,7 +14,7 @@ import type { Use } from '../types.js';
 import FIAT_SCRIPT from './client/fiat.ts?page-script';
 import HOSTED_CSS from './client/hosted.css?page-style';
 import HOSTED_SCRIPT from './client/hosted.ts?page-script';
-import { formatMinor, STATUS_LABELS } from './format.js';
+import { expiryFact, formatMinor, STATUS_LABELS } from './format.js';
 import { chainName, escapeHtml, pageDocument, pagePolicy, scriptJson } from './html.js';
 import { type FiatPageData, HostedCheckoutState, type HostedPageData } from './state.js';
 
@@ -63,6 +63,8 @@ async function checkoutPage(
 ): Promise<string> {
   const { checkout } = view;
   const open = checkout.status === 'active' && Date.parse(state.now) < Date.parse(checkout.expires_at);
+  // The customer reads the order by its title and the merchant's reference, never by its id.
+  const expiry = expiryFact(checkout.status, checkout.expires_at, Date.parse(state.now));
   const codes = open ? await Promise.all(checkout.crypto_chains.map((c) => qr(c.address))) : [];
   const left = checkout.amount === null ? null : checkout.amount - view.received_amount;
   const payAmount = left === null ? 'Any amount' : formatMinor(left, checkout.currency);
@@ -126,9 +128,8 @@ ${checkout.description ? `<p class="desc" data-testid="description">${escapeHtml
 <div class="progress" data-testid="progress" hidden><div class="bar"><div class="fill" data-testid="progress-fill"></div></div>
 <div class="progress-row"><span data-testid="progress-text"></span><span class="muted" data-testid="progress-left"></span></div></div>
 <dl class="details small">
-<div><dt>Expires</dt><dd data-testid="expires-at">${escapeHtml(utc(checkout.expires_at))}</dd></div>
-${checkout.reference ? `<div><dt>Reference</dt><dd class="mono">${escapeHtml(checkout.reference)}</dd></div>` : ''}
-<div><dt>Checkout</dt><dd class="mono" data-testid="checkout-id">${escapeHtml(checkout.id)}</dd></div></dl>
+<div data-testid="expiry"${expiry ? '' : ' hidden'}><dt data-testid="expiry-label">${expiry?.label ?? 'Expires'}</dt><dd data-testid="expires-at">${escapeHtml(utc(checkout.expires_at))}</dd></div>
+${checkout.reference ? `<div><dt>Reference</dt><dd class="mono" data-testid="reference">${escapeHtml(checkout.reference)}</dd></div>` : ''}</dl>
 </section>
 ${payment}
 <section class="result" data-testid="result" hidden aria-live="polite"></section>

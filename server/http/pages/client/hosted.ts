@@ -6,7 +6,7 @@
  */
 import type { CheckoutStatus } from '../../../contract/checkouts.js';
 import { formatClock, formatTimestamp } from '../../../format/dates.js';
-import { formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
+import { expiryFact, formatUnits, parseUnits, STATUS_LABELS, type Tone } from '../format.js';
 import type { HostedCheckoutState, HostedPageData } from '../state.js';
 import { all, byTestId, copyText, findTestId, readData, WORKSPACE_BASE } from './dom.js';
 
@@ -141,6 +141,14 @@ function render(): void {
   } else {
     countdown.hidden = true;
     countdown.textContent = '';
+  }
+
+  // The expiry line says what the status says: a time to come while open, the time it ran out.
+  const expiry = expiryFact(S.status, S.expires_at, sandboxNow());
+  byTestId('expiry').hidden = expiry === null;
+  if (expiry) {
+    byTestId('expiry-label').textContent = expiry.label;
+    byTestId('expires-at').textContent = when(expiry.at);
   }
 
   const progress = byTestId('progress');
