@@ -32,6 +32,7 @@ import { securityHeaders } from './http/plugins/security-headers.js';
 import {
   rewriteWorkspaceUrl,
   type WorkspaceFinder,
+  workspaceOf,
   workspaceRequired,
   workspaceScope,
 } from './http/plugins/workspace-scope.js';
@@ -120,7 +121,7 @@ export const DEFAULT_TIMEOUTS: Timeouts = { ...DEFAULT_CONNECTION_LIMITS, keepAl
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { env } = options;
   // Every route and plugin reads its services from the workspace its request is bound to.
-  const use = (request: FastifyRequest) => request.workspace.ctx;
+  const use = (request: FastifyRequest) => workspaceOf(request).ctx;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -182,7 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const bySettings = new SettingsDocumentCache();
   const served = (request: FastifyRequest) =>
     servedDocument(
-      bySettings.get(app.swagger(), request.workspace.ctx.settings.get()),
+      bySettings.get(app.swagger(), workspaceOf(request).ctx.settings.get()),
       openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
     );
 
@@ -217,7 +218,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(fundsControlRoutes, { use });
       await control.register(requestLogControlRoutes, { use });
       await control.register(faultControlRoutes, { use });
-      await control.register(streamControlRoutes, { use, scenarios: options.scenarios });
+      await control.register(streamControlRoutes, {
+        servicesOf: (bound) => bound.ctx,
+        scenarios: options.scenarios,
+      });
       await control.register(cardControlRoutes, { use });
       await control.register(merchantViewRoutes, { use });
       await control.register(cardSecretControlRoutes, { use });
@@ -227,7 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
       // Export and import act on the workspace itself (its database), not on one of its services.
-      await control.register(transferControlRoutes, { use: (request) => request.workspace });
+      await control.register(transferControlRoutes, { use: workspaceOf });
       // Testing the integration: grading the developer's receiver, and what a suite reached.
       await control.register(receiverCheckRoutes, { use });
       await control.register(coverageRoutes, { use });

@@ -28,9 +28,14 @@ export interface RequestFacts {
 
 export type Resolution<W> =
   /** the request acts in `workspace` */
-  | { workspace: W; missing: null }
+  | { workspace: W; missing: null; unknownKey?: undefined }
   /** it named a workspace that does not exist: refused (a 404), answered from the default one */
-  | { workspace: W; missing: string };
+  | { workspace: W; missing: string; unknownKey?: undefined }
+  /**
+   * a `/v1` request whose key no workspace holds: refused (a 401 saying so) before any workspace's
+   * keys are read; answered from the default one, whose request log lists it
+   */
+  | { workspace: W; missing: null; unknownKey: true };
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const QUERY = /[?&]workspace=([^&#]*)/;
@@ -52,8 +57,9 @@ export function namedWorkspace(facts: RequestFacts): string | undefined {
 }
 
 /**
- * The workspace a request acts in, decided once, at the edge. `/v1` finds it from the API key (an
- * unknown key is refused by the default workspace, like any bad key); everything else from the URL
+ * The workspace a request acts in, decided once, at the edge. `/v1` finds it from the API key (a
+ * key no workspace holds is refused as unknown, answered from the default one; no key, or a
+ * malformed header, is the default's to refuse as such); everything else from the URL
  * prefix, `X-SVC-Workspace` or `?workspace=`, or acts in the default one. The same path whether the
  * sandbox holds one workspace or many.
  */
@@ -63,7 +69,11 @@ export function resolveWorkspace<W extends Bindable>(
 ): Resolution<W> {
   if (facts.url.startsWith('/v1/') || facts.url === '/v1') {
     const match = BEARER.exec(facts.authorization ?? '');
-    return { workspace: (match && workspaces.findByKey(match[1]!)) || workspaces.default, missing: null };
+    if (!match) return { workspace: workspaces.default, missing: null };
+    const holder = workspaces.findByKey(match[1]!);
+    return holder === undefined
+      ? { workspace: workspaces.default, missing: null, unknownKey: true }
+      : { workspace: holder, missing: null };
   }
   const name = namedWorkspace(facts);
   if (name === undefined) return { workspace: workspaces.default, missing: null };

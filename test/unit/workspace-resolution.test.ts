@@ -20,7 +20,7 @@ const finder: WorkspaceFinder<Fake> = {
 };
 
 describe('workspace resolution', () => {
-  it('/v1 finds the workspace from the API key; an unknown or missing key is the default one', () => {
+  it('/v1 finds the workspace from the API key; an unknown key is said so, a missing one is the default', () => {
     expect(resolveWorkspace(finder, { url: '/v1/checkouts', authorization: 'Bearer svcb_qa' })).toEqual({
       workspace: qa,
       missing: null,
@@ -29,6 +29,7 @@ describe('workspace resolution', () => {
     expect(resolveWorkspace(finder, { url: '/v1/checkouts', authorization: 'Bearer svcb_nope' })).toEqual({
       workspace: main,
       missing: null,
+      unknownKey: true,
     });
     expect(resolveWorkspace(finder, { url: '/v1/checkouts' }).workspace).toBe(main);
     // /v1 ignores the header and the query: the key decides.

@@ -16,6 +16,10 @@ export interface ApiKeyOptions {
 /** The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` work too. */
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** A key no workspace holds: mistyped, from another sandbox, or of a workspace since deleted or reset. */
+export const UNKNOWN_KEY =
+  "Invalid API key: no workspace of this sandbox holds it (a deleted or reset workspace takes its keys along; GET /sandbox/merchants/{id}/api-keys lists a merchant's keys)";
+
 /**
  * /v1 authentication and per-key limits, for every route of the scope it is registered in. A
  * request holds a concurrency slot from the moment its headers arrive until its response finishes
@@ -31,6 +35,8 @@ export const apiKey = fp<ApiKeyOptions>(
           throw new UnauthorizedError('Missing API key: send Authorization: Bearer svcb_...');
         const match = BEARER.exec(header);
         if (!match) throw new UnauthorizedError('Malformed Authorization header: expected Bearer svcb_...');
+        // Decided where the workspace was: no workspace of this sandbox holds the key.
+        if (request.unknownKey) throw new UnauthorizedError(UNKNOWN_KEY);
         const { merchants, settings } = use(request);
         const key = merchants.authenticate(match[1]!);
         const current = settings.get();

@@ -1,6 +1,5 @@
 import type { preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BoundWorkspace } from '../../workspaces/binding.js';
 import { storageProblem } from '../errors.js';
 import type { Use } from '../types.js';
 import { hooksOf, takesBody } from './route-hooks.js';
@@ -47,7 +46,7 @@ export const groupCommit = fp<GroupCommitOptions>(
       route.preHandler = [join, ...hooksOf(route.preHandler)];
     });
     app.addHook('onSend', (request, reply, payload, done) => {
-      const batcher = (request.workspace as BoundWorkspace | null) === null ? null : use(request).batcher;
+      const batcher = request.workspace === null ? null : use(request).batcher;
       if (batcher === null || !batcher.open) {
         done(null, payload);
         return;

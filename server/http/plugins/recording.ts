@@ -4,7 +4,6 @@ import type { Env } from '../../contract/common.js';
 import { WEBHOOK_HEADER } from '../../contract/webhooks.js';
 import type { FiredEvents } from '../../recording/exchange.js';
 import type { ScenarioRecorder } from '../../recording/recorder.js';
-import type { BoundWorkspace } from '../../workspaces/binding.js';
 import type { Use } from '../types.js';
 
 export interface RecordingOptions {
@@ -51,7 +50,7 @@ export const recording = fp<RecordingOptions>(
       if (collected) collected.open = false;
       // Refused before it had a workspace (no Host, a foreign origin): no recorder to ask.
       // (A request refused before it was bound to a workspace has nothing to record.)
-      const recorder = (request.workspace as BoundWorkspace | null) === null ? null : use(request).recorder;
+      const recorder = request.workspace === null ? null : use(request).recorder;
       if (recorder?.recording && request.routeOptions.url !== undefined) {
         try {
           const pending = recorder.capture({

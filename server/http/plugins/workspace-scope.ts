@@ -10,10 +10,16 @@ export type { WorkspaceFinder };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the workspace the request acts in, bound to its context for the whole request (set first) */
-    workspace: BoundWorkspace;
+    /**
+     * The workspace the request acts in, bound to its context for the whole request: set by the
+     * first hook of all, so every route and plugin hook has it (read it with `workspaceOf`). Null
+     * only where no hook ran: the answer to a request Fastify refused while routing it.
+     */
+    workspace: BoundWorkspace | null;
     /** the name or id of a workspace the request named that does not exist */
     missingWorkspace: string | null;
+    /** a `/v1` request whose key no workspace of the sandbox holds (`api-key` refuses it) */
+    unknownKey: boolean;
   }
   interface FastifyContextConfig {
     /**
@@ -56,12 +62,13 @@ export function rewriteWorkspaceUrl(raw: IncomingMessage): string {
  */
 export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
   async (app, { workspaces }) => {
-    app.decorateRequest('workspace', null as unknown as BoundWorkspace);
+    app.decorateRequest('workspace', null);
     app.decorateRequest('missingWorkspace', null);
+    app.decorateRequest('unknownKey', false);
     // First of all hooks: even a request refused before routing is answered inside a workspace.
     app.addHook('onRequest', (request, reply, done) => {
       const raw = request.raw;
-      const { workspace, missing } = resolveWorkspace(workspaces, {
+      const { workspace, missing, unknownKey } = resolveWorkspace(workspaces, {
         url: raw.url ?? '',
         prefixed: (raw as Marked)[PREFIXED],
         header: request.headers[WORKSPACE_HEADER],
@@ -69,6 +76,7 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
       });
       // Refused by `workspaceRequired` (after the Host and Origin checks), from the default one.
       if (missing !== null) request.missingWorkspace = missing;
+      if (unknownKey) request.unknownKey = true;
       const bound = workspace.bind();
       if (bound === null || bound instanceof Promise) {
         // A restore, reset or delete of this workspace is under way: the request starts after it.
@@ -104,6 +112,14 @@ export const workspaceScope = fp<{ workspaces: WorkspaceFinder }>(
   },
   { name: 'workspace-scope' },
 );
+
+/** The request's workspace, where the workspace scope has bound one (every route, every hook it ran before). */
+export function workspaceOf(request: FastifyRequest): BoundWorkspace {
+  const bound = request.workspace;
+  if (bound === null)
+    throw new Error(`${request.method} ${request.url} reached a route with no workspace bound`);
+  return bound;
+}
 
 /**
  * The dashboard's own page (`/?workspace=QA`): it names its workspace for itself, and one that has

@@ -8,6 +8,7 @@ import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
+import { workspaceOf } from '../plugins/workspace-scope.js';
 import type { Use } from '../types.js';
 
 export interface WorkspaceInfo {
@@ -185,7 +186,7 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await info.reset(request.workspace.id);
+      await info.reset(workspaceOf(request).id);
       return { reset: true as const };
     },
   );

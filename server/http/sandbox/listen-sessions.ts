@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { EnvQuery, ErrorBody, IdParams } from '../../contract/common.js';
 import { ListenSession, ListenSessionBody, ListenSessionClosed } from '../../contract/webhooks.js';
 import type { MerchantService } from '../../domain/merchants/service.js';

@@ -11,6 +11,7 @@ import { NotFoundError } from '../../errors.js';
 import { LIBRARY, libraryEntry, libraryText } from '../../scenarios/library.js';
 import { parseScenario } from '../../scenarios/parse.js';
 import type { ScenarioService } from '../../scenarios/service.js';
+import { workspaceOf } from '../plugins/workspace-scope.js';
 
 export interface ScenarioLibraryRoutesDeps {
   /** runs against this sandbox and reports each step on the event stream (`event: scenario`) */
@@ -87,7 +88,7 @@ export const scenarioLibraryRoutes: FastifyPluginAsyncTypebox<ScenarioLibraryRou
         throw new Error(`library scenario ${entry.name} is invalid: ${parsed.errors[0]?.message}`);
       return runner.run(parsed.scenario, {
         ...(request.body.env === undefined ? {} : { env: request.body.env }),
-        workspace: request.workspace.id,
+        workspace: workspaceOf(request).id,
         ...(request.body.reuse_merchants ? { reuseMerchants: true } : {}),
       });
     },

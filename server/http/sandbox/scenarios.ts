@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody } from '../../contract/common.js';
 import { ScenarioJsonSchema, ScenarioRun, ScenarioRunBody } from '../../contract/scenarios.js';
 import type { ScenarioService } from '../../scenarios/service.js';
+import { workspaceOf } from '../plugins/workspace-scope.js';
 
 /**
  * Scenarios (docs/scenarios.md) run against this sandbox: GET /sandbox/scenario.schema.json and
@@ -48,7 +49,7 @@ export const scenarioControlRoutes: FastifyPluginAsyncTypebox<ScenarioControlRou
       const { scenario, env } = request.body;
       return scenarios.runText(scenario, {
         ...(env === undefined ? {} : { env }),
-        workspace: request.workspace.id,
+        workspace: workspaceOf(request).id,
       });
     },
   );

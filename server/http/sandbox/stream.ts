@@ -8,7 +8,8 @@ import type { ScenarioRecorder } from '../../recording/recorder.js';
 import type { ScenarioService } from '../../scenarios/service.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { presentDelivery } from '../../webhooks/service.js';
-import type { Use } from '../types.js';
+import type { BoundWorkspace } from '../../workspaces/binding.js';
+import { workspaceOf } from '../plugins/workspace-scope.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -32,9 +33,10 @@ export interface StreamControlRoutesDeps {
 }
 
 export const streamControlRoutes: FastifyPluginAsyncTypebox<{
-  use: Use<StreamControlRoutesDeps>;
+  /** the services of one context of the workspace (a stream follows its workspace's contexts) */
+  servicesOf: (bound: BoundWorkspace) => StreamControlRoutesDeps;
   scenarios: Pick<ScenarioService, 'on'>;
-}> = async (app, { use, scenarios }) => {
+}> = async (app, { servicesOf, scenarios }) => {
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
@@ -88,8 +90,10 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
       // A stream outlives any one context (`config.workspace`): it holds none open (a restore does
       // not wait for it) and follows its workspace's. A restore or a reset mounts a new context in
       // the workspace: the stream says so (a `workspace` change) and follows the new one.
+      // The context it follows now: the request's own at first, then each one a restore mounts.
+      let current = workspaceOf(request);
       const follow = () => {
-        const { changes, dispatcher, events, requests, recorder } = use(request);
+        const { changes, dispatcher, events, requests, recorder } = servicesOf(current);
         const offEvents = events.on((event: RecordedEvent) => {
           if (wanted(event)) send('event', event.id, event);
         });
@@ -115,12 +119,12 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
         const offRetire = changes.onRetire((reason) => {
           send('change', `change:${reason}`, { seq: 0, changes: [{ kind: 'workspace' }] });
           off();
-          const next = reason === 'deleted' ? null : request.workspace.successor();
+          const next = reason === 'deleted' ? null : current.successor();
           if (next === null) {
             flush();
             raw.end();
           } else {
-            request.workspace = next;
+            current = next;
             follow();
           }
         });
@@ -138,7 +142,7 @@ export const streamControlRoutes: FastifyPluginAsyncTypebox<{
       follow();
       const offScenarios = scenarios.on(
         (progress) => send('scenario', `${progress.run_id}:${progress.step.index}`, progress),
-        request.workspace.id,
+        current.id,
       );
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       heartbeat.unref();

@@ -13,6 +13,7 @@ import {
 } from '../../contract/workspaces.js';
 import type { WorkspaceHost } from '../../workspaces/host.js';
 import type { CheckpointRecord } from '../../workspaces/registry.js';
+import { workspaceOf } from '../plugins/workspace-scope.js';
 
 export interface WorkspaceHostRoutesDeps {
   host: Pick<
@@ -118,7 +119,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
       },
     },
     async (request, reply) => {
-      const workspace = host.require(request.workspace.id);
+      const workspace = host.require(workspaceOf(request).id);
       const { name, restore_at } = request.body;
       return reply.code(201).send(present(host.saveCheckpoint(workspace, name, restore_at)));
     },
@@ -133,7 +134,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
         response: { 200: Type.Array(Checkpoint) },
       },
     },
-    async (request) => host.require(request.workspace.id).record.checkpoints.map(present),
+    async (request) => host.require(workspaceOf(request).id).record.checkpoints.map(present),
   );
   app.post(
     '/checkpoints/:name/restore',
@@ -148,7 +149,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
       },
     },
     async (request) => {
-      const workspace = host.require(request.workspace.id);
+      const workspace = host.require(workspaceOf(request).id);
       const checkpoint = await host.restoreCheckpoint(workspace, request.params.name);
       return { restored: checkpoint.name, workspace: host.present(workspace) };
     },
@@ -166,7 +167,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceHostRoutesDeps>
       },
     },
     async (request, reply) => {
-      host.deleteCheckpoint(host.require(request.workspace.id), request.params.name);
+      host.deleteCheckpoint(host.require(workspaceOf(request).id), request.params.name);
       return reply.code(204).send(null);
     },
   );

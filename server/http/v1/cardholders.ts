@@ -2,19 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Compile } from 'typebox/compile';
 import {
-  ApplyBody,
   Card,
-  CardApplication,
   Cardholder,
   CardParams,
   CardTransactionItem,
   CardTransactionListQuery,
-  CreateCardholderBody,
-  FundBody,
-  IssueCardBody,
   KycToken,
   LimitsBody,
-  PatchCardBody,
   PinResult,
   SecretsBody,
   SecretsResult,

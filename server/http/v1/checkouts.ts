@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Checkout, CheckoutBase, CreateCheckoutBody } from '../../contract/checkouts.js';
+import { Checkout, CheckoutBase } from '../../contract/checkouts.js';
 import { errorResponses, IdParams, ListQuery } from '../../contract/common.js';
-import { RefundBody, RefundResult } from '../../contract/refunds.js';
 import type { CheckoutService } from '../../domain/checkouts/service.js';
 import type { RefundService } from '../../domain/refunds/service.js';
 import { sendPresented } from '../presented-json.js';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Checkpoint, Workspace } from '../../../server/contract/workspaces.js';
+import { UNKNOWN_KEY } from '../../../server/http/plugins/api-key.js';
 import type { Sandbox } from '../../../server/sandbox.js';
 import { startReceiver } from '../../helpers/receiver.js';
 import { ManualTime, tempDir, testSandbox } from '../../helpers/sandbox.js';
@@ -158,12 +159,24 @@ describe('workspaces', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'Workspace not found: ws_0000000000000000' });
 
-    // a deleted workspace's keys are 401
+    // a deleted workspace's keys are 401, refused as held by no workspace of the sandbox
     expect((await call(sandbox, 'DELETE', `/sandbox/workspaces/${a.id}`)).status).toBe(204);
     const after = await call(sandbox, 'GET', '/v1/customers', { key: inA.key });
     expect(after.status).toBe(401);
-    expect(after.body).toEqual({ error: 'Invalid API key' });
+    expect(after.body).toEqual({ error: UNKNOWN_KEY });
     expect((await call(sandbox, 'GET', '/v1/customers', { key: inB.key })).status).toBe(200);
+    // a key no workspace ever held, the same; no key at all keeps its own words
+    expect((await call(sandbox, 'GET', '/v1/customers', { key: 'svcb_nothing' })).body).toEqual({
+      error: UNKNOWN_KEY,
+    });
+    expect((await call(sandbox, 'GET', '/v1/customers')).body).toEqual({
+      error: 'Missing API key: send Authorization: Bearer svcb_...',
+    });
+    // the default workspace's request log lists the refused request, with no merchant
+    const refused = await call(sandbox, 'GET', '/sandbox/request-log?unauthenticated=true');
+    expect(
+      (refused.body as { status: number }[]).filter((r) => r.status === 401).length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('each workspace has its own clock: an advance runs only its own due work and says what fired', async () => {
