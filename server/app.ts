@@ -40,11 +40,12 @@ import { actingControlRoutes } from './http/sandbox/acting.js';
 import { cardSecretControlRoutes } from './http/sandbox/card-secrets.js';
 import { cardControlRoutes } from './http/sandbox/cards.js';
 import { checkoutControlRoutes } from './http/sandbox/checkouts.js';
-import { clockSettingsRoutes, type WorkspaceInfo } from './http/sandbox/clock-settings.js';
+import { clockSettingsRoutes } from './http/sandbox/clock-settings.js';
 import { coverageRoutes } from './http/sandbox/coverage.js';
 import { eventControlRoutes } from './http/sandbox/events.js';
 import { faultControlRoutes } from './http/sandbox/faults.js';
 import { fundsControlRoutes } from './http/sandbox/funds.js';
+import { healthResetRoutes, type SandboxInfo } from './http/sandbox/health-reset.js';
 import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
 import { receiverCheckRoutes } from './http/sandbox/receiver-checks.js';
@@ -72,15 +73,17 @@ import type { ScenarioService } from './scenarios/service.js';
 registerAjvFormats();
 
 export interface BuildAppOptions {
-  /** Every request is bound to one workspace, found here (server/http/plugins/workspace-scope.ts). */
-  workspaces: WorkspaceFinder;
-  /** Making, listing, deleting workspaces, and their checkpoints. */
-  host: WorkspaceHostRoutesDeps['host'];
+  /**
+   * The sandbox's workspaces: where every request finds its own (server/http/plugins/
+   * workspace-scope.ts), and where they are made, listed, deleted and checkpointed.
+   */
+  host: WorkspaceFinder & WorkspaceHostRoutesDeps['host'];
   env: Env;
   /** Built dashboard (renderer) directory served at `/`; absent → a page saying how to build it. */
   dashboardDir?: string | undefined;
   logger?: FastifyServerOptions['logger'];
-  workspace: WorkspaceInfo;
+  /** the sandbox itself: its version, addresses, how to reset a workspace */
+  sandbox: SandboxInfo;
   /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
   scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
@@ -158,7 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
 
-  await app.register(workspaceScope, { workspaces: options.workspaces });
+  await app.register(workspaceScope, { workspaces: options.host });
   await app.register(localOnlyPlugin, {
     allowRemoteControl: options.allowRemoteControl,
     allowedHosts: options.allowedHosts,
@@ -177,14 +180,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The document: operationIds, summaries and security on each route (before any route is added),
   // then servers, tags and webhooks around them (server/http/openapi.ts).
   app.addHook('onRoute', documentRoutes(options.onOperation));
-  await app.register(fastifySwagger, swaggerOptions(options.workspace.version));
+  await app.register(fastifySwagger, swaggerOptions(options.sandbox.version));
   /** The document as served to `request`: its servers are the addresses it reached (also /docs/json). */
   // Per sandbox: its chains and tokens as enums, rebuilt only when its chain catalogue changes.
   const bySettings = new SettingsDocumentCache();
   const served = (request: FastifyRequest) =>
     servedDocument(
       bySettings.get(app.swagger(), workspaceOf(request).ctx.settings.get()),
-      openapiServers(options.workspace.urls(), { env, origin: `${request.protocol}://${request.host}` }),
+      openapiServers(options.sandbox.urls(), { env, origin: `${request.protocol}://${request.host}` }),
     );
 
   const limiter = options.limiter ?? new KeyLimiter();
@@ -207,7 +210,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   await app.register(
     async (control) => {
-      await control.register(clockSettingsRoutes, { use, info: options.workspace });
+      await control.register(healthResetRoutes, { use, sandbox: options.sandbox });
+      await control.register(clockSettingsRoutes, { use });
       await control.register(workspaceRoutes, { host: options.host });
       await control.register(merchantControlRoutes, { use });
       await control.register(checkoutControlRoutes, { use });

@@ -10,6 +10,7 @@ import type { Db } from './db/connection.js';
 import type { Env } from './domain/types.js';
 import type { DeclaredOperation } from './http/openapi.js';
 import { KeyLimiter } from './http/plugins/key-limiter.js';
+import type { SandboxInfo } from './http/sandbox/health-reset.js';
 import type { App } from './http/types.js';
 import { ScenarioService } from './scenarios/service.js';
 import { VERSION } from './version.js';
@@ -146,7 +147,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
   });
   const urls = (): Urls => ({ test: base.test, production: base.production, dashboard: `${base.test}/` });
-  const workspace = {
+  const sandboxInfo: SandboxInfo = {
     version: VERSION,
     urls,
     reset: (id: string) => workspaces.reset(workspaces.require(id)),
@@ -164,8 +165,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const appOptions = {
     dashboardDir,
     logger: options.logger,
-    workspace,
-    workspaces,
+    sandbox: sandboxInfo,
     host: workspaces,
     scenarios,
     limiter,

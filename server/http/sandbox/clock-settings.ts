@@ -11,15 +11,6 @@ import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { workspaceOf } from '../plugins/workspace-scope.js';
 import type { Use } from '../types.js';
 
-export interface WorkspaceInfo {
-  version: string;
-  urls: () => { test: string; production: string };
-  /** empties workspace `id` */
-  reset: (id: string) => Promise<void>;
-  /** the workspace a dashboard opens on when it has none in mind */
-  startWorkspace?: () => string | null;
-}
-
 export interface ClockSettingsRoutesDeps {
   clock: Pick<SandboxClock, 'freeze' | 'frozen' | 'nowIso' | 'offsetMs' | 'resume'>;
   scheduler: Pick<Scheduler, 'advance' | 'settle'>;
@@ -30,8 +21,7 @@ export interface ClockSettingsRoutesDeps {
 
 export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
   use: Use<ClockSettingsRoutesDeps>;
-  info: WorkspaceInfo;
-}> = async (app, { use, info }) => {
+}> = async (app, { use }) => {
   /** Runs `work` and says what it fired in this workspace meanwhile: events, delivery attempts. */
   const watching = async (
     { events, dispatcher }: Pick<ClockSettingsRoutesDeps, 'dispatcher' | 'events'>,
@@ -59,28 +49,6 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
     frozen: clock.frozen,
     ...(ran === undefined ? {} : { ran }),
   });
-
-  app.get(
-    '/health',
-    {
-      schema: {
-        operationId: 'sandboxGetHealth',
-        summary: 'Get the health',
-        tags: ['sandbox: workspace'],
-        response: { 200: Health },
-      },
-    },
-    async (request) => {
-      const urls = info.urls();
-      return {
-        status: 'ok' as const,
-        version: info.version,
-        now: use(request).clock.nowIso(),
-        urls: { ...urls, dashboard: `${urls.test}/` },
-        start_workspace: info.startWorkspace?.() ?? null,
-      };
-    },
-  );
 
   const tags = ['sandbox: clock'];
   app.get(
@@ -172,22 +140,5 @@ export const clockSettingsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => use(request).settings.patch(request.body),
-  );
-
-  app.post(
-    '/reset',
-    {
-      config: { workspace: 'replaces' },
-      schema: {
-        operationId: 'sandboxReset',
-        summary: 'Reset the workspace',
-        tags: ['sandbox: workspace'],
-        response: { 200: ResetResult },
-      },
-    },
-    async (request) => {
-      await info.reset(workspaceOf(request).id);
-      return { reset: true as const };
-    },
   );
 };
