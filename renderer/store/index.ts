@@ -14,7 +14,7 @@ import { createNoticesSlice } from './notices';
 import { createPresentationSlice } from './presentation';
 import { createRequestsSlice } from './requests';
 import { createResellersSlice } from './resellers';
-import { createWorkspaceSlice } from './sandbox-state';
+import { createSandboxSlice } from './sandbox-state';
 import { createScenariosSlice } from './scenarios';
 import { createStoriesSlice } from './stories';
 import { createSyncSlice } from './sync';
@@ -26,7 +26,7 @@ import { createWorkspacesSlice } from './workspaces';
 export type { Store } from './types';
 
 export const useStore = create<Store>()((...a) => ({
-  ...createWorkspaceSlice(...a),
+  ...createSandboxSlice(...a),
   ...createNoticesSlice(...a),
   ...createLiveSlice(...a),
   ...createMerchantsSlice(...a),

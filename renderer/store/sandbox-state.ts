@@ -4,7 +4,7 @@ import { serialized } from './merchant-scope';
 import { attempt } from './notices';
 import type { Slice } from './types';
 
-export interface WorkspaceSlice {
+export interface SandboxSlice {
   urls: Urls | null;
   version: string | null;
   /** 'offline' once a health check failed: the server stopped or the page outlived it. */
@@ -24,7 +24,7 @@ export interface WorkspaceSlice {
   resetWorkspace: () => Promise<boolean>;
 }
 
-export const createWorkspaceSlice: Slice<WorkspaceSlice> = (set, get) => ({
+export const createSandboxSlice: Slice<SandboxSlice> = (set, get) => ({
   urls: null,
   version: null,
   connection: 'connecting',

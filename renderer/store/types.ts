@@ -14,7 +14,7 @@ import type { NoticesSlice } from './notices';
 import type { PresentationSlice } from './presentation';
 import type { RequestsSlice } from './requests';
 import type { ResellersSlice } from './resellers';
-import type { WorkspaceSlice } from './sandbox-state';
+import type { SandboxSlice } from './sandbox-state';
 import type { ScenariosSlice } from './scenarios';
 import type { StoriesSlice } from './stories';
 import type { SyncSlice } from './sync';
@@ -23,7 +23,7 @@ import type { WebhooksSlice } from './webhooks';
 import type { WorkspacesSlice } from './workspaces';
 
 /** The whole store: one slice per area. A new area (checkouts, webhooks, cards) adds a slice here. */
-export type Store = WorkspaceSlice &
+export type Store = SandboxSlice &
   NoticesSlice &
   LiveSlice &
   MerchantsSlice &
