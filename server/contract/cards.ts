@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+import { described, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
 import { Email } from './customers.js';
 
 export const CardholderBalance = Type.Object({
@@ -25,8 +25,8 @@ export const Cardholder = Type.Object({
 export type Cardholder = Static<typeof Cardholder>;
 
 export const CreateCardholderBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Type.Optional(Email),
+  name: Type.String({ minLength: 1, maxLength: 200, description: "the cardholder's name" }),
+  email: Type.Optional(described(Email, "the cardholder's email")),
 });
 export type CreateCardholderBody = Static<typeof CreateCardholderBody>;
 
@@ -42,9 +42,13 @@ const Band = Type.String({
 });
 
 export const ApplyBody = Type.Object({
-  catalogue: Uuid,
-  account_purpose: Type.String({ minLength: 1, maxLength: 200 }),
-  occupation: Type.String({ minLength: 1, maxLength: 200 }),
+  catalogue: described(Uuid, 'the card product (the card catalogue lists them)'),
+  account_purpose: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'what the card is for, in words',
+  }),
+  occupation: Type.String({ minLength: 1, maxLength: 200, description: "the cardholder's occupation" }),
   annual_salary: Band,
   expected_monthly_volume: Band,
 });
@@ -70,7 +74,10 @@ export type ApplicationStatus = Static<typeof ApplicationStatus>;
 
 export const CardType = StringEnum(['virtual', 'physical']);
 export type CardType = Static<typeof CardType>;
-export const IssueCardBody = Type.Object({ catalogue: Uuid, type: CardType });
+export const IssueCardBody = Type.Object({
+  catalogue: described(Uuid, 'the card product (the card catalogue lists them)'),
+  type: described(CardType, 'virtual (active at once) or physical (activated on arrival)'),
+});
 export type IssueCardBody = Static<typeof IssueCardBody>;
 
 export const CardStatus = StringEnum(['notActivated', 'active', 'locked', 'canceled']);
@@ -96,7 +103,9 @@ export const Card = Type.Object({
 export type Card = Static<typeof Card>;
 
 export const PatchCardBody = Type.Object({
-  status: StringEnum(['active', 'locked']),
+  status: StringEnum(['active', 'locked'], {
+    description: 'locked: it authorizes nothing until active again',
+  }),
 });
 export type PatchCardBody = Static<typeof PatchCardBody>;
 
@@ -111,9 +120,9 @@ export const LimitsBody = Type.Object({
 export type LimitsBody = Static<typeof LimitsBody>;
 
 export const FundBody = Type.Object({
-  amount: PositiveAmount,
-  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$' }),
-  remark: Type.Optional(Type.String({ maxLength: 500 })),
+  amount: described(PositiveAmount, 'minor units (6 decimals)'),
+  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$', description: 'e.g. USDC' }),
+  remark: Type.Optional(Type.String({ maxLength: 500, description: 'a note, in words' })),
 });
 export type FundBody = Static<typeof FundBody>;
 
@@ -210,14 +219,22 @@ export const CardTransaction = Type.Object({
 });
 export type CardTransaction = Static<typeof CardTransaction>;
 
+const MoveFields = {
+  amount: described(PositiveAmount, 'minor units (6 decimals), positive'),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$', description: 'default USDC' })),
+  merchant_name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'the shop, as the network names it' }),
+  ),
+  local_amount: Type.Optional(described(PositiveAmount, "the amount in the shop's currency")),
+  local_currency: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{3}$', description: "the shop's currency (ISO 4217)" }),
+  ),
+};
+
 export const AuthorizationBody = Type.Object({
   /** positive micro-units; stored negative (spending) */
-  amount: PositiveAmount,
-  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
-  merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  local_amount: Type.Optional(PositiveAmount),
-  local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  channel: Type.Optional(StringEnum(['online', 'present'])),
+  ...MoveFields,
+  channel: Type.Optional(StringEnum(['online', 'present'], { description: 'online or card present' })),
   settle_after_seconds: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -231,24 +248,20 @@ export const AuthorizationBody = Type.Object({
 });
 export type AuthorizationBody = Static<typeof AuthorizationBody>;
 
-export const CardMoveBody = Type.Object({
-  amount: PositiveAmount,
-  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
-  merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  local_amount: Type.Optional(PositiveAmount),
-  local_currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-});
+export const CardMoveBody = Type.Object(MoveFields);
 export type CardMoveBody = Static<typeof CardMoveBody>;
 
 export const KycResultBody = Type.Object({
-  result: StringEnum(['approved', 'rejected']),
+  result: StringEnum(['approved', 'rejected'], { description: "the identity provider's verdict" }),
 });
 export type KycResultBody = Static<typeof KycResultBody>;
 export const ReviewBody = Type.Object({
-  status: StringEnum(['approved', 'rejected']),
+  status: StringEnum(['approved', 'rejected'], { description: "the issuer's decision" }),
 });
 export type ReviewBody = Static<typeof ReviewBody>;
-export const KeysQuery = Type.Object({ env: Type.Optional(EnvName) });
+export const KeysQuery = Type.Object({
+  env: Type.Optional(described(EnvName, 'the environment: test (default) or production')),
+});
 
 /** The identity provider's view of a cardholder (the spec's is_kyc_verified, and where it stands). */
 export const KycStatus = StringEnum(['not_started', 'pending', 'approved', 'rejected']);

@@ -1,5 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { Amount, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+import {
+  Amount,
+  described,
+  EnvName,
+  Nullable,
+  PositiveAmount,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from './common.js';
 import { Alpha3Country, Email } from './customers.js';
 import { RefundRecord, RefundStatus } from './refunds.js';
 
@@ -80,21 +89,40 @@ export type Checkout = Static<typeof Checkout>;
 
 export const CreateCheckoutBody = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Type.String({ maxLength: 2000 })),
-    amount: Type.Optional(PositiveAmount),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$' })),
-    method: Type.Optional(Method),
-    chains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20 })),
-    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    success_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-    cancel_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-    expires_at: Type.String({ format: 'date-time' }),
-    customer_id: Type.Optional(Uuid),
-    customer_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    customer_email: Type.Optional(Email),
+    title: Type.String({ minLength: 1, maxLength: 200, description: 'what the payer sees' }),
+    description: Type.Optional(Type.String({ maxLength: 2000, description: 'more words for the payer' })),
+    amount: Type.Optional(
+      described(PositiveAmount, 'minor units (25 USDC = 25000000); omitted: an open amount'),
+    ),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,5}$', description: 'default USDC' })),
+    method: Type.Optional(described(Method, 'how it can be paid (default crypto)')),
+    chains: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+        maxItems: 20,
+        description: 'the chains offered (default: every chain of the settings)',
+      }),
+    ),
+    reference: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: "the merchant's own order reference" }),
+    ),
+    success_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        description: 'where the hosted page sends a payer who paid',
+      }),
+    ),
+    cancel_url: Type.Optional(
+      Type.String({ format: 'uri', maxLength: 2048, description: 'where it sends one who cancelled' }),
+    ),
+    expires_at: Type.String({ format: 'date-time', description: 'when it stops accepting payments' }),
+    customer_id: Type.Optional(described(Uuid, 'an existing customer of the merchant')),
+    customer_name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "the payer's name" }),
+    ),
+    customer_email: Type.Optional(described(Email, "the payer's email")),
     customer_country: Type.Optional(Alpha3Country),
-    merchant_id: Type.Optional(Uuid),
+    merchant_id: Type.Optional(described(Uuid, 'a reseller acting for this merchant of its own')),
   },
   {
     examples: [
@@ -116,12 +144,24 @@ export type CreateCheckoutBody = Static<typeof CreateCheckoutBody>;
 
 /** Control API: an on-chain transfer (or a fiat payment) detected for a checkout. */
 export const SimulatePaymentBody = Type.Object({
-  amount: Type.Optional(PositiveAmount),
-  method: Type.Optional(StringEnum(['crypto', 'fiat'])),
-  chain: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-  token: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
-  payer_address: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  txid: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  amount: Type.Optional(described(PositiveAmount, 'minor units; omitted: what is due')),
+  method: Type.Optional(StringEnum(['crypto', 'fiat'], { description: "default: the checkout's" })),
+  chain: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 32, description: "one of the checkout's (default its first)" }),
+  ),
+  token: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 16, description: "one of the chain's (default its first)" }),
+  ),
+  payer_address: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'the sender (default: a made-up one)' }),
+  ),
+  txid: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'the transaction hash (default: a made-up one); the same txid again is the same transfer',
+    }),
+  ),
   late: Type.Optional(
     Type.Boolean({
       description:

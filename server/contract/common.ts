@@ -24,6 +24,17 @@ export const Nullable = <T extends TSchema>(schema: T) => {
   });
 };
 
+/**
+ * The same schema with a description of its own, for the OpenAPI document and the MCP tools: the
+ * shape, and TypeBox's own (hidden) markers, stay the schema's.
+ */
+export function described<T extends TSchema>(schema: T, description: string): T {
+  return Object.create(Object.getPrototypeOf(schema), {
+    ...Object.getOwnPropertyDescriptors(schema),
+    description: { value: description, enumerable: true, writable: true, configurable: true },
+  }) as T;
+}
+
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error' });
 
 export const Null = Type.Null();
@@ -41,19 +52,27 @@ export type EnvName = Static<typeof EnvName>;
 /** The two environments: the test address and the simulated production address. */
 export type Env = EnvName;
 export const ENVS: readonly Env[] = ['test', 'production'];
-export const EnvQuery = Type.Object({ env: Type.Optional(EnvName) });
+export const EnvQuery = Type.Object({
+  env: Type.Optional(described(EnvName, 'the environment: test (default) or production')),
+});
 
 /** Lists are plain arrays, newest first, with keyset pagination (PRODUCT.md, Lists). */
 export const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  starting_after: Type.Optional(Uuid),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many, newest first' }),
+  ),
+  starting_after: Type.Optional(
+    described(Uuid, 'the next page: the items after this id (the last of the page before)'),
+  ),
 });
 export type ListQuery = Static<typeof ListQuery>;
 
 /** A merchant's list in one environment, newest first (deposits, payouts, the ledger). */
 export const EnvLimitQuery = Type.Object({
   ...EnvQuery.properties,
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'at most this many, newest first' }),
+  ),
 });
 /** A merchant's list in one environment, with keyset pagination (the merchant views). */
 export const EnvListQuery = Type.Object({ ...EnvQuery.properties, ...ListQuery.properties });

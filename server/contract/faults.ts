@@ -65,9 +65,17 @@ export type FaultRuleInput = Static<typeof FaultRuleInput>;
 /** PUT /sandbox/faults: the whole set of rules (replacing any before). */
 export const FaultsInput = Type.Object(
   {
-    /** restarts the random sequence; omitted: a new seed */
-    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    rules: Type.Array(FaultRuleInput, { maxItems: 50 }),
+    seed: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'restarts the random sequence; omitted: a new seed',
+      }),
+    ),
+    rules: Type.Array(FaultRuleInput, {
+      maxItems: 50,
+      description: 'the first rule that matches a request and whose draw falls under its rate changes it',
+    }),
   },
   {
     additionalProperties: false,

@@ -1,13 +1,20 @@
 import { type Static, Type } from 'typebox';
-import { EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+import { described, EnvName, Nullable, PositiveAmount, StringEnum, Timestamp, Uuid } from './common.js';
+
+const Txid = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: 'the transaction hash (default: a made-up one)',
+});
+const Env = described(EnvName, 'the environment: test (default) or production');
 
 export const DepositBody = Type.Object({
-  merchant_id: Uuid,
-  env: Type.Optional(EnvName),
-  chain: Type.String({ minLength: 1, maxLength: 32 }),
-  currency: Type.String({ minLength: 1, maxLength: 16 }),
-  amount: PositiveAmount,
-  txid: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  merchant_id: described(Uuid, 'the merchant credited'),
+  env: Type.Optional(Env),
+  chain: Type.String({ minLength: 1, maxLength: 32, description: 'the chain it arrives on (e.g. ethereum)' }),
+  currency: Type.String({ minLength: 1, maxLength: 16, description: 'the token (e.g. USDC)' }),
+  amount: described(PositiveAmount, "in the currency's minor units (25 USDC = 25000000)"),
+  txid: Type.Optional(Txid),
 });
 export type DepositBody = Static<typeof DepositBody>;
 
@@ -28,9 +35,9 @@ export const DepositBurstBody = Type.Object({
 export type DepositBurstBody = Static<typeof DepositBurstBody>;
 
 export const AddressDepositBody = Type.Object({
-  currency: Type.String({ minLength: 1, maxLength: 16 }),
-  amount: PositiveAmount,
-  txid: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  currency: Type.String({ minLength: 1, maxLength: 16, description: 'the token (e.g. USDC)' }),
+  amount: described(PositiveAmount, "in the currency's minor units (25 USDC = 25000000)"),
+  txid: Type.Optional(Txid),
 });
 export type AddressDepositBody = Static<typeof AddressDepositBody>;
 
@@ -59,13 +66,23 @@ export const PayoutStatus = StringEnum(['completed', 'failed']);
 export type PayoutStatus = Static<typeof PayoutStatus>;
 
 export const PayoutBody = Type.Object({
-  merchant_id: Uuid,
-  env: Type.Optional(EnvName),
-  amount: PositiveAmount,
-  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$' }),
-  destination: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  outcome: Type.Optional(PayoutStatus),
-  failure_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  merchant_id: described(Uuid, 'the merchant paid out'),
+  env: Type.Optional(Env),
+  amount: described(PositiveAmount, "in the currency's minor units, from its available balance"),
+  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$', description: 'e.g. USDC' }),
+  destination: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'where it goes (an account or address, any text)',
+    }),
+  ),
+  outcome: Type.Optional(
+    described(PayoutStatus, 'completed (default), or failed to rehearse a failure: the funds come back'),
+  ),
+  failure_reason: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 500, description: 'with outcome failed: the reason given' }),
+  ),
 });
 export type PayoutBody = Static<typeof PayoutBody>;
 
@@ -90,10 +107,10 @@ export const Balance = Type.Object({
 export type Balance = Static<typeof Balance>;
 
 export const CreditBody = Type.Object({
-  env: Type.Optional(EnvName),
-  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$' }),
-  amount: PositiveAmount,
-  memo: Type.Optional(Type.String({ maxLength: 200 })),
+  env: Type.Optional(Env),
+  currency: Type.String({ pattern: '^[A-Za-z]{3,5}$', description: 'e.g. USDC' }),
+  amount: described(PositiveAmount, "in the currency's minor units (25 USDC = 25000000)"),
+  memo: Type.Optional(Type.String({ maxLength: 200, description: "a note kept in the merchant's ledger" })),
 });
 export type CreditBody = Static<typeof CreditBody>;
 
@@ -111,8 +128,10 @@ export const LedgerTransaction = Type.Object({
 export type LedgerTransaction = Static<typeof LedgerTransaction>;
 
 export const MerchantListQuery = Type.Object({
-  env: Type.Optional(EnvName),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  env: Type.Optional(Env),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'at most this many, newest first' }),
+  ),
 });
 
 export const AddressParams = Type.Object({ address: Type.String({ minLength: 1, maxLength: 128 }) });

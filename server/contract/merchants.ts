@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { described, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 
 export const Role = StringEnum(['owner', 'admin', 'developer']);
 export type Role = Static<typeof Role>;
@@ -39,25 +39,30 @@ export const ApiKey = Type.Object({
 export type ApiKey = Static<typeof ApiKey>;
 
 export const CreateMerchantBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
-  kyb_status: Type.Optional(KybStatus),
-  btype: Type.Optional(BusinessType),
-  website: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'the shop name' }),
+  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the company name' })),
+  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })),
+  kyb_status: Type.Optional(described(KybStatus, 'business verification (default approved)')),
+  btype: Type.Optional(described(BusinessType, 'company or individual')),
+  website: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "the shop's site" })),
 });
 export type CreateMerchantBody = Static<typeof CreateMerchantBody>;
 
 export const PatchMerchantBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  kyb_status: Type.Optional(KybStatus),
-  platform_rate: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }))),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the shop name' })),
+  kyb_status: Type.Optional(described(KybStatus, 'business verification')),
+  platform_rate: Type.Optional(
+    described(
+      Nullable(Type.Integer({ minimum: 0, maximum: 10000 })),
+      "basis points of each payment the platform keeps, this merchant's own; null: the setting's",
+    ),
+  ),
 });
 export type PatchMerchantBody = Static<typeof PatchMerchantBody>;
 
 export const CreateApiKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  role: Type.Optional(Role),
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'a label for the key' }),
+  role: Type.Optional(described(Role, 'what it may do (default developer)')),
 });
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 

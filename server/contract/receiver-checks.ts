@@ -7,10 +7,28 @@ import { EventTypeName } from './events.js';
  * deliveries signed with `secret` (only to that URL; nothing is recorded in the workspace).
  */
 export const ReceiverCheckBody = Type.Object({
-  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
-  secret: Type.String({ minLength: 1, maxLength: 256 }),
-  events: Type.Optional(Type.Array(EventTypeName, { minItems: 1, maxItems: 50, uniqueItems: true })),
-  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  url: Type.String({
+    format: 'uri',
+    pattern: '^https?://',
+    maxLength: 2048,
+    description: "the receiver's URL",
+  }),
+  secret: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: 'the signing secret it checks with (whsec_...)',
+  }),
+  events: Type.Optional(
+    Type.Array(EventTypeName, {
+      minItems: 1,
+      maxItems: 50,
+      uniqueItems: true,
+      description: 'the event types to send (default: every one)',
+    }),
+  ),
+  seed: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'the same seed sends the same bodies' }),
+  ),
   effects_url: Type.Optional(
     Type.String({
       format: 'uri',

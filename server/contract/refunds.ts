@@ -5,12 +5,22 @@ export const RefundBody = Type.Object(
   {
     /** any integer: zero, negative or too large is the spec's 400 "Invalid refund amount", not a 422 */
     amount: Type.Optional(
-      Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+      Type.Integer({
+        minimum: Number.MIN_SAFE_INTEGER,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'minor units; omitted: all that is left',
+      }),
     ),
-    reason: Type.Optional(Type.String({ maxLength: 500 })),
-    receiver: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    /** 'merchant' makes the merchant absorb the gas; any other value deducts it from the refund */
-    gas_fee_payer: Type.Optional(Type.String({ maxLength: 32 })),
+    reason: Type.Optional(Type.String({ maxLength: 500, description: 'why, in words' })),
+    receiver: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: "the payer's address to refund to" }),
+    ),
+    gas_fee_payer: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: '"merchant": the merchant absorbs the gas; anything else deducts it from the refund',
+      }),
+    ),
   },
   { examples: [{ amount: 10_000_000, reason: 'One seat returned', gas_fee_payer: 'merchant' }] },
 );

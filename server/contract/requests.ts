@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EnvName, Nullable, Timestamp, Uuid } from './common.js';
+import { described, EnvName, Nullable, Timestamp, Uuid } from './common.js';
 import { FaultMark } from './faults.js';
 
 /**
@@ -40,16 +40,19 @@ export const StatusFilter = Type.String({ pattern: '^[1-5](?:[0-9]{2}|xx)$' });
  * the requests no merchant's key matched), environment and status (class).
  */
 export const RequestLogQuery = Type.Object({
-  merchant_id: Type.Optional(Uuid),
-  /**
-   * true: only requests that matched no merchant (a missing, malformed, unknown or revoked key:
-   * 401s); false: only those that did. Not with merchant_id.
-   */
-  unauthenticated: Type.Optional(Type.Boolean()),
-  env: Type.Optional(EnvName),
-  status: Type.Optional(StatusFilter),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  starting_after: Type.Optional(Uuid),
+  merchant_id: Type.Optional(described(Uuid, "only this merchant's requests")),
+  unauthenticated: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only requests that matched no merchant (a missing, malformed, unknown or revoked key: 401s); false: only those that did. Not with merchant_id.',
+    }),
+  ),
+  env: Type.Optional(described(EnvName, 'only this environment')),
+  status: Type.Optional(described(StatusFilter, 'an exact status (404) or a class (4xx)')),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many, newest first' }),
+  ),
+  starting_after: Type.Optional(described(Uuid, 'the next page: the requests older than this one')),
 });
 export type RequestLogQuery = Static<typeof RequestLogQuery>;
 
@@ -70,17 +73,32 @@ export type CountExpectation = Static<typeof CountExpectation>;
  */
 export const VerifyRequestsBody = Type.Object(
   {
-    method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
-    /** a route template (`/v1/checkouts/{id}`) or an exact path, without the query */
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-    env: Type.Optional(EnvName),
-    /** an exact status (`201`) or a class (`4xx`) */
-    status: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: 599 }), StatusFilter])),
-    query: Type.Optional(Type.Record(Type.String(), Type.String())),
-    body: Type.Optional(Type.Unknown()),
-    /** only requests after this request id, or at or after this time */
-    since: Type.Optional(Type.Union([Uuid, Timestamp])),
-    count: Type.Optional(CountExpectation),
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'e.g. POST' })),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'a route template (/v1/checkouts/{id}) or an exact path, without the query',
+      }),
+    ),
+    env: Type.Optional(described(EnvName, 'only this environment')),
+    status: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 100, maximum: 599 }), StatusFilter], {
+        description: 'an exact status (201) or a class (4xx)',
+      }),
+    ),
+    query: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'query parameters the request had' }),
+    ),
+    body: Type.Optional(
+      Type.Unknown({ description: 'what the request body must hold (a subset, at any depth)' }),
+    ),
+    since: Type.Optional(
+      Type.Union([Uuid, Timestamp], {
+        description: 'only requests after this request id, or at or after this time',
+      }),
+    ),
+    count: Type.Optional(described(CountExpectation, 'how many must match (default {gte: 1})')),
   },
   {
     additionalProperties: false,

@@ -43,7 +43,11 @@ export type Fired = Static<typeof Fired>;
 export const AdvanceResult = Type.Object({ ...ClockState.properties, fired: Fired });
 
 export const AdvanceBody = Type.Object({
-  seconds: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400 }),
+  seconds: Type.Integer({
+    minimum: 0,
+    maximum: 10 * 365 * 86400,
+    description: 'how far to move the clock, in seconds (3600: an hour)',
+  }),
 });
 export type AdvanceBody = Static<typeof AdvanceBody>;
 

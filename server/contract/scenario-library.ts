@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EnvName } from './common.js';
+import { described, EnvName } from './common.js';
 import { EventTypeName } from './events.js';
 import { ScenarioRun } from './scenarios.js';
 
@@ -22,14 +22,15 @@ export type LibraryScenarioDetail = Static<typeof LibraryScenarioDetail>;
 export const LibraryNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const LibraryRunBody = Type.Object({
-  /** environment of the steps that name none (default: the file's, else test) */
-  env: Type.Optional(EnvName),
-  /**
-   * Merchant steps take the newest merchant of the same name instead of making another (a merchant
-   * whose state a `get` expectation reads is still made fresh), and the answer says what the run
-   * changed (`changes`). Expectations on events, webhooks and balances see only what this run did.
-   */
-  reuse_merchants: Type.Optional(Type.Boolean()),
+  env: Type.Optional(
+    described(EnvName, "environment of the steps that name none (default: the file's, else test)"),
+  ),
+  reuse_merchants: Type.Optional(
+    Type.Boolean({
+      description:
+        'merchant steps take the newest merchant of the same name instead of making another, and the answer says what the run changed',
+    }),
+  ),
 });
 export type LibraryRunBody = Static<typeof LibraryRunBody>;
 

@@ -36,25 +36,48 @@ export const CardProduct = Type.Object(
 export type CardProduct = Static<typeof CardProduct>;
 
 export const Settings = Type.Object({
-  /** basis points of the paid amount the platform keeps */
-  platform_rate: Type.Integer({ minimum: 0, maximum: 10000 }),
-  settlement_delay_seconds: Type.Integer({ minimum: 0, maximum: 30 * 86400 }),
-  application_review: StringEnum(['auto', 'manual']),
-  /** requests per minute per API key; 0 = off */
-  rate_limit_per_minute: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
-  /** concurrent requests per API key; 0 = off */
-  concurrency_limit: Type.Integer({ minimum: 0, maximum: 100_000 }),
-  webhook_timeout_ms: Type.Integer({ minimum: 1, maximum: 120_000 }),
+  platform_rate: Type.Integer({
+    minimum: 0,
+    maximum: 10000,
+    description: 'basis points of the paid amount the platform keeps',
+  }),
+  settlement_delay_seconds: Type.Integer({
+    minimum: 0,
+    maximum: 30 * 86400,
+    description: 'how long after paid a checkout settles (completed), in sandbox seconds',
+  }),
+  application_review: StringEnum(['auto', 'manual'], {
+    description: 'card applications: approved at once (auto) or pending until reviewed (manual)',
+  }),
+  rate_limit_per_minute: Type.Integer({
+    minimum: 0,
+    maximum: 10_000_000,
+    description: 'requests per minute per API key; 0 = off',
+  }),
+  concurrency_limit: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description: 'concurrent requests per API key; 0 = off',
+  }),
+  webhook_timeout_ms: Type.Integer({
+    minimum: 1,
+    maximum: 120_000,
+    description: 'how long a webhook receiver has to answer',
+  }),
   /** at most 32 chains of 16 tokens: every checkout walks the catalogue */
-  chains: Type.Array(ChainConfig, { minItems: 1, maxItems: 32 }),
-  card_catalogue: Type.Array(CardProduct, { maxItems: 100 }),
-  /**
-   * Origins that may show the hosted pages (checkout, card payment, KYC) in a frame, e.g. a shop
-   * embedding its checkout; empty (the default): no page may frame them.
-   */
+  chains: Type.Array(ChainConfig, {
+    minItems: 1,
+    maxItems: 32,
+    description: 'the chains and tokens checkouts offer',
+  }),
+  card_catalogue: Type.Array(CardProduct, { maxItems: 100, description: 'the card products' }),
   hosted_pages_frame_ancestors: Type.Array(
     Type.String({ pattern: '^https?://[A-Za-z0-9.\\-\\[\\]:]+$', maxLength: 200 }),
-    { maxItems: 20 },
+    {
+      maxItems: 20,
+      description:
+        'origins that may show the hosted pages (checkout, card payment, KYC) in a frame, e.g. a shop embedding its checkout; empty (the default): none',
+    },
   ),
 });
 export type Settings = Static<typeof Settings>;

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import type * as cards from './cards.js';
 import { CheckoutBase, CheckoutStatus } from './checkouts.js';
-import { EnvName, Nullable, Uuid } from './common.js';
+import { described, EnvName, Nullable, Uuid } from './common.js';
 import { Customer } from './customers.js';
 import { EventTypeName } from './events.js';
 import { Invoice, InvoiceStatus } from './invoices.js';
@@ -12,9 +12,13 @@ import { Invoice, InvoiceStatus } from './invoices.js';
  * Lists); the next page starts after the last id of this one.
  */
 const page = {
-  env: Type.Optional(EnvName),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  starting_after: Type.Optional(Uuid),
+  env: Type.Optional(described(EnvName, 'the environment: test (default) or production')),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'at most this many, newest first' }),
+  ),
+  starting_after: Type.Optional(
+    described(Uuid, 'the next page: the items after this id (the last of the page before)'),
+  ),
 };
 /** Matches an id exactly, or (where a list says so) part of a name, email, title or reference. */
 const Search = Type.String({ minLength: 1, maxLength: 200 });
@@ -22,8 +26,7 @@ const Search = Type.String({ minLength: 1, maxLength: 200 });
 export const CheckoutListQuery = Type.Object({
   ...page,
   status: Type.Optional(CheckoutStatus),
-  /** id, or part of the title or reference */
-  q: Type.Optional(Search),
+  q: Type.Optional(described(Search, 'an id, or part of the title or reference')),
 });
 export type CheckoutListQuery = Static<typeof CheckoutListQuery>;
 
@@ -45,8 +48,7 @@ export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 export const EventListQuery = Type.Object({
   ...page,
   type: Type.Optional(EventTypeName),
-  /** the event's id, or (part of) the id of the resource it is about */
-  q: Type.Optional(Search),
+  q: Type.Optional(described(Search, "the event's id, or (part of) the id of the resource it is about")),
 });
 export type EventListQuery = Static<typeof EventListQuery>;
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { described, EnvName, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from './events.js';
 
 /**
@@ -102,10 +102,14 @@ export const WebhookEndpoint = Type.Object({
 export const WebhookSecret = Type.String({ pattern: '^whsec_[A-Za-z0-9]{16,64}$' });
 
 export const CreateEndpointBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
-  /** the signing secret to use (default: a new random one) */
-  secret: Type.Optional(WebhookSecret),
+  url: Type.String({ minLength: 1, maxLength: 2048, description: "the receiver's URL" }),
+  events: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: 20,
+      description: 'the event types it gets (e.g. checkout.partial), or ["*"] (the default) for every one',
+    }),
+  ),
+  secret: Type.Optional(described(WebhookSecret, 'the signing secret to use (default: a new random one)')),
   /** marks the endpoint as listen's temporary one, forwarding to this URL (see WebhookEndpoint) */
   forward_to: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
@@ -118,9 +122,15 @@ export const UpdateEndpointBody = Type.Object(
   {
     url: Type.Optional(CreateEndpointBody.properties.url),
     events: Type.Optional(CreateEndpointBody.properties.events),
-    disabled: Type.Optional(Type.Boolean()),
+    disabled: Type.Optional(
+      Type.Boolean({
+        description: 'a disabled endpoint gets no new deliveries (its pending ones still run)',
+      }),
+    ),
     /** delivery chaos: settings to apply, or null to turn it off */
-    chaos: Type.Optional(Nullable(ChaosSettingsInput)),
+    chaos: Type.Optional(
+      described(Nullable(ChaosSettingsInput), 'delivery chaos to apply, or null to turn it off'),
+    ),
   },
   { minProperties: 1 },
 );
@@ -139,7 +149,13 @@ export const TEST_EVENT_TYPES = EVENT_TYPES.filter((type) => sampleData(type) !=
  * like any other delivery. `event` defaults to the endpoint's first subscribed type that has a
  * sample, else checkout.created. No event is recorded: other endpoints get nothing.
  */
-export const TestEventBody = Type.Object({ event: Type.Optional(StringEnum(TEST_EVENT_TYPES)) });
+export const TestEventBody = Type.Object({
+  event: Type.Optional(
+    StringEnum(TEST_EVENT_TYPES, {
+      description: "the sample event to send (default: the endpoint's first subscribed type that has one)",
+    }),
+  ),
+});
 export type TestEventBody = Static<typeof TestEventBody>;
 
 /**
@@ -192,14 +208,15 @@ export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 export type Delivery = Static<typeof Delivery>;
 
 export const DeliveryQuery = Type.Object({
-  merchant_id: Type.Optional(Uuid),
-  env: Type.Optional(EnvName),
-  endpoint_id: Type.Optional(Uuid),
-  event: Type.Optional(Type.String({ maxLength: 64 })),
-  status: Type.Optional(DeliveryStatus),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  /** keyset paging: the deliveries older than this one */
-  starting_after: Type.Optional(Uuid),
+  merchant_id: Type.Optional(described(Uuid, "only this merchant's")),
+  env: Type.Optional(described(EnvName, 'only this environment')),
+  endpoint_id: Type.Optional(described(Uuid, "only this endpoint's")),
+  event: Type.Optional(Type.String({ maxLength: 64, description: 'only this event type' })),
+  status: Type.Optional(described(DeliveryStatus, 'only pending, delivered or failed ones')),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'at most this many, newest first' }),
+  ),
+  starting_after: Type.Optional(described(Uuid, 'the next page: the deliveries older than this one')),
 });
 
 export type DeliveryQuery = Static<typeof DeliveryQuery>;
@@ -296,9 +313,17 @@ export type Inbox = Static<typeof Inbox>;
 /** What the built-in inbox answers a delivery with (at its configured status). */
 export const InboxReceipt = Type.Object({ received: Type.Literal(true) });
 
-export const InboxQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) });
+export const InboxQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'at most this many messages, newest first' }),
+  ),
+});
 
 export const ConfigureInboxBody = Type.Object({
-  response_status: Type.Integer({ minimum: 200, maximum: 599 }),
+  response_status: Type.Integer({
+    minimum: 200,
+    maximum: 599,
+    description: 'the HTTP status it answers deliveries with (2xx: accepted; else they retry)',
+  }),
 });
 export type ConfigureInboxBody = Static<typeof ConfigureInboxBody>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp } from './common.js';
+import { described, Nullable, StringEnum, Timestamp } from './common.js';
 import { ClockState } from './sandbox-state.js';
 
 /**
@@ -44,25 +44,40 @@ export type Workspace = Static<typeof Workspace>;
 
 export const CreateWorkspaceBody = Type.Object(
   {
-    name: Type.Optional(WorkspaceName),
-    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(described(WorkspaceName, 'unique in the sandbox (default: one is made up)')),
+    seed: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'ids, keys and addresses repeat for the same seed',
+      }),
+    ),
     clock: Type.Optional(
       Type.Object(
-        { start: Type.Optional(Timestamp), frozen: Type.Optional(Type.Boolean()) },
-        { additionalProperties: false },
+        {
+          start: Type.Optional(described(Timestamp, 'where its time begins (default: now)')),
+          frozen: Type.Optional(Type.Boolean({ description: 'time stands still until advanced' })),
+        },
+        { additionalProperties: false, description: 'its clock' },
       ),
     ),
-    /** fork: a copy of that workspace now, or of one of its checkpoints */
     from: Type.Optional(
       Type.Object(
         {
-          workspace_id: Type.String({ minLength: 1, maxLength: 64 }),
-          checkpoint: Type.Optional(CheckpointName),
+          workspace_id: Type.String({ minLength: 1, maxLength: 64, description: 'the workspace copied' }),
+          checkpoint: Type.Optional(
+            described(CheckpointName, 'one of its checkpoints (default: as it is now)'),
+          ),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          description: 'fork: a copy of that workspace now, or of one of its checkpoints',
+        },
       ),
     ),
-    ephemeral: Type.Optional(Type.Boolean()),
+    ephemeral: Type.Optional(
+      Type.Boolean({ description: 'kept in memory only: gone when the sandbox stops' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -82,13 +97,18 @@ export type Checkpoint = Static<typeof Checkpoint>;
 
 export const CreateCheckpointBody = Type.Object(
   {
-    name: CheckpointName,
+    name: described(CheckpointName, 'words you choose ("paid, before refund")'),
     /**
      * Where a restore (or a fork) puts the moment: at its own sandbox time (`saved`, the default), or
      * at the real current time with every stored time moved by as much (`now`: a demo, whose history
      * should end when it is shown, however long after saving it is restored).
      */
-    restore_at: Type.Optional(StringEnum(['saved', 'now'])),
+    restore_at: Type.Optional(
+      StringEnum(['saved', 'now'], {
+        description:
+          'a restore puts the moment at its own sandbox time (saved, default) or at the real time now, every stored time moved by as much (now)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
