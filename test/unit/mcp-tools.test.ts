@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxClient } from '../../server/cli/client.js';
 import { story } from '../../server/cli/mcp/explain.js';
+import { listed } from '../../server/cli/mcp/server.js';
 import { bodyOf, callOf, queryOf, ToolRefusal } from '../../server/cli/mcp/tool.js';
 import { TOOLS } from '../../server/cli/mcp/tools.js';
-import { listed } from '../../server/cli/mcp.js';
 import type { SandboxEvent } from '../../server/contract/sandbox-state.js';
 import { CheckoutListQuery } from '../../server/contract/views.js';
 import type { Delivery } from '../../server/contract/webhooks.js';
@@ -19,34 +19,39 @@ const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 describe('mcp tools', () => {
   it('split the arguments into path, query and body by the contract schemas', () => {
     // The method and path are the operation table's; the path parameters are encoded.
-    expect(callOf({ operationId: 'sandboxPayCheckout' }, { id: 'a/b' })).toEqual({
+    expect(
+      callOf({ operationId: 'sandboxPayCheckout', pathArg: 'checkout_id' }, { checkout_id: 'a/b' }),
+    ).toEqual({
       method: 'POST',
       path: '/sandbox/checkouts/a%2Fb/payments',
       body: {},
     });
-    expect(() => callOf({ operationId: 'sandboxGetCheckout' }, {})).toThrow(
-      new ToolRefusal('id: is required'),
+    expect(() => callOf({ operationId: 'sandboxGetCheckout', pathArg: 'checkout_id' }, {})).toThrow(
+      new ToolRefusal('checkout_id: is required'),
     );
     const pay = tool('checkout_pay_late');
     expect(Object.keys(pay.input.properties).sort()).toEqual([
       'amount',
       'chain',
-      'id',
+      'checkout_id',
       'method',
       'payer_address',
       'token',
       'txid',
     ]);
-    expect(bodyOf(pay.input, { id: 'x', amount: 5, workspace: 'w' }, { late: true })).toEqual({
-      id: 'x',
+    expect(bodyOf(pay.input, { checkout_id: 'x', amount: 5, workspace: 'w' }, { late: true })).toEqual({
+      checkout_id: 'x',
       amount: 5,
       late: true,
     });
     const list = tool('checkouts_list');
-    expect(list.input.required).toEqual(['id']);
-    const args = { id: 'm', status: 'paid', limit: 5, workspace: 'w' };
+    expect(list.input.required).toEqual(['merchant_id']);
+    const args = { merchant_id: 'm', status: 'paid', limit: 5, workspace: 'w' };
     expect(queryOf(CheckoutListQuery, args)).toEqual({ status: 'paid', limit: 5 });
-    const listCall = callOf({ operationId: 'sandboxListMerchantCheckouts', query: CheckoutListQuery }, args);
+    const listCall = callOf(
+      { operationId: 'sandboxListMerchantCheckouts', pathArg: 'merchant_id', query: CheckoutListQuery },
+      args,
+    );
     expect(listCall.method).toBe('GET');
     expect(listCall.body).toBeUndefined();
     expect(new URL(listCall.path, 'http://x').pathname).toBe('/sandbox/merchants/m/checkouts');
@@ -64,7 +69,7 @@ describe('mcp tools', () => {
 
   it('are listed with the contract schema, plus `workspace` unless fixed or sandbox-wide', () => {
     const partial = listed(tool('checkout_pay_partial'), false);
-    expect(partial.inputSchema.required).toEqual(expect.arrayContaining(['id', 'amount']));
+    expect(partial.inputSchema.required).toEqual(expect.arrayContaining(['checkout_id', 'amount']));
     expect(Object.keys(partial.inputSchema.properties ?? {})).toContain('workspace');
     expect(
       Object.keys(listed(tool('checkout_pay_partial'), true).inputSchema.properties ?? {}),

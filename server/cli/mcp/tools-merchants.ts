@@ -1,62 +1,61 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { OperationId } from '../../contract/call.js';
 import {
-  type Checkout,
-  type CheckoutBase,
+  CheckoutBase,
   type CheckoutInspection,
+  CheckoutPayment,
   CreateCheckoutBody,
   type PaymentResult,
   SimulatePaymentBody,
 } from '../../contract/checkouts.js';
-import { EnvQuery, IdParams, PositiveAmount } from '../../contract/common.js';
+import { PositiveAmount } from '../../contract/common.js';
 import {
-  AddressDepositBody,
-  AddressParams,
-  type Balance,
-  CreditBody,
-  type Deposit,
-  DepositBody,
-  MerchantListQuery,
-  type Payout,
-  PayoutBody,
-} from '../../contract/funds.js';
-import {
-  type ApiKey,
+  ApiKey,
   CreateApiKeyBody,
   type CreatedMerchant,
   CreateMerchantBody,
-  type Merchant,
+  Merchant,
   PatchMerchantBody,
 } from '../../contract/merchants.js';
-import { RefundBody, type RefundResult } from '../../contract/refunds.js';
+import { RefundBody, RefundRecord, RefundResult } from '../../contract/refunds.js';
 import { CheckoutListQuery } from '../../contract/views.js';
 import type { SandboxClient } from '../client.js';
-import { bodyOf, count, merge, money, operationTool, type Tool, ToolRefusal } from './tool.js';
+import {
+  bodyOf,
+  count,
+  described,
+  ID_ARGS,
+  idArg,
+  list,
+  merge,
+  money,
+  operationTool,
+  structured,
+  type Tool,
+  ToolRefusal,
+} from './tool.js';
 
 // Merchants and their keys, checkouts and what the chain does to them, deposits and payouts.
 
-const merchantShape = (m: Merchant) => ({ id: m.id, name: m.name, kyb_status: m.kyb_status });
-const keyShape = (k: ApiKey) => ({
-  id: k.id,
-  name: k.name,
-  role: k.role,
-  key: k.key,
-  revoked: k.revoked_at !== null,
-});
+const MerchantBrief = Type.Pick(Merchant, ['id', 'name', 'kyb_status']);
+const KeyBrief = Type.Pick(ApiKey, ['id', 'name', 'role', 'key', 'revoked_at']);
 
-export const checkoutShape = (c: CheckoutBase) => ({
-  id: c.id,
-  merchant_id: c.merchant_id,
-  status: c.status,
-  amount: c.amount,
-  currency: c.currency,
-  paid_amount: c.paid_amount,
-  refunded_amount: c.refunded_amount,
-  expires_at: c.expires_at,
-  hosted_url: c.hosted_url,
-});
+/** A checkout as the tools answer it: what an agent acts on, the contract's fields. */
+export const CheckoutBrief = Type.Pick(CheckoutBase, [
+  'id',
+  'merchant_id',
+  'status',
+  'amount',
+  'currency',
+  'paid_amount',
+  'refunded_amount',
+  'expires_at',
+  'hosted_url',
+]);
+type CheckoutBrief = Static<typeof CheckoutBrief>;
+export const PaymentBrief = Type.Pick(CheckoutPayment, ['id', 'amount', 'chain', 'token', 'outcome', 'txid']);
 
-export const checkoutWords = (c: CheckoutBase): string =>
+export const checkoutWords = (c: CheckoutBrief): string =>
   `Checkout ${c.id} is ${c.status}: ${money(c.amount, c.currency)}${c.paid_amount ? `, paid ${c.paid_amount}` : ''}; expires ${c.expires_at}.`;
 
 const paymentWords = (r: PaymentResult): string => {
@@ -70,47 +69,54 @@ const paymentWords = (r: PaymentResult): string => {
   return `Transfer of ${p.amount} (minor units) ${what}. ${checkoutWords(r.checkout)}`;
 };
 
-const paymentShape = (r: PaymentResult) => ({
-  payment: {
-    id: r.payment.id,
-    amount: r.payment.amount,
-    chain: r.payment.chain,
-    token: r.payment.token,
-    outcome: r.payment.outcome,
-    txid: r.payment.txid,
-  },
-  checkout: checkoutShape(r.checkout),
-});
-
 /** The merchant's first live key, owner before admin before developer: the key its app would use. */
 async function merchantKey(client: SandboxClient, merchantId: string): Promise<string> {
   const keys = await client.call('sandboxListMerchantApiKeys', { params: { id: merchantId } });
   const rank = (k: ApiKey) => ['owner', 'admin', 'developer'].indexOf(k.role);
   const live = keys.filter((k) => k.revoked_at === null && rank(k) >= 0).sort((a, b) => rank(a) - rank(b));
   if (!live[0])
-    throw new ToolRefusal(`merchant ${merchantId} has no live API key (merchant_key_create makes one)`);
+    throw new ToolRefusal(
+      `merchant ${merchantId} has no live API key: call merchant_key_create {merchant_id: "${merchantId}", name: "app"} first`,
+    );
   return live[0].key;
 }
 
-const ActingMerchant = Type.Object({ merchant_id: IdParams.properties.id });
 // The app's own request, except: merchant_id is the merchant acting (the body's reseller field is
 // not offered), and expires_at may be left out (an hour from sandbox time).
 const CheckoutInput = merge(
-  ActingMerchant,
+  Type.Object({
+    merchant_id: idArg(
+      'merchant_id',
+      `the merchant whose app creates the checkout with its own API key; ${ID_ARGS.merchant_id.description}`,
+    ),
+  }),
   Type.Omit(CreateCheckoutBody, ['merchant_id', 'expires_at']),
-  Type.Object({ expires_at: Type.Optional(CreateCheckoutBody.properties.expires_at) }),
+  Type.Object({
+    expires_at: Type.Optional(
+      described(
+        CreateCheckoutBody.properties.expires_at,
+        'when the checkout stops accepting payments (ISO 8601, sandbox time); default: an hour from now on the sandbox clock (clock_now)',
+      ),
+    ),
+  }),
 );
 
 const createCheckout: Tool = {
   name: 'checkout_create',
+  title: 'Create a checkout',
   description:
-    "Create a checkout as the merchant's app does: POST /v1/checkouts with the merchant's own API key (test environment). `amount` is an integer in the currency's minor units (USDC: 6 decimals, so 25 USDC = 25000000); leave it out for an open amount. `expires_at` defaults to an hour from sandbox time. Answers the checkout with its hosted_url.",
+    "Create a checkout as the merchant's app does: POST /v1/checkouts with the merchant's own API key (test environment). `amount` is an integer in the currency's minor units (USDC: 6 decimals, so 25 USDC = 25000000); leave it out for an open amount. Answers the checkout with its hosted_url.",
   operations: ['sandboxListMerchantApiKeys', 'sandboxGetClock', 'createCheckout'],
   input: CheckoutInput,
+  output: CheckoutBrief,
+  readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
   async run(args, client) {
     const merchantId = args.merchant_id;
     if (typeof merchantId !== 'string' || merchantId === '')
-      throw new ToolRefusal('merchant_id: is required');
+      throw new ToolRefusal('merchant_id: is required (merchants_list or merchant_create gives one)');
     const key = await merchantKey(client, merchantId);
     const body = bodyOf(CreateCheckoutBody, args) ?? {};
     delete body.merchant_id;
@@ -121,241 +127,232 @@ const createCheckout: Tool = {
     const checkout = await client.callWith({ authorization: `Bearer ${key}` }, 'createCheckout', {
       body: body as CreateCheckoutBody,
     });
-    return { words: `Created. ${checkoutWords(checkout)}`, data: checkoutShape(checkout) };
+    return { words: `Created. ${checkoutWords(checkout)}`, data: structured(CheckoutBrief, checkout) };
   },
 };
 
+/** What a transfer did: the checkout's state after it. */
+const CheckoutAfter = Type.Pick(CheckoutBase, [
+  'id',
+  'status',
+  'amount',
+  'currency',
+  'paid_amount',
+  'expires_at',
+]);
+const PaymentAnswer = Type.Object({ payment: PaymentBrief, checkout: CheckoutAfter });
 const Pay = Type.Omit(SimulatePaymentBody, ['late', 'unsupported_chain']);
 const payment = (
   name: string,
+  title: string,
   description: string,
   body: Parameters<typeof merge>[0],
   fixed: Record<string, unknown> = {},
 ): Tool =>
   operationTool<PaymentResult>({
     name,
+    title,
     description,
     operationId: 'sandboxPayCheckout',
-    params: IdParams,
+    pathArg: 'checkout_id',
     body: merge(body),
     fixed,
+    output: PaymentAnswer,
     words: paymentWords,
-    shape: paymentShape,
   });
 
-const checkoutMove = (name: string, operationId: OperationId, description: string): Tool =>
-  operationTool<Checkout>({
+const checkoutMove = (name: string, title: string, operationId: OperationId, description: string): Tool =>
+  operationTool<CheckoutBrief>({
     name,
+    title,
     description,
     operationId,
-    params: IdParams,
+    pathArg: 'checkout_id',
+    destructive: true,
+    idempotent: true,
+    output: CheckoutBrief,
     words: checkoutWords,
-    shape: checkoutShape,
   });
+
+/** A checkout's transfers and refunds as checkout_get answers them. */
+export const CheckoutStory = Type.Object({
+  checkout: CheckoutBrief,
+  received_amount: Type.Integer({ description: 'what the received transfers add up to (minor units)' }),
+  payments: Type.Array(Type.Pick(CheckoutPayment, ['id', 'amount', 'chain', 'outcome', 'created_at']), {
+    description: 'every transfer to the checkout, received, late or on a chain it does not offer',
+  }),
+  refunds: Type.Array(Type.Pick(RefundRecord, ['id', 'amount', 'status_after'])),
+});
 
 export const merchantTools: Tool[] = [
   operationTool<CreatedMerchant>({
     name: 'merchant_create',
+    title: 'Create a merchant',
     description:
       'Create a merchant and its owner API key (svcb_...), the key its app uses on /v1. Answers both ids and the key.',
     operationId: 'sandboxCreateMerchant',
     body: CreateMerchantBody,
+    output: Type.Object({ merchant: MerchantBrief, api_key: KeyBrief }),
     words: (r) => `Created merchant ${r.merchant.name} (${r.merchant.id}) with owner key ${r.api_key.key}.`,
-    shape: (r) => ({ merchant: merchantShape(r.merchant), api_key: keyShape(r.api_key) }),
   }),
   operationTool<Merchant[]>({
     name: 'merchants_list',
+    title: 'List merchants',
     description: 'List the merchants of the workspace: id, name, KYB status (newest first).',
     operationId: 'sandboxListMerchants',
-    words: (list) =>
-      `${count(list.length, 'merchant')}${list.length ? `: ${list.map((m) => `${m.name} (${m.id})`).join(', ')}` : ''}.`,
-    shape: (list) => list.map(merchantShape),
+    output: list(MerchantBrief),
+    words: (items) =>
+      `${count(items.length, 'merchant')}${items.length ? `: ${items.map((m) => `${m.name} (${m.id})`).join(', ')}` : ''}.`,
   }),
   operationTool<Merchant>({
     name: 'merchant_update',
+    title: 'Change a merchant',
     description:
       'Change a merchant: name, kyb_status, or platform_rate (basis points; null: the sandbox setting).',
     operationId: 'sandboxUpdateMerchant',
-    params: IdParams,
+    pathArg: 'merchant_id',
     body: PatchMerchantBody,
+    output: Merchant,
     words: (m) =>
       `Merchant ${m.name} (${m.id}) is now kyb_status ${m.kyb_status}, platform_rate ${m.platform_rate ?? 'from settings'}.`,
   }),
   operationTool<Merchant>({
     name: 'merchant_get',
+    title: 'Get a merchant',
     description: 'One merchant by id: name, legal name, KYB status, platform_rate override.',
     operationId: 'sandboxGetMerchant',
-    params: IdParams,
+    pathArg: 'merchant_id',
+    output: Merchant,
     words: (m) => `Merchant ${m.name} (${m.id}), kyb_status ${m.kyb_status}.`,
   }),
   operationTool<ApiKey>({
     name: 'merchant_key_create',
+    title: 'Create an API key',
     description:
       'Make another API key for the merchant (`role` owner, admin or developer), e.g. to test what a lower role may not do.',
     operationId: 'sandboxCreateMerchantApiKey',
-    params: IdParams,
+    pathArg: 'merchant_id',
     body: CreateApiKeyBody,
+    output: KeyBrief,
     words: (k) => `Key ${k.id} (${k.role}): ${k.key}.`,
-    shape: keyShape,
   }),
   operationTool<undefined>({
     name: 'api_key_revoke',
-    description: "Revoke an API key at once (`id`: the key object's id): /v1 answers 401 to it from now on.",
+    title: 'Revoke an API key',
+    description: 'Revoke an API key at once: /v1 answers 401 to it from now on.',
     operationId: 'sandboxDeleteApiKey',
-    params: IdParams,
-    words: (_, args) => `Revoked key ${String(args.id)}.`,
-    shape: (_, args) => ({ revoked: args.id }),
+    pathArg: 'api_key_id',
+    output: Type.Object({ revoked: idArg('api_key_id', 'the API key revoked') }),
+    words: (_, args) => `Revoked key ${String(args.api_key_id)}.`,
+    shape: (_, args) => ({ revoked: args.api_key_id }),
   }),
   operationTool<ApiKey[]>({
     name: 'merchant_keys',
+    title: "List a merchant's API keys",
     description:
       "A merchant's API keys, full key included (sandbox keys stay viewable): what its app sends as `Authorization: Bearer <key>` on /v1.",
     operationId: 'sandboxListMerchantApiKeys',
-    params: IdParams,
+    pathArg: 'merchant_id',
+    output: list(KeyBrief),
     words: (keys) =>
       `${count(keys.length, 'key')}: ${keys.map((k) => `${k.role} ${k.key}${k.revoked_at ? ' (revoked)' : ''}`).join(', ')}.`,
-    shape: (keys) => keys.map(keyShape),
   }),
   createCheckout,
   operationTool<CheckoutInspection>({
     name: 'checkout_get',
+    title: 'Get a checkout',
     description:
       'A checkout with what the outside world did to it: its status and amounts, the transfers received (and late or wrong-chain ones) and its refunds.',
     operationId: 'sandboxGetCheckout',
-    params: IdParams,
+    pathArg: 'checkout_id',
+    output: CheckoutStory,
     words: (r) =>
       `${checkoutWords(r.checkout)} Received ${r.received_amount} over ${count(r.payments.length, 'transfer')}; ${count(r.refunds.length, 'refund')}.`,
-    shape: (r) => ({
-      checkout: checkoutShape(r.checkout),
-      received_amount: r.received_amount,
-      payments: r.payments.map((p) => ({ id: p.id, amount: p.amount, chain: p.chain, outcome: p.outcome })),
-      refunds: r.refunds.map((f) => ({ id: f.id, amount: f.amount })),
-    }),
   }),
-  operationTool<CheckoutBase[]>({
+  operationTool<CheckoutBrief[]>({
     name: 'checkouts_list',
+    title: "List a merchant's checkouts",
     description:
       "A merchant's checkouts, newest first; filter by status or q (id, part of title or reference).",
     operationId: 'sandboxListMerchantCheckouts',
-    params: IdParams,
+    pathArg: 'merchant_id',
     query: CheckoutListQuery,
-    words: (list) =>
-      `${count(list.length, 'checkout')}${list.length ? `: ${list.map((c) => `${c.id} ${c.status}`).join(', ')}` : ''}.`,
-    shape: (list) => list.map(checkoutShape),
+    describe: { status: 'only checkouts in this status' },
+    output: list(CheckoutBrief),
+    words: (items) =>
+      `${count(items.length, 'checkout')}${items.length ? `: ${items.map((c) => `${c.id} ${c.status}`).join(', ')}` : ''}.`,
   }),
   payment(
     'checkout_pay',
+    'Pay a checkout',
     "The chain detects a transfer to the checkout: without `amount` it pays what is due in full (the checkout becomes paid, then settles ~60 s of sandbox time later); a larger amount overpays. `chain`/`token` pick among the checkout's (default its first).",
     Pay,
   ),
   payment(
     'checkout_pay_partial',
+    'Pay part of a checkout',
     'A transfer of less than the checkout amount (`amount` in minor units, required): the checkout keeps waiting; at expiry it becomes `partial` and checkout.partial fires.',
-    merge(Type.Omit(Pay, ['amount']), Type.Object({ amount: PositiveAmount })),
+    merge(
+      Type.Omit(Pay, ['amount']),
+      Type.Object({
+        amount: described(
+          PositiveAmount,
+          'the amount transferred, less than the checkout amount (minor units)',
+        ),
+      }),
+    ),
   ),
   payment(
     'checkout_pay_late',
+    'Pay a checkout too late',
     'A transfer that arrives after the checkout stopped accepting payments (an active one reaches its expiry first): recorded with outcome `late`, not credited, no event.',
     Pay,
     { late: true },
   ),
   payment(
     'checkout_pay_wrong_chain',
+    'Pay a checkout on the wrong chain',
     'A transfer on `chain` (required), a known chain the checkout does not offer: recorded with outcome `unsupported_chain`, never detected or credited, no event.',
-    merge(Type.Omit(Pay, ['chain']), Type.Object({ chain: Type.String({ minLength: 1, maxLength: 32 }) })),
+    merge(
+      Type.Omit(Pay, ['chain']),
+      Type.Object({
+        chain: Type.String({
+          minLength: 1,
+          maxLength: 32,
+          description: 'a known chain the checkout does not offer (e.g. tron when it offers ethereum)',
+        }),
+      }),
+    ),
     { unsupported_chain: true },
   ),
   checkoutMove(
     'checkout_expire',
+    'Expire a checkout',
     'sandboxExpireCheckout',
     'Expire the checkout now (partial if something was received, else expired); its event fires.',
   ),
   checkoutMove(
     'checkout_cancel',
+    'Cancel a checkout',
     'sandboxCancelCheckout',
     'Cancel the checkout now, as the merchant would; refused in a status that cannot be cancelled.',
   ),
   checkoutMove(
     'checkout_complete',
+    'Settle a paid checkout',
     'sandboxCompleteCheckout',
     'Settle a paid checkout now instead of waiting ~60 s of sandbox time.',
   ),
-  operationTool<RefundResult>({
+  operationTool<Static<typeof RefundResult>>({
     name: 'checkout_refund',
+    title: 'Refund a checkout',
     description:
       'Refund a paid checkout as the merchant (all, or `amount` in minor units); gas is deducted unless gas_fee_payer is "merchant".',
     operationId: 'sandboxRefundCheckout',
-    params: IdParams,
+    pathArg: 'checkout_id',
     body: RefundBody,
+    output: RefundResult,
     words: (r) =>
       `Refunded; checkout ${r.id} ${r.refund_status}, refunded ${r.refunded_amount}, ${r.remaining_amount} remaining (minor units).`,
-  }),
-  operationTool<Deposit>({
-    name: 'deposit_create',
-    description:
-      "An on-chain deposit to the merchant's balance (chain, currency, amount in minor units); deposit.received fires.",
-    operationId: 'sandboxCreateDeposit',
-    query: EnvQuery,
-    body: DepositBody,
-    words: (d) =>
-      `Deposit ${d.id}: ${money(d.amount, d.currency)} on ${d.chain}, credited to ${d.merchant_id}.`,
-  }),
-  operationTool<Deposit>({
-    name: 'static_address_deposit',
-    description:
-      "A transfer to a static deposit address the merchant's app made on /v1 (`address`; currency, amount in minor units): credited to its merchant, deposit.received fires.",
-    operationId: 'sandboxCreateStaticAddressDeposit',
-    params: AddressParams,
-    body: AddressDepositBody,
-    words: (d) => `Deposit ${d.id}: ${money(d.amount, d.currency)} to ${d.address} on ${d.chain}.`,
-  }),
-  operationTool<Balance[]>({
-    name: 'merchant_credit',
-    description:
-      "Credit the merchant's available balance directly (amount in minor units), e.g. before a payout or funding a cardholder.",
-    operationId: 'sandboxCreditMerchant',
-    params: IdParams,
-    query: EnvQuery,
-    body: CreditBody,
-    words: (list) => list.map((b) => `${b.currency}: ${b.available} available, ${b.held} held`).join('; '),
-  }),
-  operationTool<Payout>({
-    name: 'payout_create',
-    description:
-      "A payout from the merchant's balance on the payout rail; `outcome: failed` rehearses a failure (the funds come back). payout.* fires.",
-    operationId: 'sandboxCreatePayout',
-    query: EnvQuery,
-    body: PayoutBody,
-    words: (p) =>
-      `Payout ${p.id}: ${money(p.amount, p.currency)}, ${p.status}${p.failure_reason ? ` (${p.failure_reason})` : ''}.`,
-  }),
-  operationTool<Deposit[]>({
-    name: 'deposits_list',
-    description:
-      "A merchant's on-chain deposits (chain, address, amount in minor units, txid), newest first.",
-    operationId: 'sandboxListMerchantDeposits',
-    params: IdParams,
-    query: MerchantListQuery,
-    words: (list) => `${count(list.length, 'deposit')}.`,
-  }),
-  operationTool<Payout[]>({
-    name: 'payouts_list',
-    description: "A merchant's payouts (amount in minor units, completed or failed, reason), newest first.",
-    operationId: 'sandboxListMerchantPayouts',
-    params: IdParams,
-    query: MerchantListQuery,
-    words: (list) => `${count(list.length, 'payout')}: ${list.map((p) => `${p.id} ${p.status}`).join(', ')}.`,
-  }),
-  operationTool<Balance[]>({
-    name: 'balances',
-    description:
-      "A merchant's balances per currency: available and held (fees held 7 days), integers in minor units.",
-    operationId: 'sandboxListMerchantBalances',
-    params: IdParams,
-    query: EnvQuery,
-    words: (list) =>
-      list.length
-        ? list.map((b) => `${b.currency}: ${b.available} available, ${b.held} held`).join('; ')
-        : 'No balance yet.',
   }),
 ];

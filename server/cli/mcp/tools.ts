@@ -1,5 +1,6 @@
 import type { Tool } from './tool.js';
 import { cardTools } from './tools-cards.js';
+import { fundsTools } from './tools-funds.js';
 import { inspectTools } from './tools-inspect.js';
 import { merchantTools } from './tools-merchants.js';
 import { webhookTools } from './tools-webhooks.js';
@@ -9,6 +10,7 @@ import { worldTools } from './tools-world.js';
 export const TOOLS: readonly Tool[] = [
   ...worldTools,
   ...merchantTools,
+  ...fundsTools,
   ...cardTools,
   ...webhookTools,
   ...inspectTools,
