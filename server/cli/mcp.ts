@@ -68,7 +68,7 @@ export async function mcp(argv: string[]): Promise<number | 'help'> {
   });
   await server.connect(transport);
   process.stderr.write(
-    `svc-sandbox mcp: serving ${toolsIn(toolsets, session.readOnly).length} tools (${toolsets.join(', ')}${session.readOnly ? ', read-only' : ''}) for ${client.baseUrl}${client.workspace ? ` (workspace ${client.workspace})` : ''}\n`,
+    `svc-sandbox mcp: serving ${toolsIn(toolsets, session.readOnly).length + (toolsets.length < TOOLSET_NAMES.length ? 1 : 0)} tools (${toolsets.join(', ')}${session.readOnly ? ', read-only' : ''}) for ${client.baseUrl}${client.workspace ? ` (workspace ${client.workspace})` : ''}\n`,
   );
   await closed;
   return 0;

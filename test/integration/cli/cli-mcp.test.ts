@@ -1,7 +1,9 @@
 import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import AjvModule from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_TOOLS } from '../../../server/cli/mcp/coverage.js';
 import { CLI, cliEnv, ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
@@ -41,25 +43,35 @@ async function connect(url: string, ...flags: string[]): Promise<Client> {
 
 interface Called {
   isError: boolean;
-  words: string;
-  /** the JSON after the line of words (undefined on an error) */
+  /** the structured content (undefined on an error) */
   data: unknown;
+  /** the words beside it (explain's story runs over several lines), or the refusal */
   text: string;
 }
 
+const ajv = new AjvModule.default({ strict: false, allErrors: true });
+addFormats.default(ajv);
+/** Each tool's output schema as the client listed it, to check every answer against. */
+const outputs = new Map<string, Tool['outputSchema']>();
+
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Called> {
+  // The SDK client checks structuredContent against the listed outputSchema itself; ajv again here.
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const first = result.content[0];
   const text = first?.type === 'text' ? first.text : '';
-  // Words (one line; explain's story several), then the JSON alone on the last line.
-  const newline = text.lastIndexOf('\n');
   const isError = result.isError === true;
-  return {
-    isError,
-    text,
-    words: newline === -1 ? text : text.slice(0, newline),
-    data: isError || newline === -1 ? undefined : JSON.parse(text.slice(newline + 1)),
-  };
+  const schema = outputs.get(name);
+  if (!isError && schema) {
+    const validate = ajv.compile(schema);
+    expect(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  }
+  return { isError, text, data: isError ? undefined : result.structuredContent };
+}
+
+async function listTools(client: Client): Promise<Tool[]> {
+  const { tools } = await client.listTools();
+  for (const tool of tools) outputs.set(tool.name, tool.outputSchema);
+  return tools;
 }
 
 async function ok<T>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
@@ -69,26 +81,39 @@ async function ok<T>(client: Client, name: string, args: Record<string, unknown>
 }
 
 describe('svc-sandbox mcp', () => {
-  it('walks an agent through a partial payment: workspace, merchant, checkout, pay part, advance, the checkout.partial webhook in the inbox', {
+  it('walks an agent through a partial payment with the default toolset only, reading structured content: workspace, merchant, inbox, checkout, pay part, advance, the signed checkout.partial, delete', {
     timeout: 60_000,
   }, async () => {
     const url = await sandboxUrl();
     const client = await connect(url);
     expect(client.getServerVersion()?.name).toBe('svc-sandbox');
-    const { tools } = await client.listTools();
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const tools = await listTools(client);
     const names = tools.map((t) => t.name);
+    expect(names.length).toBeLessThanOrEqual(25);
     for (const name of [
+      'workspace_create',
       'merchant_create',
+      'inbox_endpoint_create',
       'checkout_create',
       'checkout_pay_partial',
       'clock_advance',
       'inbox_read',
       'explain',
+      'workspace_delete',
+      'toolsets_enable',
     ])
       expect(names).toContain(name);
+    expect(names).not.toContain('card_issue');
     // The schemas are the contract's: checkout_pay_partial requires an integer amount.
     const partial = tools.find((t) => t.name === 'checkout_pay_partial')!;
-    expect(partial.inputSchema.required).toEqual(expect.arrayContaining(['id', 'amount']));
+    expect(partial.inputSchema.required).toEqual(expect.arrayContaining(['checkout_id', 'amount']));
+    expect(partial.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     expect((partial.inputSchema.properties as Record<string, { type?: string }>).amount?.type).toBe(
       'integer',
     );
@@ -107,7 +132,7 @@ describe('svc-sandbox mcp', () => {
     const endpoint = await ok<{ url: string }>(client, 'inbox_endpoint_create', {
       workspace,
       merchant_id: merchant,
-      name: 'hooks',
+      inbox_name: 'hooks',
     });
     expect(endpoint.url).toBe(`${url}/w/${ws.id}/sandbox/inbox/hooks`);
 
@@ -121,10 +146,11 @@ describe('svc-sandbox mcp', () => {
     expect(checkout).toMatchObject({ status: 'active', amount: 25_000_000 });
     const paid = await call(client, 'checkout_pay_partial', {
       workspace,
-      id: checkout.id,
+      checkout_id: checkout.id,
       amount: 10_000_000,
     });
     expect(paid.isError, paid.text).toBe(false);
+    expect(paid.text).toMatch(/^Transfer of 10000000 \(minor units\) received and credited\./);
     expect(paid.data).toMatchObject({
       payment: { amount: 10_000_000, outcome: 'received' },
       checkout: { id: checkout.id },
@@ -132,7 +158,10 @@ describe('svc-sandbox mcp', () => {
 
     const advanced = await call(client, 'clock_advance', { workspace, seconds: 2 * 3600 });
     expect(advanced.isError, advanced.text).toBe(false);
-    expect(advanced.words).toContain('checkout.partial');
+    expect(advanced.text).toContain('checkout.partial');
+    expect(advanced.data).toMatchObject({
+      fired: { events: expect.arrayContaining([expect.objectContaining({ type: 'checkout.partial' })]) },
+    });
 
     const inbox = await ok<{
       messages: {
@@ -142,7 +171,7 @@ describe('svc-sandbox mcp', () => {
       }[];
     }>(client, 'inbox_read', {
       workspace,
-      name: 'hooks',
+      inbox_name: 'hooks',
       wait_for_event: 'checkout.partial',
       timeout_seconds: 20,
     });
@@ -154,10 +183,16 @@ describe('svc-sandbox mcp', () => {
     expect(webhook?.signature_valid).toBe(true);
 
     // The workspace argument chose: the default workspace saw none of it.
-    expect(await ok<unknown[]>(client, 'merchants_list')).toEqual([]);
+    expect(await ok<{ items: unknown[] }>(client, 'merchants_list')).toEqual({ items: [] });
 
-    const story = await call(client, 'explain', { workspace, id: checkout.id });
+    const story = await call(client, 'explain', { workspace, object_id: checkout.id });
     expect(story.isError, story.text).toBe(false);
+    // The on-chain transfer and what it did to the checkout, before the events it led to.
+    const steps = (story.data as { steps: { kind: string; what: string }[] }).steps;
+    expect(steps[0]).toMatchObject({ kind: 'event', what: expect.stringContaining('checkout.created') });
+    expect(steps.find((s) => s.kind === 'transfer')?.what).toContain(
+      'received: 10000000 of 25000000 credited, 15000000 still due',
+    );
     const lines = story.text.split('\n');
     const created = lines.findIndex((l) => l.includes('checkout.created'));
     const partialLine = lines.findIndex((l) => l.includes('checkout.partial') && l.includes('event'));
@@ -167,13 +202,20 @@ describe('svc-sandbox mcp', () => {
     expect(created).toBeGreaterThan(0);
     expect(partialLine).toBeGreaterThan(created);
     expect(attempt).toBeGreaterThan(partialLine);
+    expect(lines.findIndex((l) => l.includes('transfer of 10000000'))).toBeGreaterThan(created);
+
+    expect(await ok(client, 'workspace_delete', { workspace_id: ws.id })).toEqual({ deleted: ws.id });
+    expect(
+      (await ok<{ items: { id: string }[] }>(client, 'workspaces_list')).items.map((w) => w.id),
+    ).not.toContain(ws.id);
   });
 
   it("answers a refused call as a tool error carrying the sandbox's own message, and keeps serving", {
     timeout: 60_000,
   }, async () => {
     const url = await sandboxUrl();
-    const client = await connect(url);
+    const client = await connect(url, '--toolsets', 'core,checkouts');
+    await listTools(client);
     const { merchant } = await ok<{ merchant: { id: string } }>(client, 'merchant_create', { name: 'Acme' });
     const checkout = await ok<{ id: string }>(client, 'checkout_create', {
       merchant_id: merchant.id,
@@ -181,9 +223,9 @@ describe('svc-sandbox mcp', () => {
       amount: 5_000_000,
       currency: 'USDC',
     });
-    await ok(client, 'checkout_pay', { id: checkout.id });
+    await ok(client, 'checkout_pay', { checkout_id: checkout.id });
 
-    const refused = await call(client, 'checkout_cancel', { id: checkout.id });
+    const refused = await call(client, 'checkout_cancel', { checkout_id: checkout.id });
     expect(refused.isError).toBe(true);
     // The same call made directly: the sandbox refuses it with this message.
     const direct = await fetch(`${url}/sandbox/checkouts/${checkout.id}/cancel`, {
@@ -194,6 +236,11 @@ describe('svc-sandbox mcp', () => {
     const { error } = (await direct.json()) as { error: string };
     expect(direct.status).toBe(400);
     expect(refused.text).toContain(error);
+    // A hint for another client (a body field) comes back as the tool to call, with its arguments.
+    const again = await call(client, 'checkout_pay', { checkout_id: checkout.id });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain(`call checkout_pay_late {checkout_id: "${checkout.id}"}`);
+    expect(again.text).not.toContain('late: true');
 
     const invalid = await call(client, 'clock_advance', { seconds: -5 });
     expect(invalid.isError).toBe(true);
@@ -201,12 +248,21 @@ describe('svc-sandbox mcp', () => {
     const unknown = await call(client, 'merchants_list', { workspace: 'no such workspace' });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/404/);
+    expect(unknown.text).toContain('workspaces_list shows them');
     const missing = await call(client, 'checkout_get', {});
-    expect(missing).toMatchObject({ isError: true, text: 'id: is required' });
+    expect(missing).toMatchObject({ isError: true, text: 'checkout_id: is required' });
+    // A guessed argument is refused by name, never ignored.
+    const guessed = await call(client, 'checkout_get', { id: checkout.id });
+    expect(guessed.isError).toBe(true);
+    expect(guessed.text).toBe(
+      'checkout_get takes no argument id (id: did you mean checkout_id?); it takes: checkout_id, workspace',
+    );
     expect((await call(client, 'no_such_tool')).isError).toBe(true);
+    const elsewhere = await call(client, 'card_issue', {});
+    expect(elsewhere.text).toContain('toolsets_enable {toolsets: ["cards"]}');
 
     // Still serving.
-    expect(await ok<{ status: string }>(client, 'checkout_get', { id: checkout.id })).toMatchObject({
+    expect(await ok<{ status: string }>(client, 'checkout_get', { checkout_id: checkout.id })).toMatchObject({
       checkout: { status: 'paid' },
     });
   });
@@ -215,7 +271,7 @@ describe('svc-sandbox mcp', () => {
     timeout: 60_000,
   }, async () => {
     const url = await sandboxUrl();
-    const client = await connect(url);
+    const client = await connect(url, '--toolsets', 'all');
     const document = (await (await fetch(`${url}/sandbox/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { operationId?: string }>>;
     };
@@ -298,7 +354,7 @@ describe('svc-sandbox mcp', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/GET \/sandbox\/workspaces failed: 40[13]/);
     const client = await connect(url, '--control-token', 'mcp-test-token');
-    expect(await ok<unknown[]>(client, 'merchants_list')).toEqual([]);
+    expect(await ok(client, 'merchants_list')).toEqual({ items: [] });
   });
 
   it('is on --help, details itself on mcp --help, and refuses a bad flag with exit 2', {
@@ -309,9 +365,14 @@ describe('svc-sandbox mcp', () => {
     const help = await runCli(['mcp', '--help'], { timeoutMs: 20_000 });
     expect([help.code, help.stderr]).toEqual([0, '']);
     expect(help.stdout).toContain('Usage: svc-sandbox mcp');
+    expect(help.stdout).toContain('--toolsets');
+    expect(help.stdout).toContain('--read-only');
     const bad = await runCli(['mcp', '--nope'], { timeoutMs: 20_000 });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
+    const unknownSet = await runCli(['mcp', '--toolsets', 'core,nope'], { timeoutMs: 20_000 });
+    expect(unknownSet.code).toBe(2);
+    expect(unknownSet.stderr).toContain('no toolset nope: the toolsets are core, checkouts,');
   });
 
   it('with no sandbox answering: a message on stderr and exit 1, before any handshake', {
