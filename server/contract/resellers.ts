@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { described, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { Email } from './customers.js';
 import { BusinessType, KybStatus } from './merchants.js';
 
@@ -30,12 +30,22 @@ export type ResellerConnection = Static<typeof ResellerConnection>;
  * POST /v1/reseller/connections. The body is the connection's whole terms: a cap left out is no
  * cap, whether the connection is new or re-created (so the same body always gives the same terms).
  */
+const Rate = described(Bps, "the reseller's commission in basis points of each payment (200 = 2%)");
+const MinFee = described(
+  FeeCap,
+  'the smallest commission per payment, in minor units; null or left out: none',
+);
+const MaxFee = described(
+  FeeCap,
+  'the largest commission per payment, in minor units; null or left out: none',
+);
+
 export const CreateConnectionBody = Type.Object(
   {
-    merchant_id: Uuid,
-    rate: Bps,
-    min_fee: Type.Optional(FeeCap),
-    max_fee: Type.Optional(FeeCap),
+    merchant_id: described(Uuid, 'the merchant the reseller earns on'),
+    rate: Rate,
+    min_fee: Type.Optional(MinFee),
+    max_fee: Type.Optional(MaxFee),
   },
   {
     examples: [
@@ -47,9 +57,13 @@ export type CreateConnectionBody = Static<typeof CreateConnectionBody>;
 
 /** PUT /v1/reseller/connections/{id}: rate required; a cap left out stays, null removes it. */
 export const UpdateConnectionBody = Type.Object({
-  rate: Bps,
-  min_fee: Type.Optional(FeeCap),
-  max_fee: Type.Optional(FeeCap),
+  rate: Rate,
+  min_fee: Type.Optional(
+    described(FeeCap, 'the smallest commission per payment; left out: unchanged, null: none'),
+  ),
+  max_fee: Type.Optional(
+    described(FeeCap, 'the largest commission per payment; left out: unchanged, null: none'),
+  ),
 });
 export type UpdateConnectionBody = Static<typeof UpdateConnectionBody>;
 
@@ -63,17 +77,17 @@ export type MerchantConnectionParams = Static<typeof MerchantConnectionParams>;
 
 /** POST /v1/reseller/provision (spec: Provision body). Violations are 400s naming the field. */
 export const ProvisionBody = Type.Object({
-  email: Email,
-  password: Type.String({ minLength: 6, maxLength: 1024 }),
-  full_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  merchant_name: Type.String({ minLength: 1, maxLength: 200 }),
-  legal_name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: described(Email, "the new merchant's owner's email (its login)"),
+  password: Type.String({ minLength: 6, maxLength: 1024, description: "the owner's password" }),
+  full_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the owner's name" })),
+  merchant_name: Type.String({ minLength: 1, maxLength: 200, description: 'the shop name' }),
+  legal_name: Type.String({ minLength: 1, maxLength: 200, description: 'the company name' }),
   country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
-  btype: Type.Optional(BusinessType),
-  website: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-  rate: Bps,
-  min_fee: Type.Optional(FeeCap),
-  max_fee: Type.Optional(FeeCap),
+  btype: Type.Optional(described(BusinessType, 'company (default) or individual')),
+  website: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "the shop's site" })),
+  rate: Rate,
+  min_fee: Type.Optional(MinFee),
+  max_fee: Type.Optional(MaxFee),
 });
 export type ProvisionBody = Static<typeof ProvisionBody>;
 

@@ -437,6 +437,34 @@ describe('mcp calls', () => {
       await ok('card_update', { workspace, card_id: card.id, status: 'locked' });
       await ok('cardholder_get', { workspace, cardholder_id: holder.id });
       await ok('cardholders_list', m);
+      const target = await ok<{ merchant: { id: string } }>('merchant_create', { workspace, name: 'Target' });
+      const connection = await ok<{ id: string }>('reseller_connection_create', {
+        workspace,
+        reseller_id: merchant.id,
+        merchant_id: target.merchant.id,
+        rate: 200,
+      });
+      await ok('reseller_connections_list', m);
+      await ok('reseller_connection_update', {
+        workspace,
+        connection_id: connection.id,
+        rate: 300,
+        max_fee: null,
+      });
+      await ok('reseller_income', { workspace, reseller_id: merchant.id });
+      await ok('merchant_provision', {
+        workspace,
+        reseller_id: merchant.id,
+        env: 'production',
+        email: 'owner@example.com',
+        password: 'secret-123',
+        merchant_name: 'Provisioned',
+        legal_name: 'Provisioned Ltd',
+        country: 'GB',
+        rate: 100,
+      });
+      await ok('reseller_connection_revoke', { workspace, connection_id: connection.id });
+      await ok('reseller_connection_delete', { workspace, connection_id: connection.id });
       await ok('workspace_reset', { workspace });
       await ok('workspace_delete', { workspace_id: ws.id });
       // Every toolset was walked.

@@ -42,19 +42,6 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   sandboxGetInvoice:
     "a read view of what the app made on /v1, which the app reads there; explain tells one object's story",
   sandboxListMerchantStaticAddresses: 'a read view of what the app made on /v1, which the app reads there',
-  sandboxListMerchantResellerConnections:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxCreateMerchantResellerConnection:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxUpdateResellerConnection:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxDeleteResellerConnection:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxRevokeResellerConnection:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxProvisionMerchant: 'resellers (connections, provisioning, income) are not in the agent tool set yet',
-  sandboxGetMerchantResellerIncome:
-    'resellers (connections, provisioning, income) are not in the agent tool set yet',
   sandboxStartRecording:
     "recording turns a person's dashboard clicks into a scenario file; an agent calls the tools itself",
   sandboxGetRecording:

@@ -109,6 +109,16 @@ export const ID_ARGS = {
     schema: Uuid,
     description: "the webhook endpoint's id (webhook_endpoint_create, webhook_endpoints_list)",
   },
+  reseller_id: {
+    listedBy: 'merchants_list',
+    schema: Uuid,
+    description: 'the merchant acting as the reseller (merchant_create, merchants_list)',
+  },
+  connection_id: {
+    listedBy: 'reseller_connections_list {merchant_id}',
+    schema: Uuid,
+    description: "the reseller connection's id (reseller_connection_create, reseller_connections_list)",
+  },
   delivery_id: {
     listedBy: 'deliveries_list',
     schema: Uuid,

@@ -3,6 +3,7 @@ import { cardTools } from './tools-cards.js';
 import { fundsTools } from './tools-funds.js';
 import { inspectTools } from './tools-inspect.js';
 import { merchantTools } from './tools-merchants.js';
+import { resellerTools } from './tools-resellers.js';
 import { webhookTools } from './tools-webhooks.js';
 import { worldTools } from './tools-world.js';
 
@@ -12,6 +13,7 @@ export const TOOLS: readonly Tool[] = [
   ...merchantTools,
   ...fundsTools,
   ...cardTools,
+  ...resellerTools,
   ...webhookTools,
   ...inspectTools,
 ];

@@ -91,6 +91,20 @@ export const TOOLSETS = {
       'card_transactions_list',
     ],
   },
+  resellers: {
+    short: 'connections, provisioning, income',
+    description:
+      "resellers: connections that earn a merchant a commission on another's payments (create, change, revoke, delete), provisioning merchants, reseller income",
+    tools: [
+      'reseller_connection_create',
+      'reseller_connections_list',
+      'reseller_connection_update',
+      'reseller_connection_revoke',
+      'reseller_connection_delete',
+      'merchant_provision',
+      'reseller_income',
+    ],
+  },
   webhooks: {
     short: 'endpoints, chaos, deliveries, events',
     description:
