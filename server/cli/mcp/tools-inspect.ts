@@ -131,31 +131,29 @@ export const inspectTools: Tool[] = [
     output: RequestLogEntry,
     words: (r) => `${r.method} ${r.path} → ${r.status} in ${r.duration_ms} ms at ${r.created_at}.`,
   }),
-  {
-    ...operationTool<Static<typeof VerifyRequestsResult>>({
-      name: 'requests_verify',
-      title: 'Verify the requests the app sent',
-      description:
-        'Check what the app sent: the /v1 requests matching method, path (a route template like /v1/checkouts/{id} or an exact path), env, status, query, body (a subset) and since, against count {eq|gte|lte} (default gte 1). Not ok: the closest requests, each with the fields that differed.',
-      operationId: 'sandboxVerifyRequests',
-      body: VerifyInput,
-      // A POST that only reads the request log.
-      readOnly: true,
-      output: VerifyAnswer,
-      words: (r) =>
-        r.ok
-          ? `Verified: ${count(r.matched, 'matching request')}.`
-          : `Not verified: ${count(r.matched, 'matching request')}${
-              r.near_misses.length
-                ? `; nearest: ${r.near_misses[0]!.request.method} ${r.near_misses[0]!.request.path} (${r.near_misses[0]!.differences.join('; ')})`
-                : ''
-            }.`,
-      shape: (r) => ({
-        ...r,
-        near_misses: r.near_misses.map((m) => ({ id: m.request.id, differences: m.differences })),
-      }),
+  operationTool<Static<typeof VerifyRequestsResult>>({
+    name: 'requests_verify',
+    title: 'Verify the requests the app sent',
+    description:
+      'Check what the app sent: the /v1 requests matching method, path (a route template like /v1/checkouts/{id} or an exact path), env, status, query, body (a subset) and since, against count {eq|gte|lte} (default gte 1). Not ok: the closest requests, each with the fields that differed.',
+    operationId: 'sandboxVerifyRequests',
+    body: VerifyInput,
+    // A POST that only reads the request log.
+    readOnly: true,
+    output: VerifyAnswer,
+    words: (r) =>
+      r.ok
+        ? `Verified: ${count(r.matched, 'matching request')}.`
+        : `Not verified: ${count(r.matched, 'matching request')}${
+            r.near_misses.length
+              ? `; nearest: ${r.near_misses[0]!.request.method} ${r.near_misses[0]!.request.path} (${r.near_misses[0]!.differences.join('; ')})`
+              : ''
+          }.`,
+    shape: (r) => ({
+      ...r,
+      near_misses: r.near_misses.map((m) => ({ id: m.request.id, differences: m.differences })),
     }),
-  },
+  }),
   operationTool<Faults>({
     name: 'faults_get',
     title: 'The API faults in force',
