@@ -20,7 +20,7 @@ export const MCP_USAGE = `Usage: svc-sandbox mcp [--url <url>] [--workspace <id|
 Options:
   --toolsets <names>
                     the toolsets to serve, comma-separated, or all (default: core):
-${TOOLSET_NAMES.map((name) => `                      ${name.padEnd(12)}${TOOLSETS[name].description}`).join('\n')}
+${TOOLSET_NAMES.map((name) => `                      ${name.padEnd(12)}${TOOLSETS[name].short}`).join('\n')}
   --read-only       serve only the tools that change nothing (reads, request verification, explain)
   --control-token <secret>
                     the sandbox's control token (serve --control-token), instead of

@@ -9,7 +9,7 @@ import { TOOLS } from './tools.js';
  */
 export const TOOLSETS = {
   core: {
-    short: 'the common task',
+    short: 'workspaces, merchants, checkouts, payments, clock, inbox, explain',
     description:
       'the common task: workspaces, merchants, checkouts, paying them in full or in part, expiry, the clock, the built-in webhook inbox, explain',
     tools: [
@@ -32,7 +32,7 @@ export const TOOLSETS = {
     ],
   },
   checkouts: {
-    short: 'late and wrong-chain transfers, cancel, settle, refund',
+    short: 'late and wrong-chain transfers, cancel, settle now, refund',
     description:
       "the rest of a checkout's life: transfers that arrive late or on a chain it does not offer, cancel, settle now, refund",
     tools: [
@@ -44,7 +44,7 @@ export const TOOLSETS = {
     ],
   },
   merchants: {
-    short: 'keys, balances, deposits, payouts',
+    short: 'merchant details and keys, balances, deposits, payouts',
     description:
       'merchant details, changes and API keys, balances, credits, deposits (static addresses too) and payouts',
     tools: [
