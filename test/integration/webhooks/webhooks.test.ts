@@ -76,6 +76,12 @@ describe('webhook endpoints', () => {
     expect(list.json()).toHaveLength(1);
     const all = await addEndpoint(sandbox, actor, 'http://127.0.0.1:9/x');
     expect(all.events).toEqual(['*']);
+    const third = await addEndpoint(sandbox, actor, 'http://127.0.0.1:9/y');
+    // Newest first.
+    const listed = await sandbox.apps.test.inject({
+      url: `/sandbox/merchants/${actor.merchantId}/webhook-endpoints`,
+    });
+    expect((listed.json() as Endpoint[]).map((e) => e.id)).toEqual([third.id, all.id, endpoint.id]);
     const del = await sandbox.apps.test.inject({
       method: 'DELETE',
       url: `/sandbox/webhook-endpoints/${endpoint.id}`,
