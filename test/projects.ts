@@ -20,7 +20,8 @@ export const NODE = ['test/{unit,integration,reliability}/**/*.test.ts'];
 /**
  * `npm run test:fast` (SVC_TEST_TIER=fast), for the inner loop: unit and integration in process.
  * It leaves out the browser, the reliability suite, and the tests that run other programs: the
- * built CLI as a user runs it, the npm package packed and installed, the client generators.
+ * built CLI as a user runs it, the npm package packed and installed, the client generators, the
+ * Python kit's suite (pytest in a venv).
  * `npm test` runs them all.
  */
 export const FAST = ['test/{unit,integration}/**/*.test.ts'];
@@ -28,6 +29,7 @@ export const FAST_LEAVES_OUT = [
   'test/integration/cli/**/*.test.ts',
   'test/integration/openapi/openapi-hey-api-client.test.ts',
   'test/integration/openapi/openapi-python-client.test.ts',
+  'test/integration/python/**/*.test.ts',
 ];
 
 /** The dashboard and the hosted pages in a real Chromium. */

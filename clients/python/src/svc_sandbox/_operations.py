@@ -1,5 +1,5 @@
 # The operation table (server/contract/operations.ts) for Python: each operation's method and path
-# by its operationId. Generated, do not edit: `npx vitest run test/unit/python-kit.test.ts
+# by its operationId. Generated, do not edit: `npx vitest run test/unit/python-kit-sources.test.ts
 # --update` rewrites it, and that test fails while this file differs from the table.
 from __future__ import annotations
 

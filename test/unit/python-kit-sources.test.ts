@@ -13,7 +13,7 @@ import { ROOT } from '../helpers/cli.js';
 /**
  * The kit calls the sandbox by operationId, like every client here (server/contract/call.ts): its
  * table of methods and paths is the operation table rendered as Python, compared with the file.
- * `npx vitest run test/unit/python-kit.test.ts --update` rewrites it after `npm run operations`.
+ * `npx vitest run test/unit/python-kit-sources.test.ts --update` rewrites it after `npm run operations`.
  */
 function renderPythonOperations(): string {
   const rows = Object.entries(operations)
@@ -23,7 +23,7 @@ function renderPythonOperations(): string {
     );
   return [
     "# The operation table (server/contract/operations.ts) for Python: each operation's method and path",
-    '# by its operationId. Generated, do not edit: `npx vitest run test/unit/python-kit.test.ts',
+    '# by its operationId. Generated, do not edit: `npx vitest run test/unit/python-kit-sources.test.ts',
     '# --update` rewrites it, and that test fails while this file differs from the table.',
     'from __future__ import annotations',
     '',
