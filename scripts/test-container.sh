@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The container image's test (npm run test:container): makes sure podman and the Dockerfile's base
-# image are here, then runs scripts/test-container.js (build, run, drive, restart, clean up).
+# image are here, then runs scripts/test-container.js (build, run, drive, restart, clean up) and the
+# Python kit's Testcontainers module against the image (scripts/python-kit-container-test.sh).
 #
 #   bash scripts/test-container.sh setup   only the set-up: Debian packages + the stand-in base image
 #   bash scripts/test-container.sh         set-up when missing, then the test
@@ -89,4 +90,6 @@ if [ "${1:-}" = setup ]; then
   podman image ls --filter reference="$BASE_IMAGE" --filter reference="$RUNTIME_IMAGE"
   exit 0
 fi
-exec node scripts/test-container.js "$@"
+node scripts/test-container.js "$@"
+# The Python kit's Testcontainers module against the image just built (scripts/python-kit-container-test.sh).
+bash scripts/python-kit-container-test.sh localhost/svc-sandbox:local
