@@ -63,6 +63,9 @@ function junit(path: string): Record<'tests' | 'failures' | 'errors' | 'skipped'
   };
 }
 
+/** This checkout's built CLI, as SVC_SANDBOX_COMMAND names it for the plugin. */
+const COMMAND = `${process.execPath} ${CLI}`;
+
 let python = '';
 let kitVenv = '';
 
@@ -133,7 +136,7 @@ describe('the Python kit (clients/python) in a consumer project', () => {
   let started = 0;
 
   it('passes against the sandbox the plugin starts (SVC_SANDBOX_COMMAND), workers in parallel', async () => {
-    const { counts, output } = await suite('started', { SVC_SANDBOX_COMMAND: `${process.execPath} ${CLI}` });
+    const { counts, output } = await suite('started', { SVC_SANDBOX_COMMAND: COMMAND });
     expect(output).toMatch(
       /svc-sandbox: starts svc-sandbox serve when a test needs it \(SVC_SANDBOX_COMMAND=/,
     );
@@ -143,7 +146,11 @@ describe('the Python kit (clients/python) in a consumer project', () => {
   it('passes against a sandbox already running (SVC_SANDBOX_URL), and leaves no workspace in it', async () => {
     const sandbox = await startSandbox({ mode: 'child', setEnv: false });
     try {
-      const { counts, output } = await suite('running', { SVC_SANDBOX_URL: sandbox.urls.test });
+      // The command too: test_plugin.py starts sandboxes of its own, to see the plugin do it.
+      const { counts, output } = await suite('running', {
+        SVC_SANDBOX_URL: sandbox.urls.test,
+        SVC_SANDBOX_COMMAND: COMMAND,
+      });
       expect(output).toContain(`svc-sandbox: the sandbox at ${sandbox.urls.test} (SVC_SANDBOX_URL)`);
       expect(counts.tests).toBe(started);
       const listed = (await (await fetch(`${sandbox.urls.test}/sandbox/workspaces`)).json()) as {

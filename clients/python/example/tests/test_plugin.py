@@ -2,8 +2,13 @@
 run's sandbox."""
 
 import json
+import os
 import re
+import shlex
+import shutil
+import stat
 
+import httpx
 import pytest
 
 from svc_sandbox import SandboxRequestError
@@ -91,3 +96,47 @@ def test_no_sandbox_says_both_ways_to_get_one(pytester, monkeypatch, tmp_path):
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(errors=1)
     assert "SVC_SANDBOX_URL=http://127.0.0.1:9 does not answer as a sandbox" in result.stdout.str()
+
+
+def _cli():
+    """The CLI this test starts sandboxes with: SVC_SANDBOX_COMMAND, else svc-sandbox on PATH."""
+    command = os.environ.get("SVC_SANDBOX_COMMAND")
+    parts = shlex.split(command) if command else [shutil.which("svc-sandbox") or ""]
+    parts[0] = shutil.which(parts[0]) or parts[0]
+    if not parts[0]:
+        pytest.fail("this test starts sandboxes of its own: set SVC_SANDBOX_COMMAND or put svc-sandbox on PATH")
+    return parts
+
+
+@pytest.mark.parametrize("found_as", ["svc-sandbox", "npx"])
+def test_the_plugin_starts_serve_when_no_url_is_set_and_stops_it_at_the_end(pytester, monkeypatch, tmp_path, found_as):
+    # A stand-in on PATH records how the plugin called it, then runs the real CLI.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls, urls = tmp_path / "calls.txt", tmp_path / "urls.txt"
+    drop = 'shift 2; ' if found_as == "npx" else ""  # npx --no svc-sandbox <args>
+    stand_in = bin_dir / found_as
+    stand_in.write_text(f'#!/bin/sh\necho "$*" >> {shlex.quote(str(calls))}\n{drop}exec {shlex.join(_cli())} "$@"\n')
+    stand_in.chmod(stand_in.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.delenv("SVC_SANDBOX_URL", raising=False)
+    monkeypatch.delenv("SVC_SANDBOX_COMMAND", raising=False)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]))
+    pytester.makepyfile(
+        test_inner=f"""
+        def test_one(svc_sandbox, workspace):
+            open({str(urls)!r}, "a").write(svc_sandbox.test_url + "\\n")
+            workspace.merchant()
+
+        def test_two(svc_sandbox):
+            open({str(urls)!r}, "a").write(svc_sandbox.test_url + "\\n")
+        """
+    )
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["svc-sandbox: starts svc-sandbox serve when a test needs it (svc-sandbox on PATH, else npx)"])
+    expected = "serve --port 0 --prod-port 0 --db :memory:"
+    assert calls.read_text().splitlines() == [f"--no svc-sandbox {expected}" if found_as == "npx" else expected]
+    started = set(urls.read_text().split())
+    assert len(started) == 1  # one sandbox for the run
+    with pytest.raises(httpx.TransportError):  # and it is stopped at the end
+        httpx.get(f"{started.pop()}/sandbox/health", timeout=2)
