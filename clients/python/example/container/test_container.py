@@ -19,7 +19,9 @@ def test_a_partial_checkout_with_its_webhook_in_the_inbox(workspace):
     shop = workspace.merchant()
     workspace.clock.freeze()
     expires_at = (workspace.clock.now() + timedelta(hours=1)).isoformat()
-    checkout = shop.api.post("/v1/checkouts", json={"title": "Order", "amount": 25_000_000, "expires_at": expires_at}).json()
+    checkout = shop.api.post(
+        "/v1/checkouts", json={"title": "Order", "amount": 25_000_000, "expires_at": expires_at}
+    ).json()
     workspace.pay(checkout, amount=10_000_000)
     assert "checkout.partial" in workspace.clock.advance("2h").event_types
     hook = workspace.wait_for_webhook("checkout.partial", data={"id": checkout["id"]}, timeout=10)

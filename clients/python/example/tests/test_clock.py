@@ -30,7 +30,13 @@ def test_the_marker_starts_the_clock(workspace):
 
 def test_durations_read_as_the_cli_reads_them():
     assert [parse_duration(d) for d in ("90s", "15m", "1h", "2d", "1h30m", "45", 7)] == [
-        90, 900, 3600, 172800, 5400, 45, 7,
+        90,
+        900,
+        3600,
+        172800,
+        5400,
+        45,
+        7,
     ]
     with pytest.raises(ValueError, match="not a duration"):
         parse_duration("2 days")

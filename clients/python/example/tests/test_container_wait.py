@@ -39,7 +39,10 @@ def strategy(run_check_after=0.0):
 
 def test_ready_when_the_engine_reports_healthy():
     container = StandIn(
-        [{**CONFIG, "State": {"Status": "running", "Health": {"Status": s, "Log": [{}]}}} for s in ("starting", "healthy")]
+        [
+            {**CONFIG, "State": {"Status": "running", "Health": {"Status": s, "Log": [{}]}}}
+            for s in ("starting", "healthy")
+        ]
     )
     strategy().wait_until_ready(container)
     assert container.ran == []
@@ -52,6 +55,9 @@ def test_an_engine_that_runs_no_checks_gets_the_images_check_run():
 
 
 def test_unhealthy_or_exited_fails_at_once_with_the_output():
-    for state in ({"Status": "running", "Health": {"Status": "unhealthy", "Log": [{}]}}, {"Status": "exited", "ExitCode": 2}):
+    for state in (
+        {"Status": "running", "Health": {"Status": "unhealthy", "Log": [{}]}},
+        {"Status": "exited", "ExitCode": 2},
+    ):
         with pytest.raises(RuntimeError, match="svc-sandbox ready"):
             strategy(run_check_after=60).wait_until_ready(StandIn([{**CONFIG, "State": state}]))

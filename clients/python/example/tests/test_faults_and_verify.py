@@ -33,5 +33,8 @@ def test_a_failed_verification_names_the_near_misses(workspace, make_checkout):
         workspace.verify(method="POST", path="/v1/checkouts", body={"amount": 5_000_000})
     message = str(failed.value)
     assert message.startswith('expected at least 1 request(s) matching {"method":"POST"')
-    assert re.search(r"near misses:\n  POST /v1/checkouts \(200, [0-9a-f-]+\)\n    body.amount: expected 5000000, actual 1000000", message)
+    assert re.search(
+        r"near misses:\n  POST /v1/checkouts \(200, [0-9a-f-]+\)\n    body.amount: expected 5000000, actual 1000000",
+        message,
+    )
     assert isinstance(failed.value, AssertionError)  # pytest shows it as a test failure

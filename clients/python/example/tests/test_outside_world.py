@@ -46,10 +46,14 @@ def test_a_card_authorized_then_settled_by_the_network(workspace):
         },
     )
     assert applied.status_code == 200, applied.text
-    assert shop.api.post(f"/v1/cardholders/{jane['id']}/fund", json={"amount": 100_000_000, "currency": "USDC"}).is_success
+    assert shop.api.post(
+        f"/v1/cardholders/{jane['id']}/fund", json={"amount": 100_000_000, "currency": "USDC"}
+    ).is_success
     card = shop.api.post(f"/v1/cardholders/{jane['id']}/cards", json={"catalogue": CATALOGUE, "type": "virtual"}).json()
 
-    auth = workspace.authorize(card, 4_500_000, merchant_name="Blue Bottle Café", local_amount=420, local_currency="EUR")
+    auth = workspace.authorize(
+        card, 4_500_000, merchant_name="Blue Bottle Café", local_amount=420, local_currency="EUR"
+    )
     assert auth["status"] == "requested"
     assert workspace.settle(auth)["status"] == "completed"
     hook = workspace.wait_for_webhook("card.transaction", data={"id": auth["id"], "status": "completed"})

@@ -14,7 +14,6 @@ import pytest
 from svc_sandbox import SandboxRequestError
 
 
-
 @pytest.fixture
 def inner(pytester, svc_sandbox, monkeypatch):
     """A pytest run of its own, pointed at this run's sandbox."""
@@ -61,7 +60,8 @@ def test_coverage_over_the_whole_run(inner, tmp_path):
         def paid(workspace):
             shop = workspace.merchant()
             expires_at = (workspace.clock.now() + timedelta(hours=1)).isoformat()
-            checkout = shop.api.post("/v1/checkouts", json={"title": "Order", "amount": 1000000, "expires_at": expires_at}).json()
+            body = {"title": "Order", "amount": 1000000, "expires_at": expires_at}
+            checkout = shop.api.post("/v1/checkouts", json=body).json()
             return workspace.pay(checkout)
         """
     )
@@ -69,7 +69,9 @@ def test_coverage_over_the_whole_run(inner, tmp_path):
     target = tmp_path / "reports" / "coverage.json"
     result = inner.runpytest_inprocess("-p", "no:cacheprovider", f"--svc-sandbox-coverage={target}")
     result.assert_outcomes(passed=2)
-    result.stdout.re_match_lines([r"coverage: \d+ of \d+ event types and \d+ of \d+ state transitions reached, over 2 workspaces"])
+    result.stdout.re_match_lines(
+        [r"coverage: \d+ of \d+ event types and \d+ of \d+ state transitions reached, over 2 workspaces"]
+    )
     report = json.loads(target.read_text())
     counts = {e["type"]: e["count"] for e in report["events"]}
     assert counts["checkout.paid"] == 2 and counts["checkout.created"] == 2
@@ -114,7 +116,7 @@ def test_the_plugin_starts_serve_when_no_url_is_set_and_stops_it_at_the_end(pyte
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     calls, urls = tmp_path / "calls.txt", tmp_path / "urls.txt"
-    drop = 'shift 2; ' if found_as == "npx" else ""  # npx --no svc-sandbox <args>
+    drop = "shift 2; " if found_as == "npx" else ""  # npx --no svc-sandbox <args>
     stand_in = bin_dir / found_as
     stand_in.write_text(f'#!/bin/sh\necho "$*" >> {shlex.quote(str(calls))}\n{drop}exec {shlex.join(_cli())} "$@"\n')
     stand_in.chmod(stand_in.stat().st_mode | stat.S_IXUSR)
@@ -133,7 +135,9 @@ def test_the_plugin_starts_serve_when_no_url_is_set_and_stops_it_at_the_end(pyte
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["svc-sandbox: starts svc-sandbox serve when a test needs it (svc-sandbox on PATH, else npx)"])
+    result.stdout.fnmatch_lines(
+        ["svc-sandbox: starts svc-sandbox serve when a test needs it (svc-sandbox on PATH, else npx)"]
+    )
     expected = "serve --port 0 --prod-port 0 --db :memory:"
     assert calls.read_text().splitlines() == [f"--no svc-sandbox {expected}" if found_as == "npx" else expected]
     started = set(urls.read_text().split())

@@ -30,7 +30,9 @@ def test_merchants_by_name_with_keys_for_both_environments(workspace):
 
 def test_the_inbox_waits_then_names_what_did_arrive(workspace, make_checkout):
     checkout = make_checkout()
-    with pytest.raises(WebhookTimeoutError, match=r"no checkout.paid webhook .* within 0.3 s; received: checkout.created"):
+    with pytest.raises(
+        WebhookTimeoutError, match=r"no checkout.paid webhook .* within 0.3 s; received: checkout.created"
+    ):
         workspace.wait_for_webhook("checkout.paid", timeout=0.3)
     workspace.inbox.clear()
     assert workspace.webhooks() == []

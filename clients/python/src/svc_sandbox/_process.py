@@ -57,8 +57,7 @@ def serve_command(command: str | Sequence[str] | None = None) -> list[str]:
         # --no: the package installed in this project or nothing, never a download.
         return [npx, "--no", "svc-sandbox"]
     raise SandboxStartError(
-        f"svc-sandbox: no sandbox: {URL_ENV} is not set, and neither svc-sandbox nor npx is on PATH; "
-        + HOW_TO_GET_ONE
+        f"svc-sandbox: no sandbox: {URL_ENV} is not set, and neither svc-sandbox nor npx is on PATH; " + HOW_TO_GET_ONE
     )
 
 
@@ -125,9 +124,7 @@ def start_serve(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd
             )
         except OSError as error:
-            raise SandboxStartError(
-                f"svc-sandbox: cannot run {shlex.join(argv)}: {error}; {HOW_TO_GET_ONE}"
-            ) from error
+            raise SandboxStartError(f"svc-sandbox: cannot run {shlex.join(argv)}: {error}; {HOW_TO_GET_ONE}") from error
     deadline = time.monotonic() + timeout
     while True:
         text = log.read_text("utf-8", "replace")

@@ -44,9 +44,7 @@ class Sandbox:
         self.dashboard_url = dashboard_url or f"{self.test_url}/"
         self.control_token = control_token
         #: the control token header, when the sandbox has one
-        self.base_headers: dict[str, str] = (
-            {} if control_token is None else {CONTROL_TOKEN_HEADER: control_token}
-        )
+        self.base_headers: dict[str, str] = {} if control_token is None else {CONTROL_TOKEN_HEADER: control_token}
         self.process = process
         self.http = httpx.Client(timeout=TIMEOUT_S)
         self._call = Caller(self.http, self.test_url, self.base_headers)
@@ -173,4 +171,3 @@ class Sandbox:
 
     def __repr__(self) -> str:
         return f"Sandbox({self.test_url!r})"
-

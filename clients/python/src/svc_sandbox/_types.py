@@ -182,10 +182,7 @@ class VerifyResult:
             answer["matched"],
             dict(answer["count"]),
             tuple(VerifiedRequest.of(r) for r in answer["requests"]),
-            tuple(
-                NearMiss(VerifiedRequest.of(m["request"]), tuple(m["differences"]))
-                for m in answer["near_misses"]
-            ),
+            tuple(NearMiss(VerifiedRequest.of(m["request"]), tuple(m["differences"])) for m in answer["near_misses"]),
         )
 
 

@@ -163,9 +163,7 @@ class Inbox:
                 "; this sandbox has a control token, and its built-in inbox then refuses deliveries "
                 "(401): use a sandbox without one, or a receiver of your own"
             )
-        raise WebhookTimeoutError(
-            f"no {wanted} webhook in the inbox within {timeout:g} s; received: {received}{hint}"
-        )
+        raise WebhookTimeoutError(f"no {wanted} webhook in the inbox within {timeout:g} s; received: {received}{hint}")
 
     def clear(self) -> None:
         """Forgets the deliveries received so far."""
@@ -558,4 +556,3 @@ class Workspace:
 
 def _merchant_id(merchant: Thing | Merchant) -> str:
     return merchant.id if isinstance(merchant, Merchant) else as_id(merchant)
-

@@ -10,11 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Mapping
-from typing import Union
 
 SIGNATURE_HEADER = "X-SVC-Signature"
 
-RawBody = Union[bytes, bytearray, memoryview, str]
+RawBody = bytes | bytearray | memoryview | str
 
 
 class SignatureError(ValueError):
