@@ -35,11 +35,13 @@ def test_a_failed_tests_workspace_is_kept_and_named_the_others_deleted(inner, sv
             assert 1 + 1 == 3
         """
     )
-    result = inner.runpytest_inprocess("-p", "no:cacheprovider")
+    report = tmp_path / "report.xml"
+    result = inner.runpytest_inprocess("-p", "no:cacheprovider", f"--junitxml={report}")
     result.assert_outcomes(passed=1, failed=1)
     output = result.stdout.str()
     kept = re.search(r"workspace kept: test_fails-[0-9a-f]{8} \((ws_\w+)\)", output)
     assert kept, output
+    assert f'<property name="svc_sandbox_workspace" value="{kept.group(1)}" />' in report.read_text()
     assert "test_inner.py::test_fails: workspace kept:" in output  # the summary at the end
     assert f"dashboard: {svc_sandbox.test_url}/?workspace={kept.group(1)}" in output
     # The failed test's workspace is still there, with its merchant; the passing test's is gone.

@@ -273,7 +273,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             f"workspace kept: {made.name} ({made.id})\n  dashboard: {made.dashboard_url}\n  {where}",
         )
     )
-    report.user_properties.append(("svc_sandbox_workspace", made.id))
+    # JUnit XML writes the properties of the teardown's report, which copies the item's.
+    item.user_properties.append(("svc_sandbox_workspace", made.id))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
