@@ -11,7 +11,7 @@ import stat
 import httpx
 import pytest
 
-from svc_sandbox import SandboxRequestError
+from svc_sandbox import Sandbox, SandboxRequestError
 
 
 @pytest.fixture
@@ -146,3 +146,13 @@ def test_the_plugin_starts_serve_when_no_url_is_set_and_stops_it_at_the_end(pyte
     assert len(started) == 1  # one sandbox for the run
     with pytest.raises(httpx.TransportError):  # and it is stopped at the end
         httpx.get(f"{started.pop()}/sandbox/health", timeout=2)
+
+
+def test_outside_pytest_fixtures_a_sandbox_is_started_and_stopped_by_hand():
+    with Sandbox.start(_cli()) as sandbox:
+        assert sandbox.health()["status"] == "ok"
+        with sandbox.workspace(seed="by-hand") as made:
+            assert made.merchant().api.get("/v1/checkouts").json() == []
+        url = sandbox.test_url
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"{url}/sandbox/health", timeout=2)
