@@ -80,3 +80,29 @@ export function closed(stream: NodeJS.EventEmitter): Promise<void> {
     stream.once('close', () => resolve());
   });
 }
+
+/**
+ * A call over the test listener as the dashboard makes it: a control path in workspace `ws` (by
+ * `?workspace=`), a `/v1` path by the key alone. Expects a success and answers the parsed JSON.
+ */
+export async function callInWorkspace(
+  base: string,
+  ws: string,
+  method: string,
+  path: string,
+  body?: object,
+  key?: string,
+): Promise<Record<string, unknown>> {
+  const sep = path.includes('?') ? '&' : '?';
+  const res = await fetch(`${base}${path}${path.startsWith('/v1/') ? '' : `${sep}workspace=${ws}`}`, {
+    method,
+    headers: {
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}

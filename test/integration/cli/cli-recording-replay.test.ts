@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Urls } from '../../../server/sandbox.js';
 import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
+import { callInWorkspace } from '../../helpers/http.js';
 import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 /**
@@ -17,21 +18,8 @@ beforeAll(() => ensureBuilt([join(ROOT, 'dist/server/cli/run.js')]), 180_000);
 
 type Json = Record<string, unknown>;
 
-async function call(urls: Urls, ws: string, method: string, path: string, body?: object, key?: string) {
-  const sep = path.includes('?') ? '&' : '?';
-  const url = `${urls.test}${path}${path.startsWith('/v1/') ? '' : `${sep}workspace=${ws}`}`;
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-  return (text ? JSON.parse(text) : {}) as Json;
-}
+const call = (urls: Urls, ws: string, method: string, path: string, body?: object, key?: string) =>
+  callInWorkspace(urls.test, ws, method, path, body, key);
 
 const usdc = async (urls: Urls, ws: string, merchantId: string) =>
   ((await call(urls, ws, 'GET', `/sandbox/merchants/${merchantId}/balances`)) as unknown as Json[]).find(

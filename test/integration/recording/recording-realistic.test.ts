@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox, Urls } from '../../../server/sandbox.js';
 import { parseScenario } from '../../../server/scenarios/parse.js';
 import { runScenario } from '../../../server/scenarios/run.js';
+import { callInWorkspace } from '../../helpers/http.js';
 import { testSandbox } from '../../helpers/sandbox.js';
 
 /**
@@ -11,23 +12,8 @@ import { testSandbox } from '../../helpers/sandbox.js';
  * in a fresh sandbox, unchanged, and a changed amount makes it fail naming the step.
  */
 
-type Json = Record<string, unknown>;
-
-/** A call over the test listener, in workspace `ws` (by `?workspace=`, as the dashboard does). */
-async function http(urls: Urls, ws: string, method: string, path: string, body?: object, key?: string) {
-  const sep = path.includes('?') ? '&' : '?';
-  const res = await fetch(`${urls.test}${path}${path.startsWith('/v1/') ? '' : `${sep}workspace=${ws}`}`, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  expect(res.status, text).toBeLessThan(300);
-  return (text ? JSON.parse(text) : {}) as Json;
-}
+const http = (urls: Urls, ws: string, method: string, path: string, body?: object, key?: string) =>
+  callInWorkspace(urls.test, ws, method, path, body, key);
 
 /** A workspace holding a merchant with ten checkouts that expire within the hour. */
 async function busyWorkspace(sandbox: Sandbox, urls: Urls) {
