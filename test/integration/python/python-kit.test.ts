@@ -130,6 +130,7 @@ describe('the Python kit (clients/python) in a consumer project', () => {
     const counts = junit(report);
     expect(counts, tail(result.output)).toEqual({ ...counts, failures: 0, errors: 0, skipped: 0 });
     expect(counts.tests).toBeGreaterThanOrEqual(10);
+    console.log(`python kit (${name}): ${counts.tests} tests passed, pytest -n 4`);
     return { counts, output: result.output };
   }
 
