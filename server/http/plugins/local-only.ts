@@ -62,12 +62,15 @@ export interface LocalOnlyOptions {
   /**
    * A shared secret every control call must present (`--control-token`), in the
    * `X-SVC-Control-Token` header or, for the dashboard, the `svc_control_token` cookie.
-   * GET /sandbox/health answers without it (health checks, probes).
+   * GET /sandbox/health answers without it (health checks, probes), and so does the built-in
+   * inbox's receiving end (a webhook receiver: the sandbox's own deliveries carry no token).
    */
   controlToken?: string | undefined;
 }
 
 export const CONTROL_TOKEN_HEADER = 'x-svc-control-token';
+/** The route of the built-in inbox's receiving end (`POST /sandbox/inbox/{name}`). */
+const INBOX_RECEIVE = '/sandbox/inbox/:name';
 export const CONTROL_TOKEN_COOKIE = 'svc_control_token';
 
 /** The value of one cookie of a Cookie header (RFC 6265 syntax; the value %-decoded as the dashboard encodes it). */
@@ -153,6 +156,9 @@ export function localOnly({
     if (
       tokenDigest !== undefined &&
       !(request.method === 'GET' && path === '/sandbox/health') &&
+      // The built-in inbox is a webhook receiver: it takes what is sent to it (the sandbox's own
+      // deliveries carry no token); reading what it kept still takes the token.
+      !(request.method === 'POST' && path === INBOX_RECEIVE) &&
       !tokenMatches(
         (request.headers[CONTROL_TOKEN_HEADER] as string | undefined) ??
           cookieValue(request.headers.cookie, CONTROL_TOKEN_COOKIE),

@@ -113,6 +113,49 @@ describe('the control token', () => {
     expect(wrongCookie.status).toBe(401);
   });
 
+  it("lets the built-in inbox receive the sandbox's own deliveries, while reading it takes the token", async () => {
+    const { sandbox, port } = await started({ controlToken: TOKEN });
+    const base = `http://127.0.0.1:${port}`;
+    const headers = { 'content-type': 'application/json', 'x-svc-control-token': TOKEN };
+    const made = await fetch(`${base}/sandbox/merchants`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Shop' }),
+    });
+    const { merchant, api_key } = (await made.json()) as {
+      merchant: { id: string };
+      api_key: { key: string };
+    };
+    const endpoint = await fetch(`${base}/sandbox/merchants/${merchant.id}/webhook-endpoints`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${base}/sandbox/inbox/qa`, events: ['checkout.created'] }),
+    });
+    expect(endpoint.status).toBe(200);
+    const expires = new Date(sandbox.ctx.clock.now() + 3600_000).toISOString();
+    const checkout = await fetch(`${base}/v1/checkouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${api_key.key}` },
+      body: JSON.stringify({ title: 'Order', amount: 1_000_000, expires_at: expires }),
+    });
+    expect(checkout.status).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const inbox = await fetch(`${base}/sandbox/inboxes/qa`, { headers });
+          return inbox.status === 200 ? ((await inbox.json()) as { messages: unknown[] }).messages.length : 0;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(1);
+    const deliveries = (await (await fetch(`${base}/sandbox/deliveries`, { headers })).json()) as {
+      status: string;
+    }[];
+    expect(deliveries.map((d) => d.status)).toEqual(['delivered']);
+    const host = { host: `127.0.0.1:${port}` };
+    expect((await send('127.0.0.1', port, 'GET', '/sandbox/inboxes/qa', host)).status).toBe(401);
+  });
+
   it('guards the event stream too (header or cookie), and leaves the health check open', async () => {
     const { port } = await started({ controlToken: TOKEN });
     const host = { host: `localhost:${port}` };

@@ -110,13 +110,12 @@ class Inbox:
     """The sandbox's built-in webhook receiver, one per workspace: every merchant the kit makes
     has a webhook endpoint pointing here, so a test reads its deliveries without a server."""
 
-    def __init__(self, call: Caller, name: str, url: str, *, token_required: bool = False) -> None:
+    def __init__(self, call: Caller, name: str, url: str) -> None:
         self._call = call
         self.name = name
         #: where the endpoints deliver: under the workspace's ``/w/<id>`` prefix (a delivery
         #: carries no workspace header), at the address the sandbox reaches itself on
         self.url = url
-        self._token_required = token_required
 
     def messages(self) -> list[Webhook]:
         """Every delivery received so far, oldest first."""
@@ -155,15 +154,7 @@ class Inbox:
         if data is not None:
             wanted += f" (data holding {dict(data)!r})"
         received = words([hook.event or "(not an event)" for hook in seen])
-        hint = ""
-        if not seen and self._token_required:
-            # The inbox's address is under /sandbox, where the token is asked of every request,
-            # and a delivery carries none: the sandbox answers its own deliveries 401.
-            hint = (
-                "; this sandbox has a control token, and its built-in inbox then refuses deliveries "
-                "(401): use a sandbox without one, or a receiver of your own"
-            )
-        raise WebhookTimeoutError(f"no {wanted} webhook in the inbox within {timeout:g} s; received: {received}{hint}")
+        raise WebhookTimeoutError(f"no {wanted} webhook in the inbox within {timeout:g} s; received: {received}")
 
     def clear(self) -> None:
         """Forgets the deliveries received so far."""
@@ -239,7 +230,6 @@ class Workspace:
             self._call,
             "test",
             f"{sandbox.self_url}/w/{self.id}{inbox_path}",
-            token_required=sandbox.control_token is not None,
         )
         self._merchants: dict[str, Merchant] = {}
         self.closed = False
