@@ -8,7 +8,9 @@ A checkpoint is a saved moment of a workspace: its data, clock and settings. Res
 moment back (keep trying branches from "checkout paid, before the refund"); a new workspace can
 start from one too (svc-sandbox workspaces create --from <workspace>:<checkpoint>).
 
-  checkpoint save <name>     save the workspace as it is now (letters, digits, space . _ -)
+  checkpoint save <name>     save the workspace as it is now (letters, digits, space . _ -);
+                             --restore-at now: it comes back at the real current time, every stored
+                             time moved as much (a demo that reads like today whenever restored)
   checkpoint restore <name>  bring back the data, clock and settings of that moment
   checkpoint list            the workspace's checkpoints: name, sandbox time, size
   checkpoint delete <name>   delete one
@@ -17,6 +19,7 @@ Options:
 ${COMMON_HELP}
 Example:
   svc-sandbox checkpoint save paid --workspace qa
+  svc-sandbox checkpoint save demo --restore-at now --workspace Demo
   svc-sandbox checkpoint restore paid --workspace qa
 `;
 
@@ -35,7 +38,7 @@ const kib = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
 
 export async function checkpoint(argv: string[]): Promise<number | 'help'> {
-  const { values, positionals } = parse(argv, {});
+  const { values, positionals } = parse(argv, { 'restore-at': { type: 'string' } });
   if (values.help) return 'help';
   const action = positionals[1];
   const client = clientFor(values);
@@ -44,7 +47,12 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   if (action === 'save') {
     const name = checkpointName(action, positionals[2]);
     noExtra(positionals, 3);
-    const saved = await client.call('sandboxSaveCheckpoint', { body: { name } });
+    const restoreAt = values['restore-at'];
+    if (restoreAt !== undefined && restoreAt !== 'saved' && restoreAt !== 'now')
+      throw new UsageError(`--restore-at is saved (the default) or now; got ${JSON.stringify(restoreAt)}`);
+    const saved = await client.call('sandboxSaveCheckpoint', {
+      body: { name, ...(restoreAt === undefined ? {} : { restore_at: restoreAt }) },
+    });
     if (values.json) json(saved);
     else
       out(
@@ -55,6 +63,7 @@ export async function checkpoint(argv: string[]): Promise<number | 'help'> {
   if (action === 'restore') {
     const name = checkpointName(action, positionals[2]);
     noExtra(positionals, 3);
+    if (values['restore-at'] !== undefined) throw new UsageError('--restore-at goes with checkpoint save');
     const restored = await client.call('sandboxRestoreCheckpoint', { params: { name } });
     if (values.json) json(restored);
     else

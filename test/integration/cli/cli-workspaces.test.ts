@@ -129,6 +129,8 @@ describe('svc-sandbox workspaces', () => {
       ['workspaces', 'delete'],
       ['checkpoint', 'save', 'no/slash'],
       ['checkpoint', 'restore'],
+      ['checkpoint', 'save', 'x', '--restore-at', 'later'],
+      ['checkpoint', 'restore', 'x', '--restore-at', 'now'],
       ['merchants', 'list', '--workspace', ''],
       ['export', '--out', 'x.svcbundle', '--db', 'x.db', '--workspace', 'qa'],
     ]) {
@@ -362,6 +364,12 @@ describe('svc-sandbox checkpoint', () => {
     const missing = await inQa('checkpoint', 'restore', 'paid');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/404/);
+
+    // One saved with --restore-at now comes back at the real current time, not the saved one.
+    expect((await inQa('checkpoint', 'save', 'today', '--restore-at', 'now')).code).toBe(0);
+    const before = Date.now();
+    expect((await inQa('checkpoint', 'restore', 'today')).code).toBe(0);
+    expect(Date.parse((await clockOf(s, w.id)).now)).toBeGreaterThanOrEqual(before - 1000);
   });
 });
 
