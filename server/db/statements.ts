@@ -22,6 +22,24 @@ export interface ChangeSink {
 export const UNWATCHED: ChangeSink = { listening: false, note: () => {} };
 
 const NAMED = /@([A-Za-z_][A-Za-z0-9_]*)/g;
+/** A parameter, `?` or `@name`, outside a quoted string or identifier. */
+const PARAMETER = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\?|@[A-Za-z_][A-Za-z0-9_]*/g;
+const ORDERED = /\b(ORDER\s+BY|LIMIT)\b/i;
+
+/**
+ * A read that orders or limits its rows gets each parameter as a scalar subquery, `(SELECT ?)`: the
+ * same value, the same plan (EXPLAIN QUERY PLAN still searches the index), but the planner no
+ * longer sees the bound value. Seeing it, SQLite (3.54, built with STAT4 by better-sqlite3)
+ * re-prepared such a statement on every run: `WHERE merchant_id = ? AND env = ? ORDER BY rowid
+ * DESC LIMIT ?` cost 29 µs a call on an empty table, 1.3 µs this way; `WHERE checkout_id = ? ORDER
+ * BY rowid` 15.5 µs, 1.0 µs. Every list, every fan-out, every due-job query paid it.
+ */
+export function unplannedParameters(source: string): string {
+  if (!ORDERED.test(source)) return source;
+  return source.replace(PARAMETER, (token) =>
+    token.startsWith("'") || token.startsWith('"') ? token : `(SELECT ${token})`,
+  );
+}
 
 type Statement<P, R> = P extends unknown[] ? Database.Statement<P, R> : Database.Statement<[P], R>;
 
@@ -52,7 +70,7 @@ export class Statements {
     let statement: Database.Statement | undefined;
     const prepared = (): Database.Statement => {
       if (statement === undefined) {
-        const made = this.db.prepare(source);
+        const made = this.db.prepare(unplannedParameters(source));
         if (!made.readonly) {
           throw new Error(`a write is prepared with writeRow() or write(), which report it: ${source}`);
         }

@@ -45,7 +45,12 @@ function plans(db: Db, sql: string[], from: number): { sql: string; plan: string
           ? statement.all(Object.fromEntries(named.map((n) => [n, n === 'limit' || n === 'after' ? 1 : 'x'])))
           : statement.all(...Array.from({ length: positional }, () => 'x'))
       ) as { detail: string }[];
-      return { sql: text.replace(/\s+/g, ' '), plan: rows.map((r) => r.detail).join(' | ') };
+      // A parameter of an ordered read is a scalar subquery (`(SELECT ?)`, server/db/statements.ts):
+      // its own two rows say nothing of how the table is read.
+      const details = rows
+        .map((r) => r.detail)
+        .filter((detail) => !/^SCALAR SUBQUERY \d+$/.test(detail) && detail !== 'SCAN CONSTANT ROW');
+      return { sql: text.replace(/\s+/g, ' '), plan: details.join(' | ') };
     });
 }
 
