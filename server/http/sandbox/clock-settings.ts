@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SandboxClock } from '../../clock.js';
 import { ErrorBody } from '../../contract/common.js';
-import { AdvanceBody, AdvanceResult, ClockState, Health, ResetResult } from '../../contract/sandbox-state.js';
+import { AdvanceBody, AdvanceResult, ClockState } from '../../contract/sandbox-state.js';
 import { Settings, SettingsPatch } from '../../contract/settings.js';
 import type { Fired } from '../../contract/workspaces.js';
 import type { EventRecorder } from '../../domain/events/recorder.js';
 import type { SettingsService } from '../../domain/settings/service.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { WebhookDispatcher } from '../../webhooks/dispatcher.js';
-import { workspaceOf } from '../plugins/workspace-scope.js';
 import type { Use } from '../types.js';
 
 export interface ClockSettingsRoutesDeps {
