@@ -2,8 +2,9 @@
 // definitions (server/http/operation-table.ts). Do not edit: change the route, then run
 // `npm run operations`; a test fails while this file is behind the routes.
 //
-// `operations` holds what a client needs at run time (no schema: the renderer bundles it);
-// `OperationTypes` the contract's types of each one's parameters, query, body and answer.
+// `operations` holds what a client needs at run time, and no more (the renderer bundles it);
+// `OperationTypes` each one's summary and the contract's types of its parameters, query, body and
+// answer.
 
 import type { Static } from 'typebox';
 import type { ApplyBody, AuthorizationBody, Card, CardApplication, CardMoveBody, CardParams, CardTransaction, CardTransactionItem, CardTransactionListQuery, Cardholder, CardholderDetail, CreateCardholderBody, FundBody, IssueCardBody, KeysQuery, KycResultBody, KycState, KycToken, LimitsBody, PatchCardBody, PinResult, PublicKey, ReviewBody, SecretsBody, SecretsResult, SessionBody, SessionQuery, SetPinBody } from './cards.js';
@@ -30,1120 +31,1279 @@ import type { CheckoutListQuery, CustomerDetail, CustomerListQuery, EventListQue
 import type { ConfigureInboxBody, CreateEndpointBody, Delivery, DeliveryQuery, EndpointHealth, Inbox, InboxName, InboxQuery, InboxSummary, ListenSecret, ListenSession, ListenSessionBody, ListenSessionClosed, ResendBody, TestEventBody, UpdateEndpointBody, WebhookEndpoint } from './webhooks.js';
 import type { Checkpoint, CheckpointParams, CreateCheckpointBody, CreateWorkspaceBody, RestoreResult, Workspace, WorkspaceParams } from './workspaces.js';
 
-/** Method, path (`{name}` for each parameter), whether it only reads, and its summary. */
+/** Method, path (`{name}` for each parameter), and whether it only reads. */
 export const operations = {
-  activateInvoice: { method: 'POST', path: '/v1/invoices/{id}/activate', reads: false, summary: "Activate an invoice" },
-  applyForCard: { method: 'POST', path: '/v1/cardholders/{id}/cards/apply', reads: false, summary: "Apply for a card for a cardholder" },
-  createCardholder: { method: 'POST', path: '/v1/cardholders', reads: false, summary: "Create a cardholder" },
-  createCheckout: { method: 'POST', path: '/v1/checkouts', reads: false, summary: "Create a checkout" },
-  createCustomer: { method: 'POST', path: '/v1/customers', reads: false, summary: "Create a customer" },
-  createInvoice: { method: 'POST', path: '/v1/invoices', reads: false, summary: "Create an invoice" },
-  createResellerConnection: { method: 'POST', path: '/v1/reseller/connections', reads: false, summary: "Create a reseller connection" },
-  deleteCheckout: { method: 'DELETE', path: '/v1/checkouts/{id}', reads: false, summary: "Delete a checkout" },
-  deleteCustomer: { method: 'DELETE', path: '/v1/customers/{id}', reads: false, summary: "Delete a customer" },
-  deleteInvoice: { method: 'DELETE', path: '/v1/invoices/{id}', reads: false, summary: "Delete an invoice" },
-  deleteMerchantResellerConnection: { method: 'DELETE', path: '/v1/merchants/{id}/reseller-connections/{connection_id}', reads: false, summary: "Delete a reseller connection of a merchant" },
-  deleteResellerConnection: { method: 'DELETE', path: '/v1/reseller/connections/{connection_id}', reads: false, summary: "Delete a reseller connection" },
-  fundCardholder: { method: 'POST', path: '/v1/cardholders/{id}/fund', reads: false, summary: "Fund a cardholder" },
-  getCardholder: { method: 'GET', path: '/v1/cardholders/{id}', reads: true, summary: "Get a cardholder" },
-  getCardholderCard: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}', reads: true, summary: "Get a card of a cardholder" },
-  getCardPin: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}/pin', reads: true, summary: "Read a card’s PIN (encrypted)" },
-  getCheckout: { method: 'GET', path: '/v1/checkouts/{id}', reads: true, summary: "Get a checkout" },
-  getCustomer: { method: 'GET', path: '/v1/customers/{id}', reads: true, summary: "Get a customer" },
-  getInvoice: { method: 'GET', path: '/v1/invoices/{id}', reads: true, summary: "Get an invoice" },
-  issueCard: { method: 'POST', path: '/v1/cardholders/{id}/cards', reads: false, summary: "Issue a card to a cardholder" },
-  listCardholderCards: { method: 'GET', path: '/v1/cardholders/{id}/cards', reads: true, summary: "List cards of a cardholder" },
-  listCardholders: { method: 'GET', path: '/v1/cardholders', reads: true, summary: "List cardholders" },
-  listCardTransactions: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}/transactions', reads: true, summary: "List transactions of a card" },
-  listCheckouts: { method: 'GET', path: '/v1/checkouts', reads: true, summary: "List checkouts" },
-  listCustomers: { method: 'GET', path: '/v1/customers', reads: true, summary: "List customers" },
-  listIncomingResellerConnections: { method: 'GET', path: '/v1/merchants/{id}/reseller-connections/incoming', reads: true, summary: "List reseller connections made to a merchant" },
-  listInvoices: { method: 'GET', path: '/v1/invoices', reads: true, summary: "List invoices" },
-  listResellerConnections: { method: 'GET', path: '/v1/reseller/connections', reads: true, summary: "List reseller connections" },
-  listStaticAddresses: { method: 'GET', path: '/v1/static-addresses', reads: true, summary: "List static addresses" },
-  listWithdrawChains: { method: 'GET', path: '/v1/withdraw/chains', reads: true, summary: "List withdraw chains" },
-  provisionMerchant: { method: 'POST', path: '/v1/reseller/provision', reads: false, summary: "Provision a merchant" },
-  recallCardholder: { method: 'POST', path: '/v1/cardholders/{id}/recall', reads: false, summary: "Recall a cardholder" },
-  refundCheckout: { method: 'POST', path: '/v1/checkouts/{id}/refund', reads: false, summary: "Refund a checkout" },
-  revealCardSecrets: { method: 'POST', path: '/v1/cardholders/{ch_id}/cards/{card_id}/secrets', reads: false, summary: "Read a card’s PAN and CVC (encrypted)" },
-  sandboxActivateCard: { method: 'POST', path: '/sandbox/cards/{id}/activate', reads: false, summary: "Activate a card" },
-  sandboxAddRecordingExpectation: { method: 'POST', path: '/sandbox/recording/expect', reads: false, summary: "Add an expectation from the current state of a resource to the recording" },
-  sandboxAdvanceClock: { method: 'POST', path: '/sandbox/clock/advance', reads: false, summary: "Advance the clock" },
-  sandboxCancelCard: { method: 'POST', path: '/sandbox/cards/{id}/cancel', reads: false, summary: "Cancel a card" },
-  sandboxCancelCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/cancel', reads: false, summary: "Cancel a checkout" },
-  sandboxCheckReceiver: { method: 'POST', path: '/sandbox/receiver-checks', reads: false, summary: "Grade a webhook receiver" },
-  sandboxClearFaults: { method: 'DELETE', path: '/sandbox/faults', reads: false, summary: "Clear the API faults" },
-  sandboxClearInboxMessages: { method: 'DELETE', path: '/sandbox/inboxes/{name}/messages', reads: false, summary: "Clear the messages of an inbox" },
-  sandboxCompleteCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/complete', reads: false, summary: "Complete a checkout" },
-  sandboxCreateCardAuthorization: { method: 'POST', path: '/sandbox/cards/{id}/authorizations', reads: false, summary: "Create an authorization of a card" },
-  sandboxCreateCardDeposit: { method: 'POST', path: '/sandbox/cards/{id}/deposits', reads: false, summary: "Create a deposit of a card" },
-  sandboxCreateCardholderApplication: { method: 'POST', path: '/sandbox/cardholders/{id}/applications', reads: false, summary: "Create an application of a cardholder" },
-  sandboxCreateCardholderCard: { method: 'POST', path: '/sandbox/cardholders/{id}/cards', reads: false, summary: "Create a card of a cardholder" },
-  sandboxCreateCardRefund: { method: 'POST', path: '/sandbox/cards/{id}/refunds', reads: false, summary: "Create a refund of a card" },
-  sandboxCreateCardSecret: { method: 'POST', path: '/sandbox/cards/{id}/secrets', reads: false, summary: "Create a secret of a card" },
-  sandboxCreateCardWithdrawal: { method: 'POST', path: '/sandbox/cards/{id}/withdrawals', reads: false, summary: "Create a withdrawal of a card" },
-  sandboxCreateDeposit: { method: 'POST', path: '/sandbox/deposits', reads: false, summary: "Create a deposit" },
-  sandboxCreateDepositBurst: { method: 'POST', path: '/sandbox/deposits/bursts', reads: false, summary: "Create a burst of deposits" },
-  sandboxCreateListenSession: { method: 'POST', path: '/sandbox/listen-sessions', reads: false, summary: "Start forwarding every merchant’s webhooks to svc-sandbox listen" },
-  sandboxCreateMerchant: { method: 'POST', path: '/sandbox/merchants', reads: false, summary: "Create a merchant" },
-  sandboxCreateMerchantApiKey: { method: 'POST', path: '/sandbox/merchants/{id}/api-keys', reads: false, summary: "Create an API key of a merchant" },
-  sandboxCreateMerchantCardholder: { method: 'POST', path: '/sandbox/merchants/{id}/cardholders', reads: false, summary: "Create a cardholder of a merchant" },
-  sandboxCreateMerchantCheckout: { method: 'POST', path: '/sandbox/merchants/{id}/checkouts', reads: false, summary: "Create a checkout of a merchant" },
-  sandboxCreateMerchantResellerConnection: { method: 'POST', path: '/sandbox/merchants/{id}/reseller-connections', reads: false, summary: "Create a reseller connection of a merchant" },
-  sandboxCreateMerchantWebhookEndpoint: { method: 'POST', path: '/sandbox/merchants/{id}/webhook-endpoints', reads: false, summary: "Create a webhook endpoint of a merchant" },
-  sandboxCreatePayout: { method: 'POST', path: '/sandbox/payouts', reads: false, summary: "Create a payout" },
-  sandboxCreateStaticAddressDeposit: { method: 'POST', path: '/sandbox/static-addresses/{address}/deposits', reads: false, summary: "Create a deposit of a static address" },
-  sandboxCreateWorkspace: { method: 'POST', path: '/sandbox/workspaces', reads: false, summary: "Create a workspace" },
-  sandboxCreditMerchant: { method: 'POST', path: '/sandbox/merchants/{id}/credit', reads: false, summary: "Credit a merchant" },
-  sandboxDeclineCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/decline', reads: false, summary: "Decline a card transaction" },
-  sandboxDeleteApiKey: { method: 'DELETE', path: '/sandbox/api-keys/{id}', reads: false, summary: "Delete an API key" },
-  sandboxDeleteCheckpoint: { method: 'DELETE', path: '/sandbox/checkpoints/{name}', reads: false, summary: "Delete a checkpoint" },
-  sandboxDeleteListenSession: { method: 'DELETE', path: '/sandbox/listen-sessions/{id}', reads: false, summary: "Stop a listen session and remove its endpoints" },
-  sandboxDeleteResellerConnection: { method: 'DELETE', path: '/sandbox/reseller-connections/{id}', reads: false, summary: "Delete a reseller connection" },
-  sandboxDeleteWebhookEndpoint: { method: 'DELETE', path: '/sandbox/webhook-endpoints/{id}', reads: false, summary: "Delete a webhook endpoint" },
-  sandboxDeleteWorkspace: { method: 'DELETE', path: '/sandbox/workspaces/{id}', reads: false, summary: "Delete a workspace" },
-  sandboxExpireCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/expire', reads: false, summary: "Expire a checkout" },
-  sandboxExportWorkspace: { method: 'GET', path: '/sandbox/export', reads: true, summary: "Export the workspace (or one merchant) as a bundle file" },
-  sandboxFreezeClock: { method: 'POST', path: '/sandbox/clock/freeze', reads: false, summary: "Freeze the clock" },
-  sandboxFundCardholder: { method: 'POST', path: '/sandbox/cardholders/{id}/fund', reads: false, summary: "Fund a cardholder" },
-  sandboxGetCardCatalogue: { method: 'GET', path: '/sandbox/card-catalogue', reads: true, summary: "Get the card catalogue" },
-  sandboxGetCardholder: { method: 'GET', path: '/sandbox/cardholders/{id}', reads: true, summary: "Get a cardholder" },
-  sandboxGetCardTransaction: { method: 'GET', path: '/sandbox/card-transactions/{id}', reads: true, summary: "Get a card transaction" },
-  sandboxGetCheckout: { method: 'GET', path: '/sandbox/checkouts/{id}', reads: true, summary: "Get a checkout" },
-  sandboxGetClock: { method: 'GET', path: '/sandbox/clock', reads: true, summary: "Get the clock" },
-  sandboxGetCoverage: { method: 'GET', path: '/sandbox/coverage', reads: true, summary: "Events and state transitions reached" },
-  sandboxGetCustomer: { method: 'GET', path: '/sandbox/customers/{id}', reads: true, summary: "Get a customer" },
-  sandboxGetDelivery: { method: 'GET', path: '/sandbox/deliveries/{id}', reads: true, summary: "Get a delivery" },
-  sandboxGetFaults: { method: 'GET', path: '/sandbox/faults', reads: true, summary: "Get the API faults" },
-  sandboxGetHealth: { method: 'GET', path: '/sandbox/health', reads: true, summary: "Get the health" },
-  sandboxGetInbox: { method: 'GET', path: '/sandbox/inboxes/{name}', reads: true, summary: "Get an inbox" },
-  sandboxGetInvoice: { method: 'GET', path: '/sandbox/invoices/{id}', reads: true, summary: "Get an invoice" },
-  sandboxGetLibraryScenario: { method: 'GET', path: '/sandbox/scenarios/library/{name}', reads: true, summary: "Get a built-in scenario and its file" },
-  sandboxGetListenSecret: { method: 'GET', path: '/sandbox/listen-secret', reads: true, summary: "Get the signing secret of svc-sandbox listen" },
-  sandboxGetMerchant: { method: 'GET', path: '/sandbox/merchants/{id}', reads: true, summary: "Get a merchant" },
-  sandboxGetMerchantLedger: { method: 'GET', path: '/sandbox/merchants/{id}/ledger', reads: true, summary: "Get the ledger of a merchant" },
-  sandboxGetMerchantResellerIncome: { method: 'GET', path: '/sandbox/merchants/{id}/reseller-income', reads: true, summary: "Get the reseller income of a merchant" },
-  sandboxGetRecording: { method: 'GET', path: '/sandbox/recording', reads: true, summary: "Whether a recording runs, and its steps so far" },
-  sandboxGetRequestLogEntry: { method: 'GET', path: '/sandbox/request-log/{id}', reads: true, summary: "Get a request log entry" },
-  sandboxGetScenarioSchema: { method: 'GET', path: '/sandbox/scenario.schema.json', reads: true, summary: "Get the JSON Schema of scenario files" },
-  sandboxGetSettings: { method: 'GET', path: '/sandbox/settings', reads: true, summary: "Get the settings" },
-  sandboxGetWebhookEndpoint: { method: 'GET', path: '/sandbox/webhook-endpoints/{id}', reads: true, summary: "Get a webhook endpoint" },
-  sandboxGetWebhookEndpointHealth: { method: 'GET', path: '/sandbox/webhook-endpoints/{id}/health', reads: true, summary: "Health of a webhook endpoint" },
-  sandboxGetWorkspace: { method: 'GET', path: '/sandbox/workspaces/{id}', reads: true, summary: "Get a workspace" },
-  sandboxGetWorkspaceContents: { method: 'GET', path: '/sandbox/contents', reads: true, summary: "Count what the workspace holds" },
-  sandboxImportWorkspace: { method: 'POST', path: '/sandbox/import', reads: false, summary: "Import a bundle file, replacing the workspace" },
-  sandboxListCardTransactions: { method: 'GET', path: '/sandbox/cards/{id}/transactions', reads: true, summary: "List transactions of a card" },
-  sandboxListCheckpoints: { method: 'GET', path: '/sandbox/checkpoints', reads: true, summary: "List the checkpoints of the workspace" },
-  sandboxListDeliveries: { method: 'GET', path: '/sandbox/deliveries', reads: true, summary: "List deliveries" },
-  sandboxListInboxes: { method: 'GET', path: '/sandbox/inboxes', reads: true, summary: "List inboxes" },
-  sandboxListKeys: { method: 'GET', path: '/sandbox/keys', reads: true, summary: "List keys" },
-  sandboxListLibraryScenarios: { method: 'GET', path: '/sandbox/scenarios/library', reads: true, summary: "List the built-in scenarios" },
-  sandboxListMerchantApiKeys: { method: 'GET', path: '/sandbox/merchants/{id}/api-keys', reads: true, summary: "List API keys of a merchant" },
-  sandboxListMerchantBalances: { method: 'GET', path: '/sandbox/merchants/{id}/balances', reads: true, summary: "List balances of a merchant" },
-  sandboxListMerchantCardholders: { method: 'GET', path: '/sandbox/merchants/{id}/cardholders', reads: true, summary: "List cardholders of a merchant" },
-  sandboxListMerchantCheckouts: { method: 'GET', path: '/sandbox/merchants/{id}/checkouts', reads: true, summary: "List checkouts of a merchant" },
-  sandboxListMerchantCustomers: { method: 'GET', path: '/sandbox/merchants/{id}/customers', reads: true, summary: "List customers of a merchant" },
-  sandboxListMerchantDeposits: { method: 'GET', path: '/sandbox/merchants/{id}/deposits', reads: true, summary: "List deposits of a merchant" },
-  sandboxListMerchantEvents: { method: 'GET', path: '/sandbox/merchants/{id}/events', reads: true, summary: "List events of a merchant" },
-  sandboxListMerchantInvoices: { method: 'GET', path: '/sandbox/merchants/{id}/invoices', reads: true, summary: "List invoices of a merchant" },
-  sandboxListMerchantPayouts: { method: 'GET', path: '/sandbox/merchants/{id}/payouts', reads: true, summary: "List payouts of a merchant" },
-  sandboxListMerchantResellerConnections: { method: 'GET', path: '/sandbox/merchants/{id}/reseller-connections', reads: true, summary: "List reseller connections of a merchant" },
-  sandboxListMerchants: { method: 'GET', path: '/sandbox/merchants', reads: true, summary: "List merchants" },
-  sandboxListMerchantStaticAddresses: { method: 'GET', path: '/sandbox/merchants/{id}/static-addresses', reads: true, summary: "List static addresses of a merchant" },
-  sandboxListMerchantWebhookEndpoints: { method: 'GET', path: '/sandbox/merchants/{id}/webhook-endpoints', reads: true, summary: "List webhook endpoints of a merchant" },
-  sandboxListRequestLog: { method: 'GET', path: '/sandbox/request-log', reads: true, summary: "List the request log (every /v1 request, newest first)" },
-  sandboxListWebhookEndpointHealth: { method: 'GET', path: '/sandbox/merchants/{id}/webhook-endpoints/health', reads: true, summary: "Health of the webhook endpoints of a merchant" },
-  sandboxListWorkspaces: { method: 'GET', path: '/sandbox/workspaces', reads: true, summary: "List workspaces" },
-  sandboxPayCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/payments', reads: false, summary: "Simulate a payment to a checkout" },
-  sandboxPinCard: { method: 'POST', path: '/sandbox/cards/{id}/pin', reads: false, summary: "Pin a card" },
-  sandboxProvisionMerchant: { method: 'POST', path: '/sandbox/merchants/{id}/provision', reads: false, summary: "Provision a merchant as a reseller" },
-  sandboxRecallCardholder: { method: 'POST', path: '/sandbox/cardholders/{id}/recall', reads: false, summary: "Recall a cardholder" },
-  sandboxReceiveInboxWebhook: { method: 'POST', path: '/sandbox/inbox/{name}', reads: false, summary: "Receive a webhook into an inbox" },
-  sandboxRefundCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/refund', reads: false, summary: "Refund a checkout" },
-  sandboxResendDelivery: { method: 'POST', path: '/sandbox/deliveries/{id}/resend', reads: false, summary: "Resend a delivery to another endpoint" },
-  sandboxReset: { method: 'POST', path: '/sandbox/reset', reads: false, summary: "Reset the workspace" },
-  sandboxRestoreCheckpoint: { method: 'POST', path: '/sandbox/checkpoints/{name}/restore', reads: false, summary: "Restore the workspace to a checkpoint" },
-  sandboxResumeClock: { method: 'POST', path: '/sandbox/clock/resume', reads: false, summary: "Resume the clock" },
-  sandboxRetryDelivery: { method: 'POST', path: '/sandbox/deliveries/{id}/retry', reads: false, summary: "Retry a delivery" },
-  sandboxReverseCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/reverse', reads: false, summary: "Reverse a card transaction" },
-  sandboxReviewCardApplication: { method: 'POST', path: '/sandbox/card-applications/{id}', reads: false, summary: "Review a card application" },
-  sandboxReviewCardholderKyc: { method: 'POST', path: '/sandbox/cardholders/{id}/kyc', reads: false, summary: "Decide a cardholder’s KYC" },
-  sandboxRevokeResellerConnection: { method: 'POST', path: '/sandbox/reseller-connections/{id}/revoke', reads: false, summary: "Revoke a reseller connection" },
-  sandboxRunLibraryScenario: { method: 'POST', path: '/sandbox/scenarios/library/{name}/run', reads: false, summary: "Run a built-in scenario against this sandbox" },
-  sandboxRunScenarios: { method: 'POST', path: '/sandbox/scenarios/run', reads: false, summary: "Run the scenarios" },
-  sandboxSaveCheckpoint: { method: 'POST', path: '/sandbox/checkpoints', reads: false, summary: "Save a checkpoint of the workspace" },
-  sandboxSetFaults: { method: 'PUT', path: '/sandbox/faults', reads: false, summary: "Set the API faults" },
-  sandboxSettleCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/settle', reads: false, summary: "Settle a card transaction" },
-  sandboxStartRecording: { method: 'POST', path: '/sandbox/recording/start', reads: false, summary: "Start recording a scenario" },
-  sandboxStopRecording: { method: 'POST', path: '/sandbox/recording/stop', reads: false, summary: "Stop recording; answers the scenario (YAML)" },
-  sandboxStreamEvents: { method: 'GET', path: '/sandbox/events', reads: true, summary: "Stream events (server-sent events)" },
-  sandboxTestWebhookEndpoint: { method: 'POST', path: '/sandbox/webhook-endpoints/{id}/test', reads: false, summary: "Test a webhook endpoint" },
-  sandboxUpdateCard: { method: 'PATCH', path: '/sandbox/cards/{id}', reads: false, summary: "Update a card" },
-  sandboxUpdateInbox: { method: 'PUT', path: '/sandbox/inboxes/{name}', reads: false, summary: "Update an inbox" },
-  sandboxUpdateMerchant: { method: 'PATCH', path: '/sandbox/merchants/{id}', reads: false, summary: "Update a merchant" },
-  sandboxUpdateResellerConnection: { method: 'PUT', path: '/sandbox/reseller-connections/{id}', reads: false, summary: "Update a reseller connection" },
-  sandboxUpdateSettings: { method: 'PATCH', path: '/sandbox/settings', reads: false, summary: "Update the settings" },
-  sandboxUpdateWebhookEndpoint: { method: 'PATCH', path: '/sandbox/webhook-endpoints/{id}', reads: false, summary: "Update a webhook endpoint" },
-  sandboxVerifyRequests: { method: 'POST', path: '/sandbox/request-log/verify', reads: false, summary: "Verify the requests sent (with near misses)" },
-  setCardPin: { method: 'PUT', path: '/v1/cardholders/{ch_id}/cards/{card_id}/pin', reads: false, summary: "Set a card’s PIN (encrypted)" },
-  startCardholderKyc: { method: 'POST', path: '/v1/cardholders/{id}/kyc', reads: false, summary: "Start KYC for a cardholder" },
-  updateCardholderCard: { method: 'PATCH', path: '/v1/cardholders/{ch_id}/cards/{card_id}', reads: false, summary: "Update a card of a cardholder" },
-  updateCardLimits: { method: 'PUT', path: '/v1/cardholders/{ch_id}/cards/{card_id}/limits', reads: false, summary: "Update the limits of a card" },
-  updateCustomer: { method: 'PUT', path: '/v1/customers/{id}', reads: false, summary: "Update a customer" },
-  updateResellerConnection: { method: 'PUT', path: '/v1/reseller/connections/{connection_id}', reads: false, summary: "Update a reseller connection" },
+  activateInvoice: { method: 'POST', path: '/v1/invoices/{id}/activate', reads: false },
+  applyForCard: { method: 'POST', path: '/v1/cardholders/{id}/cards/apply', reads: false },
+  createCardholder: { method: 'POST', path: '/v1/cardholders', reads: false },
+  createCheckout: { method: 'POST', path: '/v1/checkouts', reads: false },
+  createCustomer: { method: 'POST', path: '/v1/customers', reads: false },
+  createInvoice: { method: 'POST', path: '/v1/invoices', reads: false },
+  createResellerConnection: { method: 'POST', path: '/v1/reseller/connections', reads: false },
+  deleteCheckout: { method: 'DELETE', path: '/v1/checkouts/{id}', reads: false },
+  deleteCustomer: { method: 'DELETE', path: '/v1/customers/{id}', reads: false },
+  deleteInvoice: { method: 'DELETE', path: '/v1/invoices/{id}', reads: false },
+  deleteMerchantResellerConnection: { method: 'DELETE', path: '/v1/merchants/{id}/reseller-connections/{connection_id}', reads: false },
+  deleteResellerConnection: { method: 'DELETE', path: '/v1/reseller/connections/{connection_id}', reads: false },
+  fundCardholder: { method: 'POST', path: '/v1/cardholders/{id}/fund', reads: false },
+  getCardholder: { method: 'GET', path: '/v1/cardholders/{id}', reads: true },
+  getCardholderCard: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}', reads: true },
+  getCardPin: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}/pin', reads: true },
+  getCheckout: { method: 'GET', path: '/v1/checkouts/{id}', reads: true },
+  getCustomer: { method: 'GET', path: '/v1/customers/{id}', reads: true },
+  getInvoice: { method: 'GET', path: '/v1/invoices/{id}', reads: true },
+  issueCard: { method: 'POST', path: '/v1/cardholders/{id}/cards', reads: false },
+  listCardholderCards: { method: 'GET', path: '/v1/cardholders/{id}/cards', reads: true },
+  listCardholders: { method: 'GET', path: '/v1/cardholders', reads: true },
+  listCardTransactions: { method: 'GET', path: '/v1/cardholders/{ch_id}/cards/{card_id}/transactions', reads: true },
+  listCheckouts: { method: 'GET', path: '/v1/checkouts', reads: true },
+  listCustomers: { method: 'GET', path: '/v1/customers', reads: true },
+  listIncomingResellerConnections: { method: 'GET', path: '/v1/merchants/{id}/reseller-connections/incoming', reads: true },
+  listInvoices: { method: 'GET', path: '/v1/invoices', reads: true },
+  listResellerConnections: { method: 'GET', path: '/v1/reseller/connections', reads: true },
+  listStaticAddresses: { method: 'GET', path: '/v1/static-addresses', reads: true },
+  listWithdrawChains: { method: 'GET', path: '/v1/withdraw/chains', reads: true },
+  provisionMerchant: { method: 'POST', path: '/v1/reseller/provision', reads: false },
+  recallCardholder: { method: 'POST', path: '/v1/cardholders/{id}/recall', reads: false },
+  refundCheckout: { method: 'POST', path: '/v1/checkouts/{id}/refund', reads: false },
+  revealCardSecrets: { method: 'POST', path: '/v1/cardholders/{ch_id}/cards/{card_id}/secrets', reads: false },
+  sandboxActivateCard: { method: 'POST', path: '/sandbox/cards/{id}/activate', reads: false },
+  sandboxAddRecordingExpectation: { method: 'POST', path: '/sandbox/recording/expect', reads: false },
+  sandboxAdvanceClock: { method: 'POST', path: '/sandbox/clock/advance', reads: false },
+  sandboxCancelCard: { method: 'POST', path: '/sandbox/cards/{id}/cancel', reads: false },
+  sandboxCancelCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/cancel', reads: false },
+  sandboxCheckReceiver: { method: 'POST', path: '/sandbox/receiver-checks', reads: false },
+  sandboxClearFaults: { method: 'DELETE', path: '/sandbox/faults', reads: false },
+  sandboxClearInboxMessages: { method: 'DELETE', path: '/sandbox/inboxes/{name}/messages', reads: false },
+  sandboxCompleteCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/complete', reads: false },
+  sandboxCreateCardAuthorization: { method: 'POST', path: '/sandbox/cards/{id}/authorizations', reads: false },
+  sandboxCreateCardDeposit: { method: 'POST', path: '/sandbox/cards/{id}/deposits', reads: false },
+  sandboxCreateCardholderApplication: { method: 'POST', path: '/sandbox/cardholders/{id}/applications', reads: false },
+  sandboxCreateCardholderCard: { method: 'POST', path: '/sandbox/cardholders/{id}/cards', reads: false },
+  sandboxCreateCardRefund: { method: 'POST', path: '/sandbox/cards/{id}/refunds', reads: false },
+  sandboxCreateCardSecret: { method: 'POST', path: '/sandbox/cards/{id}/secrets', reads: false },
+  sandboxCreateCardWithdrawal: { method: 'POST', path: '/sandbox/cards/{id}/withdrawals', reads: false },
+  sandboxCreateDeposit: { method: 'POST', path: '/sandbox/deposits', reads: false },
+  sandboxCreateDepositBurst: { method: 'POST', path: '/sandbox/deposits/bursts', reads: false },
+  sandboxCreateListenSession: { method: 'POST', path: '/sandbox/listen-sessions', reads: false },
+  sandboxCreateMerchant: { method: 'POST', path: '/sandbox/merchants', reads: false },
+  sandboxCreateMerchantApiKey: { method: 'POST', path: '/sandbox/merchants/{id}/api-keys', reads: false },
+  sandboxCreateMerchantCardholder: { method: 'POST', path: '/sandbox/merchants/{id}/cardholders', reads: false },
+  sandboxCreateMerchantCheckout: { method: 'POST', path: '/sandbox/merchants/{id}/checkouts', reads: false },
+  sandboxCreateMerchantResellerConnection: { method: 'POST', path: '/sandbox/merchants/{id}/reseller-connections', reads: false },
+  sandboxCreateMerchantWebhookEndpoint: { method: 'POST', path: '/sandbox/merchants/{id}/webhook-endpoints', reads: false },
+  sandboxCreatePayout: { method: 'POST', path: '/sandbox/payouts', reads: false },
+  sandboxCreateStaticAddressDeposit: { method: 'POST', path: '/sandbox/static-addresses/{address}/deposits', reads: false },
+  sandboxCreateWorkspace: { method: 'POST', path: '/sandbox/workspaces', reads: false },
+  sandboxCreditMerchant: { method: 'POST', path: '/sandbox/merchants/{id}/credit', reads: false },
+  sandboxDeclineCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/decline', reads: false },
+  sandboxDeleteApiKey: { method: 'DELETE', path: '/sandbox/api-keys/{id}', reads: false },
+  sandboxDeleteCheckpoint: { method: 'DELETE', path: '/sandbox/checkpoints/{name}', reads: false },
+  sandboxDeleteListenSession: { method: 'DELETE', path: '/sandbox/listen-sessions/{id}', reads: false },
+  sandboxDeleteResellerConnection: { method: 'DELETE', path: '/sandbox/reseller-connections/{id}', reads: false },
+  sandboxDeleteWebhookEndpoint: { method: 'DELETE', path: '/sandbox/webhook-endpoints/{id}', reads: false },
+  sandboxDeleteWorkspace: { method: 'DELETE', path: '/sandbox/workspaces/{id}', reads: false },
+  sandboxExpireCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/expire', reads: false },
+  sandboxExportWorkspace: { method: 'GET', path: '/sandbox/export', reads: true },
+  sandboxFreezeClock: { method: 'POST', path: '/sandbox/clock/freeze', reads: false },
+  sandboxFundCardholder: { method: 'POST', path: '/sandbox/cardholders/{id}/fund', reads: false },
+  sandboxGetCardCatalogue: { method: 'GET', path: '/sandbox/card-catalogue', reads: true },
+  sandboxGetCardholder: { method: 'GET', path: '/sandbox/cardholders/{id}', reads: true },
+  sandboxGetCardTransaction: { method: 'GET', path: '/sandbox/card-transactions/{id}', reads: true },
+  sandboxGetCheckout: { method: 'GET', path: '/sandbox/checkouts/{id}', reads: true },
+  sandboxGetClock: { method: 'GET', path: '/sandbox/clock', reads: true },
+  sandboxGetCoverage: { method: 'GET', path: '/sandbox/coverage', reads: true },
+  sandboxGetCustomer: { method: 'GET', path: '/sandbox/customers/{id}', reads: true },
+  sandboxGetDelivery: { method: 'GET', path: '/sandbox/deliveries/{id}', reads: true },
+  sandboxGetFaults: { method: 'GET', path: '/sandbox/faults', reads: true },
+  sandboxGetHealth: { method: 'GET', path: '/sandbox/health', reads: true },
+  sandboxGetInbox: { method: 'GET', path: '/sandbox/inboxes/{name}', reads: true },
+  sandboxGetInvoice: { method: 'GET', path: '/sandbox/invoices/{id}', reads: true },
+  sandboxGetLibraryScenario: { method: 'GET', path: '/sandbox/scenarios/library/{name}', reads: true },
+  sandboxGetListenSecret: { method: 'GET', path: '/sandbox/listen-secret', reads: true },
+  sandboxGetMerchant: { method: 'GET', path: '/sandbox/merchants/{id}', reads: true },
+  sandboxGetMerchantLedger: { method: 'GET', path: '/sandbox/merchants/{id}/ledger', reads: true },
+  sandboxGetMerchantResellerIncome: { method: 'GET', path: '/sandbox/merchants/{id}/reseller-income', reads: true },
+  sandboxGetRecording: { method: 'GET', path: '/sandbox/recording', reads: true },
+  sandboxGetRequestLogEntry: { method: 'GET', path: '/sandbox/request-log/{id}', reads: true },
+  sandboxGetScenarioSchema: { method: 'GET', path: '/sandbox/scenario.schema.json', reads: true },
+  sandboxGetSettings: { method: 'GET', path: '/sandbox/settings', reads: true },
+  sandboxGetWebhookEndpoint: { method: 'GET', path: '/sandbox/webhook-endpoints/{id}', reads: true },
+  sandboxGetWebhookEndpointHealth: { method: 'GET', path: '/sandbox/webhook-endpoints/{id}/health', reads: true },
+  sandboxGetWorkspace: { method: 'GET', path: '/sandbox/workspaces/{id}', reads: true },
+  sandboxGetWorkspaceContents: { method: 'GET', path: '/sandbox/contents', reads: true },
+  sandboxImportWorkspace: { method: 'POST', path: '/sandbox/import', reads: false },
+  sandboxListCardTransactions: { method: 'GET', path: '/sandbox/cards/{id}/transactions', reads: true },
+  sandboxListCheckpoints: { method: 'GET', path: '/sandbox/checkpoints', reads: true },
+  sandboxListDeliveries: { method: 'GET', path: '/sandbox/deliveries', reads: true },
+  sandboxListInboxes: { method: 'GET', path: '/sandbox/inboxes', reads: true },
+  sandboxListKeys: { method: 'GET', path: '/sandbox/keys', reads: true },
+  sandboxListLibraryScenarios: { method: 'GET', path: '/sandbox/scenarios/library', reads: true },
+  sandboxListMerchantApiKeys: { method: 'GET', path: '/sandbox/merchants/{id}/api-keys', reads: true },
+  sandboxListMerchantBalances: { method: 'GET', path: '/sandbox/merchants/{id}/balances', reads: true },
+  sandboxListMerchantCardholders: { method: 'GET', path: '/sandbox/merchants/{id}/cardholders', reads: true },
+  sandboxListMerchantCheckouts: { method: 'GET', path: '/sandbox/merchants/{id}/checkouts', reads: true },
+  sandboxListMerchantCustomers: { method: 'GET', path: '/sandbox/merchants/{id}/customers', reads: true },
+  sandboxListMerchantDeposits: { method: 'GET', path: '/sandbox/merchants/{id}/deposits', reads: true },
+  sandboxListMerchantEvents: { method: 'GET', path: '/sandbox/merchants/{id}/events', reads: true },
+  sandboxListMerchantInvoices: { method: 'GET', path: '/sandbox/merchants/{id}/invoices', reads: true },
+  sandboxListMerchantPayouts: { method: 'GET', path: '/sandbox/merchants/{id}/payouts', reads: true },
+  sandboxListMerchantResellerConnections: { method: 'GET', path: '/sandbox/merchants/{id}/reseller-connections', reads: true },
+  sandboxListMerchants: { method: 'GET', path: '/sandbox/merchants', reads: true },
+  sandboxListMerchantStaticAddresses: { method: 'GET', path: '/sandbox/merchants/{id}/static-addresses', reads: true },
+  sandboxListMerchantWebhookEndpoints: { method: 'GET', path: '/sandbox/merchants/{id}/webhook-endpoints', reads: true },
+  sandboxListRequestLog: { method: 'GET', path: '/sandbox/request-log', reads: true },
+  sandboxListWebhookEndpointHealth: { method: 'GET', path: '/sandbox/merchants/{id}/webhook-endpoints/health', reads: true },
+  sandboxListWorkspaces: { method: 'GET', path: '/sandbox/workspaces', reads: true },
+  sandboxPayCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/payments', reads: false },
+  sandboxPinCard: { method: 'POST', path: '/sandbox/cards/{id}/pin', reads: false },
+  sandboxProvisionMerchant: { method: 'POST', path: '/sandbox/merchants/{id}/provision', reads: false },
+  sandboxRecallCardholder: { method: 'POST', path: '/sandbox/cardholders/{id}/recall', reads: false },
+  sandboxReceiveInboxWebhook: { method: 'POST', path: '/sandbox/inbox/{name}', reads: false },
+  sandboxRefundCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/refund', reads: false },
+  sandboxResendDelivery: { method: 'POST', path: '/sandbox/deliveries/{id}/resend', reads: false },
+  sandboxReset: { method: 'POST', path: '/sandbox/reset', reads: false },
+  sandboxRestoreCheckpoint: { method: 'POST', path: '/sandbox/checkpoints/{name}/restore', reads: false },
+  sandboxResumeClock: { method: 'POST', path: '/sandbox/clock/resume', reads: false },
+  sandboxRetryDelivery: { method: 'POST', path: '/sandbox/deliveries/{id}/retry', reads: false },
+  sandboxReverseCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/reverse', reads: false },
+  sandboxReviewCardApplication: { method: 'POST', path: '/sandbox/card-applications/{id}', reads: false },
+  sandboxReviewCardholderKyc: { method: 'POST', path: '/sandbox/cardholders/{id}/kyc', reads: false },
+  sandboxRevokeResellerConnection: { method: 'POST', path: '/sandbox/reseller-connections/{id}/revoke', reads: false },
+  sandboxRunLibraryScenario: { method: 'POST', path: '/sandbox/scenarios/library/{name}/run', reads: false },
+  sandboxRunScenarios: { method: 'POST', path: '/sandbox/scenarios/run', reads: false },
+  sandboxSaveCheckpoint: { method: 'POST', path: '/sandbox/checkpoints', reads: false },
+  sandboxSetFaults: { method: 'PUT', path: '/sandbox/faults', reads: false },
+  sandboxSettleCardTransaction: { method: 'POST', path: '/sandbox/card-transactions/{id}/settle', reads: false },
+  sandboxStartRecording: { method: 'POST', path: '/sandbox/recording/start', reads: false },
+  sandboxStopRecording: { method: 'POST', path: '/sandbox/recording/stop', reads: false },
+  sandboxStreamEvents: { method: 'GET', path: '/sandbox/events', reads: true },
+  sandboxTestWebhookEndpoint: { method: 'POST', path: '/sandbox/webhook-endpoints/{id}/test', reads: false },
+  sandboxUpdateCard: { method: 'PATCH', path: '/sandbox/cards/{id}', reads: false },
+  sandboxUpdateInbox: { method: 'PUT', path: '/sandbox/inboxes/{name}', reads: false },
+  sandboxUpdateMerchant: { method: 'PATCH', path: '/sandbox/merchants/{id}', reads: false },
+  sandboxUpdateResellerConnection: { method: 'PUT', path: '/sandbox/reseller-connections/{id}', reads: false },
+  sandboxUpdateSettings: { method: 'PATCH', path: '/sandbox/settings', reads: false },
+  sandboxUpdateWebhookEndpoint: { method: 'PATCH', path: '/sandbox/webhook-endpoints/{id}', reads: false },
+  sandboxVerifyRequests: { method: 'POST', path: '/sandbox/request-log/verify', reads: false },
+  setCardPin: { method: 'PUT', path: '/v1/cardholders/{ch_id}/cards/{card_id}/pin', reads: false },
+  startCardholderKyc: { method: 'POST', path: '/v1/cardholders/{id}/kyc', reads: false },
+  updateCardholderCard: { method: 'PATCH', path: '/v1/cardholders/{ch_id}/cards/{card_id}', reads: false },
+  updateCardLimits: { method: 'PUT', path: '/v1/cardholders/{ch_id}/cards/{card_id}/limits', reads: false },
+  updateCustomer: { method: 'PUT', path: '/v1/customers/{id}', reads: false },
+  updateResellerConnection: { method: 'PUT', path: '/v1/reseller/connections/{connection_id}', reads: false },
 } as const;
 
-/** The contract types of each operation: path parameters, query, body, and its answer on success. */
+/** Each operation's summary, and its contract types: path parameters, query, body, its answer on success. */
 export interface OperationTypes {
   activateInvoice: {
+    summary: "Activate an invoice";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof ActivateInvoiceBody>;
     answer: Static<typeof ActivatedInvoice>;
   };
   applyForCard: {
+    summary: "Apply for a card for a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof ApplyBody>;
     answer: Static<typeof CardApplication>;
   };
   createCardholder: {
+    summary: "Create a cardholder";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateCardholderBody>;
     answer: Static<typeof Cardholder>;
   };
   createCheckout: {
+    summary: "Create a checkout";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateCheckoutBody>;
     answer: Static<typeof Checkout>;
   };
   createCustomer: {
+    summary: "Create a customer";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateCustomerBody>;
     answer: Static<typeof Customer>;
   };
   createInvoice: {
+    summary: "Create an invoice";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateInvoiceBody>;
     answer: Static<typeof Invoice>;
   };
   createResellerConnection: {
+    summary: "Create a reseller connection";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateConnectionBody>;
     answer: Static<typeof ResellerConnection>;
   };
   deleteCheckout: {
+    summary: "Delete a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   deleteCustomer: {
+    summary: "Delete a customer";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   deleteInvoice: {
+    summary: "Delete an invoice";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   deleteMerchantResellerConnection: {
+    summary: "Delete a reseller connection of a merchant";
     params: Static<typeof MerchantConnectionParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof ResellerConnection>;
   };
   deleteResellerConnection: {
+    summary: "Delete a reseller connection";
     params: Static<typeof ConnectionParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   fundCardholder: {
+    summary: "Fund a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof FundBody>;
     answer: undefined;
   };
   getCardholder: {
+    summary: "Get a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Cardholder>;
   };
   getCardholderCard: {
+    summary: "Get a card of a cardholder";
     params: Static<typeof CardParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Card>;
   };
   getCardPin: {
+    summary: "Read a card’s PIN (encrypted)";
     params: Static<typeof CardParams>;
     query: Static<typeof SessionQuery>;
     body: undefined;
     answer: Static<typeof PinResult>;
   };
   getCheckout: {
+    summary: "Get a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkout>;
   };
   getCustomer: {
+    summary: "Get a customer";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Customer>;
   };
   getInvoice: {
+    summary: "Get an invoice";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Invoice>;
   };
   issueCard: {
+    summary: "Issue a card to a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof IssueCardBody>;
     answer: Static<typeof Card>;
   };
   listCardholderCards: {
+    summary: "List cards of a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Card>[];
   };
   listCardholders: {
+    summary: "List cardholders";
     params: undefined;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof Cardholder>[];
   };
   listCardTransactions: {
+    summary: "List transactions of a card";
     params: Static<typeof CardParams>;
     query: Static<typeof CardTransactionListQuery>;
     body: undefined;
     answer: Static<typeof CardTransactionItem>[];
   };
   listCheckouts: {
+    summary: "List checkouts";
     params: undefined;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof CheckoutBase>[];
   };
   listCustomers: {
+    summary: "List customers";
     params: undefined;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof Customer>[];
   };
   listIncomingResellerConnections: {
+    summary: "List reseller connections made to a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof ResellerConnection>[];
   };
   listInvoices: {
+    summary: "List invoices";
     params: undefined;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof Invoice>[];
   };
   listResellerConnections: {
+    summary: "List reseller connections";
     params: undefined;
     query: Static<typeof ListQuery>;
     body: undefined;
     answer: Static<typeof ResellerConnection>[];
   };
   listStaticAddresses: {
+    summary: "List static addresses";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof StaticAddress>[];
   };
   listWithdrawChains: {
+    summary: "List withdraw chains";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof WithdrawChains>;
   };
   provisionMerchant: {
+    summary: "Provision a merchant";
     params: undefined;
     query: undefined;
     body: Static<typeof ProvisionBody>;
     answer: Static<typeof ProvisionResult>;
   };
   recallCardholder: {
+    summary: "Recall a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof FundBody>;
     answer: undefined;
   };
   refundCheckout: {
+    summary: "Refund a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof RefundBody>;
     answer: Static<typeof RefundResult>;
   };
   revealCardSecrets: {
+    summary: "Read a card’s PAN and CVC (encrypted)";
     params: Static<typeof CardParams>;
     query: Static<typeof SessionQuery>;
     body: Static<typeof SecretsBody>;
     answer: Static<typeof SecretsResult>;
   };
   sandboxActivateCard: {
+    summary: "Activate a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Card>;
   };
   sandboxAddRecordingExpectation: {
+    summary: "Add an expectation from the current state of a resource to the recording";
     params: undefined;
     query: undefined;
     body: Static<typeof RecordingExpectBody>;
     answer: Static<typeof RecordingExpectResult>;
   };
   sandboxAdvanceClock: {
+    summary: "Advance the clock";
     params: undefined;
     query: undefined;
     body: Static<typeof AdvanceBody>;
     answer: Static<typeof AdvanceResult>;
   };
   sandboxCancelCard: {
+    summary: "Cancel a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Card>;
   };
   sandboxCancelCheckout: {
+    summary: "Cancel a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkout>;
   };
   sandboxCheckReceiver: {
+    summary: "Grade a webhook receiver";
     params: undefined;
     query: undefined;
     body: Static<typeof ReceiverCheckBody>;
     answer: Static<typeof ReceiverCheckResult>;
   };
   sandboxClearFaults: {
+    summary: "Clear the API faults";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxClearInboxMessages: {
+    summary: "Clear the messages of an inbox";
     params: Static<typeof InboxName>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxCompleteCheckout: {
+    summary: "Complete a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkout>;
   };
   sandboxCreateCardAuthorization: {
+    summary: "Create an authorization of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof AuthorizationBody>;
     answer: Static<typeof CardTransaction>;
   };
   sandboxCreateCardDeposit: {
+    summary: "Create a deposit of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof CardMoveBody>;
     answer: Static<typeof CardTransaction>;
   };
   sandboxCreateCardholderApplication: {
+    summary: "Create an application of a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof ApplyBody>;
     answer: Static<typeof CardApplication>;
   };
   sandboxCreateCardholderCard: {
+    summary: "Create a card of a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof IssueCardBody>;
     answer: Static<typeof Card>;
   };
   sandboxCreateCardRefund: {
+    summary: "Create a refund of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof CardMoveBody>;
     answer: Static<typeof CardTransaction>;
   };
   sandboxCreateCardSecret: {
+    summary: "Create a secret of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof SessionBody>;
     answer: Static<typeof SecretsResult>;
   };
   sandboxCreateCardWithdrawal: {
+    summary: "Create a withdrawal of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof CardMoveBody>;
     answer: Static<typeof CardTransaction>;
   };
   sandboxCreateDeposit: {
+    summary: "Create a deposit";
     params: undefined;
     query: Static<typeof EnvQuery>;
     body: Static<typeof DepositBody>;
     answer: Static<typeof Deposit>;
   };
   sandboxCreateDepositBurst: {
+    summary: "Create a burst of deposits";
     params: undefined;
     query: Static<typeof EnvQuery>;
     body: Static<typeof DepositBurstBody>;
     answer: Static<typeof DepositBurst>;
   };
   sandboxCreateListenSession: {
+    summary: "Start forwarding every merchant’s webhooks to svc-sandbox listen";
     params: undefined;
     query: Static<typeof EnvQuery>;
     body: Static<typeof ListenSessionBody>;
     answer: Static<typeof ListenSession>;
   };
   sandboxCreateMerchant: {
+    summary: "Create a merchant";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateMerchantBody>;
     answer: Static<typeof CreatedMerchant>;
   };
   sandboxCreateMerchantApiKey: {
+    summary: "Create an API key of a merchant";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof CreateApiKeyBody>;
     answer: Static<typeof ApiKey>;
   };
   sandboxCreateMerchantCardholder: {
+    summary: "Create a cardholder of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof CreateCardholderBody>;
     answer: Static<typeof Cardholder>;
   };
   sandboxCreateMerchantCheckout: {
+    summary: "Create a checkout of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof CreateCheckoutBody>;
     answer: Static<typeof Checkout>;
   };
   sandboxCreateMerchantResellerConnection: {
+    summary: "Create a reseller connection of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof CreateConnectionBody>;
     answer: Static<typeof ResellerConnection>;
   };
   sandboxCreateMerchantWebhookEndpoint: {
+    summary: "Create a webhook endpoint of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof CreateEndpointBody>;
     answer: Static<typeof WebhookEndpoint>;
   };
   sandboxCreatePayout: {
+    summary: "Create a payout";
     params: undefined;
     query: Static<typeof EnvQuery>;
     body: Static<typeof PayoutBody>;
     answer: Static<typeof Payout>;
   };
   sandboxCreateStaticAddressDeposit: {
+    summary: "Create a deposit of a static address";
     params: Static<typeof AddressParams>;
     query: undefined;
     body: Static<typeof AddressDepositBody>;
     answer: Static<typeof Deposit>;
   };
   sandboxCreateWorkspace: {
+    summary: "Create a workspace";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateWorkspaceBody>;
     answer: Static<typeof Workspace>;
   };
   sandboxCreditMerchant: {
+    summary: "Credit a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof CreditBody>;
     answer: Static<typeof Balance>[];
   };
   sandboxDeclineCardTransaction: {
+    summary: "Decline a card transaction";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardTransaction>;
   };
   sandboxDeleteApiKey: {
+    summary: "Delete an API key";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof ApiKey>;
   };
   sandboxDeleteCheckpoint: {
+    summary: "Delete a checkpoint";
     params: Static<typeof CheckpointParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxDeleteListenSession: {
+    summary: "Stop a listen session and remove its endpoints";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof ListenSessionClosed>;
   };
   sandboxDeleteResellerConnection: {
+    summary: "Delete a reseller connection";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxDeleteWebhookEndpoint: {
+    summary: "Delete a webhook endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxDeleteWorkspace: {
+    summary: "Delete a workspace";
     params: Static<typeof WorkspaceParams>;
     query: undefined;
     body: undefined;
     answer: undefined;
   };
   sandboxExpireCheckout: {
+    summary: "Expire a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkout>;
   };
   sandboxExportWorkspace: {
+    summary: "Export the workspace (or one merchant) as a bundle file";
     params: undefined;
     query: Static<typeof ExportQuery>;
     body: undefined;
     answer: unknown;
   };
   sandboxFreezeClock: {
+    summary: "Freeze the clock";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ClockState>;
   };
   sandboxFundCardholder: {
+    summary: "Fund a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof FundBody>;
     answer: undefined;
   };
   sandboxGetCardCatalogue: {
+    summary: "Get the card catalogue";
     params: undefined;
     query: Static<typeof KeysQuery>;
     body: undefined;
     answer: Static<typeof CardProduct>[];
   };
   sandboxGetCardholder: {
+    summary: "Get a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardholderDetail>;
   };
   sandboxGetCardTransaction: {
+    summary: "Get a card transaction";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardTransaction>;
   };
   sandboxGetCheckout: {
+    summary: "Get a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CheckoutInspection>;
   };
   sandboxGetClock: {
+    summary: "Get the clock";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ClockState>;
   };
   sandboxGetCoverage: {
+    summary: "Events and state transitions reached";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Coverage>;
   };
   sandboxGetCustomer: {
+    summary: "Get a customer";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CustomerDetail>;
   };
   sandboxGetDelivery: {
+    summary: "Get a delivery";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Delivery>;
   };
   sandboxGetFaults: {
+    summary: "Get the API faults";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Faults>;
   };
   sandboxGetHealth: {
+    summary: "Get the health";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Health>;
   };
   sandboxGetInbox: {
+    summary: "Get an inbox";
     params: Static<typeof InboxName>;
     query: Static<typeof InboxQuery>;
     body: undefined;
     answer: Static<typeof Inbox>;
   };
   sandboxGetInvoice: {
+    summary: "Get an invoice";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof InvoiceDetail>;
   };
   sandboxGetLibraryScenario: {
+    summary: "Get a built-in scenario and its file";
     params: Static<typeof LibraryNameParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof LibraryScenarioDetail>;
   };
   sandboxGetListenSecret: {
+    summary: "Get the signing secret of svc-sandbox listen";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ListenSecret>;
   };
   sandboxGetMerchant: {
+    summary: "Get a merchant";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Merchant>;
   };
   sandboxGetMerchantLedger: {
+    summary: "Get the ledger of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvLimitQuery>;
     body: undefined;
     answer: Static<typeof LedgerTransaction>[];
   };
   sandboxGetMerchantResellerIncome: {
+    summary: "Get the reseller income of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof ResellerIncome>[];
   };
   sandboxGetRecording: {
+    summary: "Whether a recording runs, and its steps so far";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof RecordingState>;
   };
   sandboxGetRequestLogEntry: {
+    summary: "Get a request log entry";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof RequestLogEntry>;
   };
   sandboxGetScenarioSchema: {
+    summary: "Get the JSON Schema of scenario files";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ScenarioJsonSchema>;
   };
   sandboxGetSettings: {
+    summary: "Get the settings";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Settings>;
   };
   sandboxGetWebhookEndpoint: {
+    summary: "Get a webhook endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof WebhookEndpoint>;
   };
   sandboxGetWebhookEndpointHealth: {
+    summary: "Health of a webhook endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof EndpointHealth>;
   };
   sandboxGetWorkspace: {
+    summary: "Get a workspace";
     params: Static<typeof WorkspaceParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Workspace>;
   };
   sandboxGetWorkspaceContents: {
+    summary: "Count what the workspace holds";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof WorkspaceContents>;
   };
   sandboxImportWorkspace: {
+    summary: "Import a bundle file, replacing the workspace";
     params: undefined;
     query: undefined;
     body: unknown;
     answer: Static<typeof ImportResult>;
   };
   sandboxListCardTransactions: {
+    summary: "List transactions of a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardTransaction>[];
   };
   sandboxListCheckpoints: {
+    summary: "List the checkpoints of the workspace";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkpoint>[];
   };
   sandboxListDeliveries: {
+    summary: "List deliveries";
     params: undefined;
     query: Static<typeof DeliveryQuery>;
     body: undefined;
     answer: Static<typeof Delivery>[];
   };
   sandboxListInboxes: {
+    summary: "List inboxes";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof InboxSummary>[];
   };
   sandboxListKeys: {
+    summary: "List keys";
     params: undefined;
     query: Static<typeof KeysQuery>;
     body: undefined;
     answer: Static<typeof PublicKey>;
   };
   sandboxListLibraryScenarios: {
+    summary: "List the built-in scenarios";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof LibraryList>;
   };
   sandboxListMerchantApiKeys: {
+    summary: "List API keys of a merchant";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof ApiKey>[];
   };
   sandboxListMerchantBalances: {
+    summary: "List balances of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof Balance>[];
   };
   sandboxListMerchantCardholders: {
+    summary: "List cardholders of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvListQuery>;
     body: undefined;
     answer: Static<typeof Cardholder>[];
   };
   sandboxListMerchantCheckouts: {
+    summary: "List checkouts of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof CheckoutListQuery>;
     body: undefined;
     answer: Static<typeof CheckoutBase>[];
   };
   sandboxListMerchantCustomers: {
+    summary: "List customers of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof CustomerListQuery>;
     body: undefined;
     answer: Static<typeof Customer>[];
   };
   sandboxListMerchantDeposits: {
+    summary: "List deposits of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvLimitQuery>;
     body: undefined;
     answer: Static<typeof Deposit>[];
   };
   sandboxListMerchantEvents: {
+    summary: "List events of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EventListQuery>;
     body: undefined;
     answer: Static<typeof SandboxEvent>[];
   };
   sandboxListMerchantInvoices: {
+    summary: "List invoices of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof InvoiceListQuery>;
     body: undefined;
     answer: Static<typeof Invoice>[];
   };
   sandboxListMerchantPayouts: {
+    summary: "List payouts of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvLimitQuery>;
     body: undefined;
     answer: Static<typeof Payout>[];
   };
   sandboxListMerchantResellerConnections: {
+    summary: "List reseller connections of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof ResellerConnections>;
   };
   sandboxListMerchants: {
+    summary: "List merchants";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Merchant>[];
   };
   sandboxListMerchantStaticAddresses: {
+    summary: "List static addresses of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof StaticAddress>[];
   };
   sandboxListMerchantWebhookEndpoints: {
+    summary: "List webhook endpoints of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof WebhookEndpoint>[];
   };
   sandboxListRequestLog: {
+    summary: "List the request log (every /v1 request, newest first)";
     params: undefined;
     query: Static<typeof RequestLogQuery>;
     body: undefined;
     answer: Static<typeof RequestLogEntry>[];
   };
   sandboxListWebhookEndpointHealth: {
+    summary: "Health of the webhook endpoints of a merchant";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: undefined;
     answer: Static<typeof EndpointHealth>[];
   };
   sandboxListWorkspaces: {
+    summary: "List workspaces";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof Workspace>[];
   };
   sandboxPayCheckout: {
+    summary: "Simulate a payment to a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof SimulatePaymentBody>;
     answer: Static<typeof PaymentResult>;
   };
   sandboxPinCard: {
+    summary: "Pin a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof SessionBody>;
     answer: Static<typeof PinResult>;
   };
   sandboxProvisionMerchant: {
+    summary: "Provision a merchant as a reseller";
     params: Static<typeof IdParams>;
     query: Static<typeof EnvQuery>;
     body: Static<typeof ProvisionBody>;
     answer: Static<typeof ProvisionResult>;
   };
   sandboxRecallCardholder: {
+    summary: "Recall a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof FundBody>;
     answer: undefined;
   };
   sandboxReceiveInboxWebhook: {
+    summary: "Receive a webhook into an inbox";
     params: Static<typeof InboxName>;
     query: undefined;
     body: unknown;
     answer: undefined;
   };
   sandboxRefundCheckout: {
+    summary: "Refund a checkout";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof RefundBody>;
     answer: Static<typeof RefundResult>;
   };
   sandboxResendDelivery: {
+    summary: "Resend a delivery to another endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof ResendBody>;
     answer: Static<typeof Delivery>;
   };
   sandboxReset: {
+    summary: "Reset the workspace";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ResetResult>;
   };
   sandboxRestoreCheckpoint: {
+    summary: "Restore the workspace to a checkpoint";
     params: Static<typeof CheckpointParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof RestoreResult>;
   };
   sandboxResumeClock: {
+    summary: "Resume the clock";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof ClockState>;
   };
   sandboxRetryDelivery: {
+    summary: "Retry a delivery";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof Delivery>;
   };
   sandboxReverseCardTransaction: {
+    summary: "Reverse a card transaction";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardTransaction>;
   };
   sandboxReviewCardApplication: {
+    summary: "Review a card application";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof ReviewBody>;
     answer: Static<typeof CardApplication>;
   };
   sandboxReviewCardholderKyc: {
+    summary: "Decide a cardholder’s KYC";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof KycResultBody>;
     answer: Static<typeof KycState>;
   };
   sandboxRevokeResellerConnection: {
+    summary: "Revoke a reseller connection";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof ResellerConnection>;
   };
   sandboxRunLibraryScenario: {
+    summary: "Run a built-in scenario against this sandbox";
     params: Static<typeof LibraryNameParams>;
     query: undefined;
     body: Static<typeof LibraryRunBody>;
     answer: Static<typeof LibraryRun>;
   };
   sandboxRunScenarios: {
+    summary: "Run the scenarios";
     params: undefined;
     query: undefined;
     body: Static<typeof ScenarioRunBody>;
     answer: Static<typeof ScenarioRun>;
   };
   sandboxSaveCheckpoint: {
+    summary: "Save a checkpoint of the workspace";
     params: undefined;
     query: undefined;
     body: Static<typeof CreateCheckpointBody>;
     answer: Static<typeof Checkpoint>;
   };
   sandboxSetFaults: {
+    summary: "Set the API faults";
     params: undefined;
     query: undefined;
     body: Static<typeof FaultsInput>;
     answer: Static<typeof Faults>;
   };
   sandboxSettleCardTransaction: {
+    summary: "Settle a card transaction";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof CardTransaction>;
   };
   sandboxStartRecording: {
+    summary: "Start recording a scenario";
     params: undefined;
     query: undefined;
     body: Static<typeof RecordingStartBody>;
     answer: Static<typeof RecordingState>;
   };
   sandboxStopRecording: {
+    summary: "Stop recording; answers the scenario (YAML)";
     params: undefined;
     query: undefined;
     body: undefined;
     answer: Static<typeof RecordingStopped>;
   };
   sandboxStreamEvents: {
+    summary: "Stream events (server-sent events)";
     params: undefined;
     query: Static<typeof StreamQuery>;
     body: undefined;
     answer: undefined;
   };
   sandboxTestWebhookEndpoint: {
+    summary: "Test a webhook endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof TestEventBody>;
     answer: Static<typeof Delivery>;
   };
   sandboxUpdateCard: {
+    summary: "Update a card";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof PatchCardBody>;
     answer: Static<typeof Card>;
   };
   sandboxUpdateInbox: {
+    summary: "Update an inbox";
     params: Static<typeof InboxName>;
     query: undefined;
     body: Static<typeof ConfigureInboxBody>;
     answer: Static<typeof Inbox>;
   };
   sandboxUpdateMerchant: {
+    summary: "Update a merchant";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof PatchMerchantBody>;
     answer: Static<typeof Merchant>;
   };
   sandboxUpdateResellerConnection: {
+    summary: "Update a reseller connection";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof UpdateConnectionBody>;
     answer: Static<typeof ResellerConnection>;
   };
   sandboxUpdateSettings: {
+    summary: "Update the settings";
     params: undefined;
     query: undefined;
     body: Static<typeof SettingsPatch>;
     answer: Static<typeof Settings>;
   };
   sandboxUpdateWebhookEndpoint: {
+    summary: "Update a webhook endpoint";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof UpdateEndpointBody>;
     answer: Static<typeof WebhookEndpoint>;
   };
   sandboxVerifyRequests: {
+    summary: "Verify the requests sent (with near misses)";
     params: undefined;
     query: undefined;
     body: Static<typeof VerifyRequestsBody>;
     answer: Static<typeof VerifyRequestsResult>;
   };
   setCardPin: {
+    summary: "Set a card’s PIN (encrypted)";
     params: Static<typeof CardParams>;
     query: undefined;
     body: Static<typeof SetPinBody>;
     answer: Static<typeof EmptyObject>;
   };
   startCardholderKyc: {
+    summary: "Start KYC for a cardholder";
     params: Static<typeof IdParams>;
     query: undefined;
     body: undefined;
     answer: Static<typeof KycToken>;
   };
   updateCardholderCard: {
+    summary: "Update a card of a cardholder";
     params: Static<typeof CardParams>;
     query: undefined;
     body: Static<typeof PatchCardBody>;
     answer: Static<typeof Card>;
   };
   updateCardLimits: {
+    summary: "Update the limits of a card";
     params: Static<typeof CardParams>;
     query: undefined;
     body: Static<typeof LimitsBody>;
     answer: Static<typeof Card>;
   };
   updateCustomer: {
+    summary: "Update a customer";
     params: Static<typeof IdParams>;
     query: undefined;
     body: Static<typeof UpdateCustomerBody>;
     answer: Static<typeof Customer>;
   };
   updateResellerConnection: {
+    summary: "Update a reseller connection";
     params: Static<typeof ConnectionParams>;
     query: undefined;
     body: Static<typeof UpdateConnectionBody>;

@@ -21,8 +21,9 @@ const HEADER = `// The operation table: every operation of the API by its operat
 // definitions (server/http/operation-table.ts). Do not edit: change the route, then run
 // \`npm run operations\`; a test fails while this file is behind the routes.
 //
-// \`operations\` holds what a client needs at run time (no schema: the renderer bundles it);
-// \`OperationTypes\` the contract's types of each one's parameters, query, body and answer.
+// \`operations\` holds what a client needs at run time, and no more (the renderer bundles it);
+// \`OperationTypes\` each one's summary and the contract's types of its parameters, query, body and
+// answer.
 `;
 
 const READS = new Set(['GET', 'HEAD']);
@@ -73,9 +74,7 @@ export function renderOperationTable(
   const types: string[] = [];
   for (const op of operations) {
     const summary = JSON.stringify(op.summary ?? op.operationId);
-    runtime.push(
-      `  ${op.operationId}: { method: '${op.method}', path: '${op.path}', reads: ${READS.has(op.method)}, summary: ${summary} },`,
-    );
+    runtime.push(`  ${op.operationId}: { method: '${op.method}', path: '${op.path}', reads: ${READS.has(op.method)} },`);
     const status = successStatus(op.response);
     const answer =
       status === undefined || status === '204'
@@ -83,6 +82,7 @@ export function renderOperationTable(
         : typeOf(op.response[status], 'answer', op.operationId);
     types.push(
       `  ${op.operationId}: {\n` +
+        `    summary: ${summary};\n` +
         `    params: ${typeOf(op.params, 'params', op.operationId)};\n` +
         `    query: ${typeOf(op.query, 'query', op.operationId)};\n` +
         `    body: ${typeOf(op.body, 'body', op.operationId)};\n` +
@@ -106,12 +106,12 @@ export function renderOperationTable(
     "import type { Static } from 'typebox';",
     ...importLines,
     '',
-    '/** Method, path (`{name}` for each parameter), whether it only reads, and its summary. */',
+    '/** Method, path (`{name}` for each parameter), and whether it only reads. */',
     'export const operations = {',
     ...runtime,
     '} as const;',
     '',
-    '/** The contract types of each operation: path parameters, query, body, and its answer on success. */',
+    '/** Each operation\'s summary, and its contract types: path parameters, query, body, its answer on success. */',
     'export interface OperationTypes {',
     ...types,
     '}',
