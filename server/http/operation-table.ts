@@ -74,7 +74,9 @@ export function renderOperationTable(
   const types: string[] = [];
   for (const op of operations) {
     const summary = JSON.stringify(op.summary ?? op.operationId);
-    runtime.push(`  ${op.operationId}: { method: '${op.method}', path: '${op.path}', reads: ${READS.has(op.method)} },`);
+    runtime.push(
+      `  ${op.operationId}: { method: '${op.method}', path: '${op.path}', reads: ${READS.has(op.method)} },`,
+    );
     const status = successStatus(op.response);
     const answer =
       status === undefined || status === '204'
@@ -111,7 +113,7 @@ export function renderOperationTable(
     ...runtime,
     '} as const;',
     '',
-    '/** Each operation\'s summary, and its contract types: path parameters, query, body, its answer on success. */',
+    "/** Each operation's summary, and its contract types: path parameters, query, body, its answer on success. */",
     'export interface OperationTypes {',
     ...types,
     '}',
