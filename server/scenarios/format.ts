@@ -67,6 +67,56 @@ export const ResponseExpectation = Type.Object(
 );
 export type ResponseExpectation = Static<typeof ResponseExpectation>;
 
+/** A webhook the real service delivered while a session was recorded (`svc-sandbox record --webhooks-to`). */
+export const RecordedWebhook = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 64, description: 'the event type, e.g. checkout.paid' }),
+    data: Type.Optional(
+      describe(
+        Json,
+        "the event's data as delivered (ids and addresses as ${...} references, secrets left out)",
+      ),
+    ),
+  },
+  strict,
+);
+export type RecordedWebhook = Static<typeof RecordedWebhook>;
+
+/**
+ * What the real service answered to a step while `svc-sandbox record` proxied it: `svc-sandbox
+ * parity` replays the step in the sandbox and reports every difference from this. `run` ignores it.
+ */
+export const RecordedAnswer = Type.Object(
+  {
+    status: describe(HttpStatus, "the service's HTTP status"),
+    body: Type.Optional(
+      describe(
+        Json,
+        "the service's whole response body (ids, keys and addresses as ${...} references, secrets and card data left out)",
+      ),
+    ),
+    webhooks: Type.Optional(
+      Type.Array(RecordedWebhook, {
+        maxItems: 1000,
+        description:
+          'the webhooks the service delivered after this step and before the next, in arrival order',
+      }),
+    ),
+  },
+  strict,
+);
+export type RecordedAnswer = Static<typeof RecordedAnswer>;
+
+/** Why the recorder wrote a control or clock step the real session had no request for. */
+const Inferred = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description:
+      'what the outside world did in the recorded session that this step plays here (e.g. "checkout.paid: 60 USDC arrived", "a note: customer paid")',
+  }),
+);
+
 export const MerchantStep = Type.Object(
   {
     merchant: describe(ResultName, 'create a merchant and its owner key under this name'),
@@ -95,6 +145,7 @@ export const CallStep = Type.Object(
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     as: Type.Optional(ResultName),
     expect: Type.Optional(ResponseExpectation),
+    recorded: Type.Optional(RecordedAnswer),
     name: Label,
   },
   strict,
@@ -110,6 +161,8 @@ export const ControlStep = Type.Object(
     body: Type.Optional(Json),
     as: Type.Optional(ResultName),
     expect: Type.Optional(ResponseExpectation),
+    recorded: Type.Optional(RecordedAnswer),
+    inferred: Inferred,
     name: Label,
   },
   strict,
@@ -119,6 +172,20 @@ export const ClockStep = Type.Object(
   {
     clock: Type.Union([StringEnum(['freeze', 'resume']), Type.Object({ advance: Duration }, strict)]),
     expect: Type.Optional(Type.Object({ events: FiredEvents }, strict)),
+    recorded: Type.Optional(
+      Type.Object(
+        {
+          webhooks: Type.Optional(
+            Type.Array(RecordedWebhook, {
+              maxItems: 1000,
+              description: 'the webhooks the service delivered meanwhile, in arrival order',
+            }),
+          ),
+        },
+        strict,
+      ),
+    ),
+    inferred: Inferred,
     name: Label,
   },
   strict,
@@ -293,6 +360,19 @@ export const ScenarioFile = Type.Object(
     ),
     env: Env,
     clock: Type.Optional(ScenarioClock),
+    recorded: Type.Optional(
+      Type.Object(
+        {
+          upstream: Type.String({
+            minLength: 1,
+            maxLength: 500,
+            description: 'the origin of the service the session was recorded against (no credentials)',
+          }),
+          at: Type.String({ format: 'date-time', description: 'when the recording started (real time)' }),
+        },
+        { ...strict, description: 'where and when `svc-sandbox record` recorded this session' },
+      ),
+    ),
     steps: Type.Array(Step, { minItems: 1, maxItems: 10_000 }),
   },
   strict,
@@ -307,6 +387,8 @@ export interface Scenario {
   seed: string;
   env?: Static<typeof EnvName>;
   clock: { start: string; frozen: boolean };
+  /** Where and when `svc-sandbox record` recorded the file, when it did. */
+  recorded?: { upstream: string; at: string };
   steps: ScenarioStep[];
 }
 

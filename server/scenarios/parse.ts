@@ -219,10 +219,12 @@ export function parseScenario(text: string): ParseResult {
       else check(EXPECTATIONS[which[0]!], expectation, [...at, 'expect']);
     } else if (kind === 'clock') {
       const clock = step.clock;
-      const { clock: _, name: label, expect: fired, ...rest } = step;
+      const { clock: _, name: label, expect: fired, recorded, inferred, ...rest } = step;
       for (const key of Object.keys(rest)) fail([...at, key], `unknown field ${key}`);
       if (label !== undefined) check(StepLabel, label, [...at, 'name']);
       if (fired !== undefined) check(ClockStep.properties.expect, fired, [...at, 'expect']);
+      if (recorded !== undefined) check(ClockStep.properties.recorded, recorded, [...at, 'recorded']);
+      if (inferred !== undefined) check(ClockStep.properties.inferred, inferred, [...at, 'inferred']);
       if (isObject(clock)) {
         const keys = Object.keys(clock);
         if (keys.length !== 1 || keys[0] !== 'advance') {
@@ -300,7 +302,13 @@ export function parseScenario(text: string): ParseResult {
     errors.sort((a, b) => a.line - b.line);
     return { ok: false, errors };
   }
-  const file = header as { name: string; description?: string; seed?: string; env?: Scenario['env'] };
+  const file = header as {
+    name: string;
+    description?: string;
+    seed?: string;
+    env?: Scenario['env'];
+    recorded?: Scenario['recorded'];
+  };
   const clock = (header.clock ?? {}) as { start?: string; frozen?: boolean };
   return {
     ok: true,
@@ -309,6 +317,7 @@ export function parseScenario(text: string): ParseResult {
       ...(file.description === undefined ? {} : { description: file.description }),
       seed: file.seed ?? file.name,
       ...(file.env === undefined ? {} : { env: file.env }),
+      ...(file.recorded === undefined ? {} : { recorded: file.recorded }),
       clock: {
         start: new Date(clock.start ?? DEFAULT_CLOCK_START).toISOString(),
         frozen: clock.frozen ?? true,
