@@ -1,6 +1,5 @@
 import { stringify } from 'yaml';
 import type { Env } from '../contract/common.js';
-import type { Merchant } from '../contract/merchants.js';
 import type {
   RecordingExpectBody,
   RecordingExpectResult,
@@ -18,35 +17,20 @@ import {
   FiredEventsScope,
   type ResourceReader,
   recordable,
-  typesIn,
 } from './exchange.js';
+import { defaultFields, type StateReads, stateExpectations, stateReads } from './outcomes.js';
+import { adoptedCheckoutBody, asOwnUrl, withoutWorkspace } from './own.js';
+import type { Session, Step } from './session.js';
 import {
-  defaultFields,
-  describeResource,
-  outcome,
-  resourcePath,
-  type StateReads,
-  stateExpectations,
-  stateReads,
-} from './outcomes.js';
-import { adoptedCheckoutBody, asOwnUrl, mapStrings, withoutWorkspace } from './own.js';
-import type { Owner, Session, Step } from './session.js';
-import {
-  clipDepth,
-  duration,
-  isEmptyBody,
-  isUuid,
-  isVolatile,
-  prefixFor,
-  relativeTime,
-  renderScenario,
-  slug,
-  strings,
-  substitute,
-  substitutePath,
-  topId,
-  withChaosSeed,
-} from './translate.js';
+  callStep,
+  controlStep,
+  nameMerchant,
+  nextName,
+  type Translation,
+  takeName,
+  uniqueName,
+} from './steps.js';
+import { clipDepth, isUuid, renderScenario, slug, strings, substitute, substitutePath } from './translate.js';
 
 export type { Exchange, ResourceReader } from './exchange.js';
 
@@ -157,7 +141,8 @@ export class ScenarioRecorder {
     // Bounded first: every walk over the body below, and the render at stop, recurse per level.
     const exchange = { ...raw, body: clipDepth(raw.body), response: clipDepth(raw.response) };
     exchange.url = withoutWorkspace(exchange.url);
-    const step = exchange.url.startsWith('/v1/') ? this.callStep(s, exchange) : this.controlStep(s, exchange);
+    const t = this.translation(s);
+    const step = exchange.url.startsWith('/v1/') ? callStep(s, exchange, t) : controlStep(s, exchange, t);
     if (!step) return undefined;
     s.steps.push(step);
     this.changed();
@@ -247,121 +232,16 @@ export class ScenarioRecorder {
     return (keys.find((k) => k.role === 'owner') ?? keys[0])?.key ?? null;
   }
 
-  // ---- translation --------------------------------------------------------------------------------
+  // ---- translation (./steps.ts) ------------------------------------------------------------------
 
-  private callStep(s: Session, ex: Exchange): Step | null {
-    if (ex.merchantId === null) return null;
-    const merchant = this.merchantName(s, ex.merchantId);
-    this.adoptMerchants(s, ex);
-    const refOf = (v: string) => s.refs.get(v);
-    const step: Step = { call: `${ex.method} ${substitutePath(ex.url, refOf)}`, merchant, env: ex.env };
-    this.finish(s, ex, step, { merchantId: ex.merchantId, env: ex.env });
-    return step;
-  }
-
-  private controlStep(s: Session, ex: Exchange): Step | null {
-    const ok = ex.status < 400;
-    const route = `${ex.method} ${ex.route}`;
-    if (ok && route === 'POST /sandbox/merchants') return this.merchantStep(s, ex);
-    this.adoptMerchants(s, ex);
-    if (ok && route === 'POST /sandbox/clock/advance') {
-      const seconds = (ex.body as { seconds?: unknown } | null)?.seconds;
-      // What fell due meanwhile: expiries, settlements, scheduled outcomes.
-      if (typeof seconds === 'number')
-        return {
-          clock: { advance: duration(seconds) },
-          // Only events of objects it made or adopted: earlier ones do not exist where it replays.
-          ...(ex.fired ? { expect: { events: typesIn(ex.fired, s.merchants, (id) => s.refs.has(id)) } } : {}),
-        };
-    }
-    if (ok && route === 'POST /sandbox/clock/freeze') return { clock: 'freeze' };
-    if (ok && route === 'POST /sandbox/clock/resume') return { clock: 'resume' };
-    if (ok && route === 'PATCH /sandbox/settings' && !isEmptyBody(ex.body)) return { settings: ex.body };
-    // API faults as a `faults:` step, with the seed the sandbox used (drawn when none was given),
-    // so a replay makes the same decisions.
-    if (ok && route === 'PUT /sandbox/faults') {
-      const seed = (ex.response as { seed?: unknown } | null)?.seed;
-      const rules = (ex.body as { rules?: unknown } | null)?.rules ?? [];
-      return { faults: { ...(typeof seed === 'string' ? { seed } : {}), rules } };
-    }
-    if (ok && route === 'DELETE /sandbox/faults') return { faults: 'clear' };
-    const refOf = (v: string) => s.refs.get(v);
-    const step: Step = { control: `${ex.method} ${substitutePath(ex.url, refOf)}` };
-    this.finish(s, withChaosSeed(ex), step, this.controlOwner(s, ex));
-    return step;
-  }
-
-  /** `as`, `body` and `expect` of a call or control step; names what the answer created. */
-  private finish(s: Session, ex: Exchange, step: Step, owner: Owner | null): void {
-    const now = this.deps.clock.now();
-    const refOf = (v: string) => s.refs.get(v) ?? relativeTime(v, now);
-    const own = (v: string) => asOwnUrl(v, this.deps.baseUrl);
-    const body = isEmptyBody(ex.body)
-      ? undefined
-      : substitute(mapStrings(ex.body, own), refOf, this.ownUrls());
-    if (ex.status >= 400) {
-      if (body !== undefined) step.body = body;
-      step.expect = { status: ex.status };
-      return;
-    }
-    // What the answer says, before its own new ids are learned: those are the step's result, not
-    // something to expect (`id: ${co1.id}` on the step that names co1).
-    const answered = outcome(ex.response, (v) => s.refs.get(v));
-    const prefix = prefixFor(ex.route);
-    const name = this.nextName(s, prefix);
-    // Only a step whose answer revealed something new gets a name (and uses up its number).
-    if (this.learn(s, name, ex.response)) {
-      s.names.add(name);
-      s.counters.set(prefix, (s.counters.get(prefix) ?? 0) + 1);
-      step.as = name;
-      const id = topId(ex.response);
-      if (id && s.refs.get(id) === `${name}.id`) {
-        if (owner) s.owners.set(id, owner);
-        const path = resourcePath(ex, id);
-        // A /v1 path is read as its owner; a control-API path needs none.
-        if (path && (owner || path.startsWith('/sandbox/')))
-          s.resources.push({ name, id, path, env: owner?.env ?? 'test', ...describeResource(ex) });
-      }
-    }
-    if (body !== undefined) step.body = body;
-    const expected: Step = { status: ex.status };
-    if (answered) expected.body = answered;
-    if (ex.fired) expected.events = typesIn(ex.fired, s.merchants);
-    step.expect = expected;
-  }
-
-  /** Registers every volatile value of an answer not known yet; true when there was one. */
-  private learn(s: Session, name: string, response: unknown): boolean {
-    let learned = false;
-    for (const [path, value] of strings(response)) {
-      const key = path.at(-1) ?? '';
-      if (!isVolatile(key, value) || s.refs.has(value)) continue;
-      s.refs.set(value, [name, ...path].join('.'));
-      learned = true;
-    }
-    return learned;
-  }
-
-  private nextName(s: Session, prefix: string): string {
-    let n = (s.counters.get(prefix) ?? 0) + 1;
-    while (s.names.has(`${prefix}${n}`)) n++;
-    return `${prefix}${n}`;
-  }
-
-  private merchantStep(s: Session, ex: Exchange): Step | null {
-    const created = ex.response as
-      | { merchant?: Merchant; api_key?: { id?: string; key?: string } }
-      | undefined;
-    const merchant = created?.merchant;
-    if (!merchant) return null;
-    const name = this.uniqueName(s, slug(merchant.name));
-    this.nameMerchant(s, merchant.id, name);
-    if (created.api_key?.key) s.refs.set(created.api_key.key, `${name}.key`);
-    // The runner's merchant result is { id, name, key, merchant, api_key }.
-    if (created.api_key?.id) s.refs.set(created.api_key.id, `${name}.api_key.id`);
-    const step: Step = { merchant: name };
-    if (!isEmptyBody(ex.body)) step.body = ex.body;
-    return step;
+  private translation(s: Session): Translation {
+    return {
+      now: this.deps.clock.now(),
+      merchantName: (id) => this.merchantName(s, id),
+      adopt: (ex) => this.adoptMerchants(s, ex),
+      ownUrl: (v) => asOwnUrl(v, this.deps.baseUrl),
+      ownUrls: this.ownUrls(),
+    };
   }
 
   /** The merchant step's name for a merchant id; one the session did not create is added first. */
@@ -369,8 +249,8 @@ export class ScenarioRecorder {
     const known = s.merchants.get(merchantId);
     if (known) return known;
     const merchant = this.deps.merchants.get(merchantId);
-    const name = this.uniqueName(s, slug(merchant.name));
-    this.nameMerchant(s, merchantId, name);
+    const name = uniqueName(s, slug(merchant.name));
+    nameMerchant(s, merchantId, name);
     const body: Record<string, unknown> = { name: merchant.name, kyb_status: merchant.kyb_status };
     if (merchant.legal_name !== null) body.legal_name = merchant.legal_name;
     if (merchant.country !== null) body.country = merchant.country;
@@ -406,36 +286,11 @@ export class ScenarioRecorder {
     if (!row) return false;
     const merchant = this.merchantName(s, row.merchant_id);
     const body = adoptedCheckoutBody(this.deps.checkouts!.present(row), this.deps.clock.now());
-    const name = this.nextName(s, 'co');
-    s.names.add(name);
-    s.counters.set('co', (s.counters.get('co') ?? 0) + 1);
+    const name = nextName(s, 'co');
+    takeName(s, 'co', name);
     s.refs.set(id, `${name}.id`);
     s.owners.set(id, { merchantId: row.merchant_id, env: row.env });
     s.steps.push({ call: 'POST /v1/checkouts', merchant, env: row.env, as: name, body });
     return true;
-  }
-
-  private controlOwner(s: Session, ex: Exchange): Owner | null {
-    const env = ex.query.env === 'production' ? 'production' : ex.query.env === 'test' ? 'test' : undefined;
-    if (ex.route.startsWith('/sandbox/merchants/:id') && ex.params.id)
-      return { merchantId: ex.params.id, env: env ?? 'test' };
-    const parent = Object.values(ex.params)
-      .map((v) => s.owners.get(v))
-      .find((o) => o !== undefined);
-    if (parent) return parent;
-    const merchantId = (ex.response as { merchant_id?: unknown } | undefined)?.merchant_id;
-    return typeof merchantId === 'string' ? { merchantId, env: env ?? 'test' } : null;
-  }
-
-  private uniqueName(s: Session, base: string): string {
-    let name = base;
-    for (let n = 2; s.names.has(name); n++) name = `${base}${n}`;
-    s.names.add(name);
-    return name;
-  }
-
-  private nameMerchant(s: Session, id: string, name: string): void {
-    s.merchants.set(id, name);
-    s.refs.set(id, `${name}.id`);
   }
 }
