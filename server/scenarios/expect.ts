@@ -269,8 +269,8 @@ async function eventsSince(
   merchantId: string,
   env: Env,
   mark: string | null,
-): Promise<string[]> {
-  const fresh: string[] = [];
+): Promise<ListedEvent[]> {
+  const fresh: ListedEvent[] = [];
   let after: string | undefined;
   for (let page = 0; page < EVENT_PAGES; page++) {
     const events: ListedEvent[] = await client.call('sandboxListMerchantEvents', {
@@ -279,12 +279,57 @@ async function eventsSince(
     });
     for (const event of events) {
       if (event.id === mark) return fresh.reverse();
-      fresh.push(event.type);
+      fresh.push(event);
     }
     if (events.length < EVENT_PAGE) break;
     after = events.at(-1)!.id;
   }
   return fresh.reverse();
+}
+
+/** The logs' events since `marks`, one list per log that has any, each oldest first. */
+async function logsSince(client: ScenarioClient, marks: EventMarks): Promise<ListedEvent[][]> {
+  return (
+    await Promise.all(
+      [...client.merchantIds()].flatMap((id) =>
+        ENVS.map((env) => eventsSince(client, id, env, marks.get(`${id} ${env}`) ?? null)),
+      ),
+    )
+  ).filter((log) => log.length > 0);
+}
+
+/** An event a step fired, and whose log it is in. */
+export interface FiredEvent extends ListedEvent {
+  merchant_id: string;
+  env: Env;
+}
+
+/**
+ * Every event fired since `marks`, oldest first: each log keeps its order, and logs interleave by
+ * their events' times (within one instant, in merchant order: the logs cannot tell more).
+ */
+export async function firedSince(client: ScenarioClient, marks: EventMarks): Promise<FiredEvent[]> {
+  const ids = [...client.merchantIds()];
+  const logs = await Promise.all(
+    ids.flatMap((id) =>
+      ENVS.map(async (env) =>
+        (await eventsSince(client, id, env, marks.get(`${id} ${env}`) ?? null)).map(
+          (event): FiredEvent => ({ ...event, merchant_id: id, env }),
+        ),
+      ),
+    ),
+  );
+  const merged: FiredEvent[] = [];
+  const at = logs.map(() => 0);
+  for (;;) {
+    let next = -1;
+    for (const [k, log] of logs.entries()) {
+      const event = log[at[k]!];
+      if (event && (next < 0 || event.created_at < logs[next]![at[next]!]!.created_at)) next = k;
+    }
+    if (next < 0) return merged;
+    merged.push(logs[next]![at[next]!++]!);
+  }
 }
 
 /**
@@ -319,13 +364,7 @@ export async function checkFired(
   marks: EventMarks,
   expected: readonly string[],
 ): Promise<void> {
-  const logs = (
-    await Promise.all(
-      [...client.merchantIds()].flatMap((id) =>
-        ENVS.map((env) => eventsSince(client, id, env, marks.get(`${id} ${env}`) ?? null)),
-      ),
-    )
-  ).filter((log) => log.length > 0);
+  const logs = (await logsSince(client, marks)).map((log) => log.map((e) => e.type));
   if (interleaves(expected, logs)) return;
   const list = (types: readonly string[]) => (types.length === 0 ? 'none' : types.join(', '));
   throw new StepFailure(`events fired: expected ${list(expected)}; actual ${list(logs.flat())}`);

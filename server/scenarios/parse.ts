@@ -241,10 +241,14 @@ export function parseScenario(text: string): ParseResult {
       check(STEP_SCHEMAS[kind], step, at);
     }
 
-    // References: every name must be given by an earlier step (or be built in).
+    // References: every name must be given by an earlier step (or be built in). What the real
+    // service answered (`recorded`) may also name the step's own result: `${co.id}` in the body
+    // of the call that made co.
     const known = (name: string) => BUILTIN_NAMES.has(name) || names.has(name);
     for (const [value, path] of stringsIn(step)) {
+      const own = path[0] === 'recorded' && typeof step.as === 'string' ? step.as : undefined;
       for (const ref of referencesIn(value)) {
+        if ('name' in ref && ref.name === own) continue;
         if ('invalid' in ref)
           fail([...at, ...path], `${ref.raw} is not a reference: write \${name} or \${name.field}`);
         else if (BUILTIN_NAMES.has(ref.name)) {

@@ -10,9 +10,9 @@ import { ScenarioClient, type ScenarioTarget, StepFailure } from './client.js';
 import type { Scenario } from './format.js';
 import { UnresolvedReference } from './refs.js';
 import { freshMerchants, runChanges } from './reuse.js';
-import { StepRunner, stepLabel } from './steps.js';
+import { type StepObserver, StepRunner, stepLabel } from './steps.js';
 
-export type { ScenarioRun, ScenarioStepResult, ScenarioTarget };
+export type { ScenarioRun, ScenarioStepResult, ScenarioTarget, StepObserver };
 
 export interface RunOptions {
   onStep?(result: ScenarioStepResult): void;
@@ -25,6 +25,10 @@ export interface RunOptions {
   waitMs?: number;
   /** merchant steps reuse merchants by name, and the run reports what it changed (./reuse.ts) */
   reuseMerchants?: boolean;
+  /** told what every action step got (svc-sandbox parity) */
+  observer?: StepObserver;
+  /** false: `expect` is not checked and a 4xx or 5xx answer fails no step (default true) */
+  expectations?: boolean;
 }
 
 export async function runScenario(
@@ -43,7 +47,11 @@ export async function runScenario(
   );
   const reuse = options.reuseMerchants ? { fresh: freshMerchants(scenario) } : undefined;
   const clockFrom = reuse ? (await client.call('sandboxGetClock')).now : undefined;
-  const runner = new StepRunner(client, options.waitMs ?? 3000, reuse);
+  const runner = new StepRunner(client, options.waitMs ?? 3000, {
+    reuse,
+    observer: options.observer,
+    expectations: options.expectations,
+  });
   const steps: ScenarioStepResult[] = [];
   for (const [i, step] of scenario.steps.entries()) {
     const started = performance.now();

@@ -2,7 +2,7 @@
  * The step runner: what each kind of step does over the sandbox's HTTP, and the named results
  * (`as:`, each merchant, the clock) that later steps reference as `${name.path}`.
  */
-
+import { performance } from 'node:perf_hooks';
 import type { FaultsInput } from '../contract/faults.js';
 import type { CreateMerchantBody } from '../contract/merchants.js';
 import type { AdvanceBody } from '../contract/sandbox-state.js';
@@ -12,9 +12,12 @@ import {
   checkExpectation,
   checkFired,
   checkResponse,
+  type EventMarks,
   eventMarks,
   eventually,
   expectationLabel,
+  type FiredEvent,
+  firedSince,
 } from './expect.js';
 import { durationSeconds, type ScenarioStep } from './format.js';
 import { referencesIn, resolve, stringsIn } from './refs.js';
@@ -41,6 +44,40 @@ export function stepLabel(step: ScenarioStep): string {
   }
 }
 
+/** What an action step got in the sandbox: its answer (call, control) and the events it fired. */
+export interface StepObservation {
+  /** what a call or control step sent: its method and path (references resolved, query included) */
+  request?: { method: string; path: string };
+  response?: Response;
+  /** oldest first; only for the steps the observer asked them of */
+  events?: FiredEvent[];
+}
+
+/**
+ * Someone comparing each action step's outcome with something else (svc-sandbox parity compares it
+ * with what the real service answered): told after every call, control and clock step.
+ */
+export interface StepObserver {
+  /**
+   * Whether to collect the events `step` fires: a test of the events read so far, true once they
+   * are all there (webhook work may still be running when the step answers), or undefined: none.
+   */
+  events?(step: ScenarioStep): ((events: FiredEvent[]) => boolean) | undefined;
+  /** `results`: what `${...}` references resolve against after the step (its own `as` included) */
+  observe(step: ScenarioStep, observation: StepObservation, results: ReadonlyMap<string, unknown>): void;
+}
+
+export interface StepRunnerOptions {
+  /** reuse merchants by name, except those named here (./reuse.ts) */
+  reuse?: { fresh: Set<string> } | undefined;
+  observer?: StepObserver | undefined;
+  /**
+   * false: `expect` is not checked (on actions or as steps) and an answer of 4xx or 5xx does not
+   * fail its step; the observer judges the answers instead. Default true.
+   */
+  expectations?: boolean | undefined;
+}
+
 export class StepRunner {
   /** What `${...}` references resolve against, by name. */
   private readonly results: Map<string, unknown>;
@@ -53,8 +90,7 @@ export class StepRunner {
     private readonly client: ScenarioClient,
     /** how long an expectation keeps looking before it fails (ms) */
     private readonly waitMs: number,
-    /** reuse merchants by name, except those named here (./reuse.ts) */
-    private readonly reuse?: { fresh: Set<string> },
+    private readonly options: StepRunnerOptions = {},
   ) {
     this.results = new Map<string, unknown>([
       ['sandbox', { url: client.refUrls().test, urls: client.refUrls() }],
@@ -69,8 +105,9 @@ export class StepRunner {
       case 'merchant': {
         const body = resolve(step.body ?? {}, results);
         const name = typeof body.name === 'string' ? body.name : step.merchant;
+        const reuse = this.options.reuse;
         const reused =
-          this.reuse && !this.reuse.fresh.has(step.merchant) ? await takeMerchant(client, name) : undefined;
+          reuse && !reuse.fresh.has(step.merchant) ? await takeMerchant(client, name) : undefined;
         const created =
           reused ??
           ((await client.call('sandboxCreateMerchant', {
@@ -98,8 +135,9 @@ export class StepRunner {
         const [method, rawPath] = line.split(' ') as [string, string];
         const path = withQuery(resolve(rawPath, results), resolve(step.query, results));
         const body = resolve(step.body, results);
-        const fired = step.expect?.events;
-        const marks = fired === undefined ? undefined : await eventMarks(client);
+        const checks = this.options.expectations !== false;
+        const fired = checks ? step.expect?.events : undefined;
+        const watch = await this.watch(step, fired);
         let response: Response;
         if (step.kind === 'call') {
           const { key } = client.merchant(step.merchant);
@@ -109,14 +147,16 @@ export class StepRunner {
             headers: { authorization: `Bearer ${key}`, ...resolve(step.headers ?? {}, results) },
           });
         } else response = await client.control(method, path, body);
-        checkResponse(`${method} ${path}`, response, resolve(step.expect, results));
+        if (checks) checkResponse(`${method} ${path}`, response, resolve(step.expect, results));
         if (step.as) results.set(step.as, response.body);
-        if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
+        if (watch.marks && fired)
+          await eventually(() => checkFired(client, watch.marks!, fired), this.waitMs);
+        await this.observed(step, { request: { method, path }, response }, watch);
         return;
       }
       case 'clock': {
-        const fired = step.expect?.events;
-        const marks = fired === undefined ? undefined : await eventMarks(client);
+        const fired = this.options.expectations !== false ? step.expect?.events : undefined;
+        const watch = await this.watch(step, fired);
         if (step.clock === 'freeze') await client.call('sandboxFreezeClock');
         else if (step.clock === 'resume') await client.call('sandboxResumeClock');
         else {
@@ -124,7 +164,9 @@ export class StepRunner {
           await client.call('sandboxAdvanceClock', { body: { seconds } as AdvanceBody });
           this.advanced += seconds ?? 0;
         }
-        if (marks && fired) await eventually(() => checkFired(client, marks, fired), this.waitMs);
+        if (watch.marks && fired)
+          await eventually(() => checkFired(client, watch.marks!, fired), this.waitMs);
+        await this.observed(step, {}, watch);
         return;
       }
       case 'settings': {
@@ -143,8 +185,39 @@ export class StepRunner {
         return;
       }
       case 'expect':
+        if (this.options.expectations === false) return;
         return eventually(() => checkExpectation(client, resolve(step.expect, results)), this.waitMs);
     }
+  }
+
+  /** Where the event logs end before an action step, when its expectations or the observer need it. */
+  private async watch(
+    step: ScenarioStep,
+    fired: readonly string[] | undefined,
+  ): Promise<{ marks?: EventMarks; complete?: (events: FiredEvent[]) => boolean }> {
+    const complete = this.options.observer?.events?.(step);
+    if (fired === undefined && complete === undefined) return {};
+    return { marks: await eventMarks(this.client), ...(complete ? { complete } : {}) };
+  }
+
+  /** Tells the observer what the step got, with the events it fired once they are all there. */
+  private async observed(
+    step: ScenarioStep,
+    observation: StepObservation,
+    watch: { marks?: EventMarks; complete?: (events: FiredEvent[]) => boolean },
+  ): Promise<void> {
+    const { observer } = this.options;
+    if (!observer) return;
+    if (watch.marks && watch.complete) {
+      const deadline = performance.now() + this.waitMs;
+      let events = await firedSince(this.client, watch.marks);
+      while (!watch.complete(events) && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 25));
+        events = await firedSince(this.client, watch.marks);
+      }
+      observation.events = events;
+    }
+    observer.observe(step, observation, this.results);
   }
 
   /** `${clock...}` references read the sandbox clock when their step runs. */
