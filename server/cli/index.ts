@@ -27,6 +27,10 @@ Commands:
                             run scenario files, each in a fresh sandbox (with --url: a fresh
                             workspace of that one); exit 0 when every step held, 1 when one
                             failed, 2 when a file is invalid
+  parity FILE... [--junit <file>] [--ignore <path>]...
+                            replay sessions recorded against the real service (record) and
+                            report where the sandbox answers otherwise; exit 0 none, 1 some,
+                            2 when a file is invalid
   trigger <name> | --list   run a built-in scenario (one event sequence each) against the sandbox
   workspaces create|list|delete
                             isolated worlds in one sandbox: own data, keys, clock, webhooks
@@ -44,7 +48,7 @@ Commands:
                             order, unknown types, speed); exit 0 when every case holds, 1 if not
   coverage                  the spec's events and state transitions the workspace reached
 
-Every command but serve and run talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+Every command but serve, run and parity talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
 else the default workspace); export and import work on a database file instead with --db.
 Run \`svc-sandbox <command> --help\` for a command's options.
@@ -88,6 +92,10 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
   run: async () => {
     const m = await import('./run.js');
     return { run: m.run, usage: m.RUN_USAGE };
+  },
+  parity: async () => {
+    const m = await import('./parity.js');
+    return { run: m.parity, usage: m.PARITY_USAGE };
   },
   trigger: async () => {
     const m = await import('./trigger.js');
@@ -145,6 +153,7 @@ const VALUE_FLAGS = new Set([
   '--env',
   '--out',
   '--junit',
+  '--ignore',
   '--workspace',
   '--name',
   '--from',
