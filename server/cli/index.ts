@@ -47,6 +47,9 @@ Commands:
                             grade your webhook receiver (signatures over raw bytes, duplicates,
                             order, unknown types, speed); exit 0 when every case holds, 1 if not
   coverage                  the spec's events and state transitions the workspace reached
+  record --upstream <url> --port <n> --out <file> [--webhooks-to <url>]
+                            record a session against the real service through a local proxy, as
+                            a scenario file (with what the service answered)
 
 Every command but serve, run and parity talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
@@ -129,6 +132,10 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
     const m = await import('./coverage.js');
     return { run: m.coverage, usage: m.COVERAGE_USAGE };
   },
+  record: async () => {
+    const m = await import('./record.js');
+    return { run: m.record, usage: m.RECORD_USAGE };
+  },
 };
 // The other number reads as naturally.
 COMMANDS.workspace = COMMANDS.workspaces!;
@@ -177,6 +184,8 @@ const VALUE_FLAGS = new Set([
   '--sandbox',
   '--effects-url',
   '--coverage',
+  '--upstream',
+  '--webhooks-to',
 ]);
 
 function commandOf(argv: string[]): string | undefined {

@@ -198,8 +198,16 @@ export const topId = (response: unknown): string | undefined => {
   return typeof id === 'string' ? id : undefined;
 };
 
-/** The scenario file: steps in order, `as` kept only where a later step refers to it. */
-export function renderScenario(name: string, startedAt: string, steps: Record<string, unknown>[]): string {
+/**
+ * The scenario file: steps in order, `as` kept only where a step refers to it; `recorded` says where
+ * and when a session recorded against the real service was made.
+ */
+export function renderScenario(
+  name: string,
+  startedAt: string,
+  steps: Record<string, unknown>[],
+  recorded?: { upstream: string; at: string },
+): string {
   const text = JSON.stringify(steps);
   const used = (ref: string) => text.includes(`\${${ref}.`) || text.includes(`\${${ref}}`);
   const kept = steps.map((step) => {
@@ -209,5 +217,8 @@ export function renderScenario(name: string, startedAt: string, steps: Record<st
   });
   // The replay starts at the sandbox time the recording started (frozen, so only the recorded clock
   // steps move it): absolute times in bodies (expires_at) mean the same thing in both.
-  return stringify({ name, clock: { start: startedAt, frozen: true }, steps: kept }, { lineWidth: 0 });
+  return stringify(
+    { name, ...(recorded ? { recorded } : {}), clock: { start: startedAt, frozen: true }, steps: kept },
+    { lineWidth: 0 },
+  );
 }

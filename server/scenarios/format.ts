@@ -107,6 +107,19 @@ export const RecordedAnswer = Type.Object(
 );
 export type RecordedAnswer = Static<typeof RecordedAnswer>;
 
+/** The webhooks that followed a step of the recorder's own (the service answered no request there). */
+export const RecordedWebhooks = Type.Object(
+  {
+    webhooks: Type.Optional(
+      Type.Array(RecordedWebhook, {
+        maxItems: 1000,
+        description: 'the webhooks the service delivered meanwhile, in arrival order',
+      }),
+    ),
+  },
+  strict,
+);
+
 /** Why the recorder wrote a control or clock step the real session had no request for. */
 const Inferred = Type.Optional(
   Type.String({
@@ -161,7 +174,12 @@ export const ControlStep = Type.Object(
     body: Type.Optional(Json),
     as: Type.Optional(ResultName),
     expect: Type.Optional(ResponseExpectation),
-    recorded: Type.Optional(RecordedAnswer),
+    recorded: Type.Optional(
+      Type.Union([RecordedAnswer, RecordedWebhooks], {
+        description:
+          'what the service answered; on an inferred step (no request of the session) only the webhooks that followed it',
+      }),
+    ),
     inferred: Inferred,
     name: Label,
   },
@@ -172,19 +190,7 @@ export const ClockStep = Type.Object(
   {
     clock: Type.Union([StringEnum(['freeze', 'resume']), Type.Object({ advance: Duration }, strict)]),
     expect: Type.Optional(Type.Object({ events: FiredEvents }, strict)),
-    recorded: Type.Optional(
-      Type.Object(
-        {
-          webhooks: Type.Optional(
-            Type.Array(RecordedWebhook, {
-              maxItems: 1000,
-              description: 'the webhooks the service delivered meanwhile, in arrival order',
-            }),
-          ),
-        },
-        strict,
-      ),
-    ),
+    recorded: Type.Optional(RecordedWebhooks),
     inferred: Inferred,
     name: Label,
   },
