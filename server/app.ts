@@ -48,6 +48,7 @@ import { fundsControlRoutes } from './http/sandbox/funds.js';
 import { healthResetRoutes, type SandboxInfo } from './http/sandbox/health-reset.js';
 import { listenSessionRoutes } from './http/sandbox/listen-sessions.js';
 import { merchantControlRoutes } from './http/sandbox/merchants.js';
+import { parityRoutes } from './http/sandbox/parity.js';
 import { receiverCheckRoutes } from './http/sandbox/receiver-checks.js';
 import { recordingControlRoutes } from './http/sandbox/recording.js';
 import { requestLogControlRoutes } from './http/sandbox/request-log.js';
@@ -85,7 +86,7 @@ export interface BuildAppOptions {
   /** the sandbox itself: its version, addresses, how to reset a workspace */
   sandbox: SandboxInfo;
   /** Scenario runs over this sandbox's own addresses (built with the listeners, in createSandbox). */
-  scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema'>;
+  scenarios: Pick<ScenarioService, 'on' | 'run' | 'runText' | 'schema' | 'addresses'>;
   /** Shared by both listeners so limits count per key, whichever address is called. */
   limiter?: KeyLimiter;
   /** Serve the control API to other machines too (--allow-remote-control). */
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await control.register(recordingControlRoutes, { use });
       await control.register(scenarioControlRoutes, { scenarios: options.scenarios });
       await control.register(scenarioLibraryRoutes, { runner: options.scenarios });
+      await control.register(parityRoutes, { scenarios: options.scenarios });
       // Export and import act on the workspace itself (its database), not on one of its services.
       await control.register(transferControlRoutes, { use: workspaceOf });
       // Testing the integration: grading the developer's receiver, and what a suite reached.

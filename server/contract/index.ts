@@ -10,6 +10,7 @@ import * as events from './events.js';
 import * as funds from './funds.js';
 import * as invoices from './invoices.js';
 import * as merchants from './merchants.js';
+import * as parity from './parity.js';
 import * as refunds from './refunds.js';
 import * as requests from './requests.js';
 import * as resellers from './resellers.js';
@@ -91,4 +92,8 @@ export const namedSchemas = {
   ScenarioRun: scenarios.ScenarioRun,
   ScenarioStepResult: scenarios.ScenarioStepResult,
   ScenarioProgress: scenarios.ScenarioProgress,
+  ParityBody: parity.ParityBody,
+  ParityReport: parity.ParityReport,
+  ParityDifference: parity.ParityDifference,
+  ParityStep: parity.ParityStep,
 };

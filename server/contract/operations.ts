@@ -16,6 +16,7 @@ import type { Faults, FaultsInput } from './faults.js';
 import type { AddressDepositBody, Balance, CreditBody, Deposit, DepositBody, DepositBurst, DepositBurstBody, LedgerTransaction, Payout, PayoutBody } from './funds.js';
 import type { ActivateInvoiceBody, ActivatedInvoice, CreateInvoiceBody, Invoice } from './invoices.js';
 import type { ApiKey, CreateApiKeyBody, CreateMerchantBody, CreatedMerchant, Merchant, PatchMerchantBody } from './merchants.js';
+import type { ParityBody, ParityReport } from './parity.js';
 import type { ReceiverCheckBody, ReceiverCheckResult } from './receiver-checks.js';
 import type { RecordingExpectBody, RecordingExpectResult, RecordingStartBody, RecordingState, RecordingStopped } from './recording.js';
 import type { RefundBody, RefundResult } from './refunds.js';
@@ -72,6 +73,7 @@ export const operations = {
   sandboxAdvanceClock: { method: 'POST', path: '/sandbox/clock/advance', reads: false },
   sandboxCancelCard: { method: 'POST', path: '/sandbox/cards/{id}/cancel', reads: false },
   sandboxCancelCheckout: { method: 'POST', path: '/sandbox/checkouts/{id}/cancel', reads: false },
+  sandboxCheckParity: { method: 'POST', path: '/sandbox/parity', reads: false },
   sandboxCheckReceiver: { method: 'POST', path: '/sandbox/receiver-checks', reads: false },
   sandboxClearFaults: { method: 'DELETE', path: '/sandbox/faults', reads: false },
   sandboxClearInboxMessages: { method: 'DELETE', path: '/sandbox/inboxes/{name}/messages', reads: false },
@@ -468,6 +470,13 @@ export interface OperationTypes {
     query: undefined;
     body: undefined;
     answer: Static<typeof Checkout>;
+  };
+  sandboxCheckParity: {
+    summary: "Replay a recorded session and report where the sandbox differs";
+    params: undefined;
+    query: undefined;
+    body: Static<typeof ParityBody>;
+    answer: Static<typeof ParityReport>;
   };
   sandboxCheckReceiver: {
     summary: "Grade a webhook receiver";

@@ -54,8 +54,8 @@ export type ParityDifference = Static<typeof ParityDifference>;
 
 export const ParityBody = Type.Object(
   {
-    /** the session file's text (YAML or JSON), as `svc-sandbox record` wrote it */
-    session: Type.String({ minLength: 1, maxLength: 1_000_000 }),
+    /** the session file's text (YAML or JSON), as `svc-sandbox record` wrote it: a scenario file */
+    scenario: Type.String({ minLength: 1, maxLength: 1_000_000 }),
     /** field paths whose differences are accepted (`checkout.metadata`, `*.created_at`, `webhook:card.transaction`) */
     ignore: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200 })),
     /** environment of the steps that name none (takes the place of the file's env) */
@@ -65,7 +65,7 @@ export const ParityBody = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        session:
+        scenario:
           'name: session\nsteps:\n  - merchant: acme\n  - call: GET /v1/checkouts\n    recorded: { status: 200, body: [] }\n',
         ignore: ['*.created_at'],
       },

@@ -6,7 +6,7 @@ import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
 import { AppError, ConflictError } from '../errors.js';
 import { type Scenario, type ScenarioJsonSchemaDocument, scenarioJsonSchema } from './format.js';
 import { parseScenario, type ScenarioError } from './parse.js';
-import { runScenario } from './run.js';
+import { runScenario, type ScenarioTarget } from './run.js';
 
 /** 400: the scenario text is not a valid file; the message lists every problem with its line. */
 export class ScenarioInvalidError extends AppError {
@@ -64,6 +64,14 @@ export class ScenarioService {
     return this.run(parsed.scenario, options);
   }
 
+  /** This sandbox as a run reaches it: its addresses and control token (409 before it listens). */
+  addresses(): Omit<ScenarioTarget, 'workspace'> {
+    const urls = this.deps.urls();
+    if (/:0$/.test(urls.test))
+      throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
+    return { urls, controlToken: this.deps.controlToken };
+  }
+
   async run(
     scenario: Scenario,
     options: ScenarioRunOptions = {},
@@ -71,12 +79,9 @@ export class ScenarioService {
     // Not from the sandbox's id generator: a run id is no sandbox state, and taking one from a
     // seeded generator would shift every id the scenario itself then makes.
     const runId = randomUUID();
-    const urls = this.deps.urls();
-    if (/:0$/.test(urls.test))
-      throw new ConflictError('the sandbox is not listening yet: scenarios run over its addresses');
     const { workspace } = options;
     const heardIn = workspace ?? DEFAULT_WORKSPACE_ID;
-    return runScenario({ urls, controlToken: this.deps.controlToken, workspace }, scenario, {
+    return runScenario({ ...this.addresses(), workspace }, scenario, {
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.reuseMerchants ? { reuseMerchants: true } : {}),
       onStep: (step) => {

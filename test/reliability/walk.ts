@@ -49,7 +49,7 @@ const HUGE_SIZES = [900_000, 1_500_000];
 /** Nesting levels of deep bodies: a few hundred is what stack-bound code trips on, later. */
 const DEEP_LEVELS = [300, 1_000, 2_000, 50_000];
 const POOL_SIZE = 40;
-const SLOW_OPS = /\/scenarios\/(run|library\/\{[^}]+\}\/run)$/;
+const SLOW_OPS = /\/(scenarios\/(run|library\/\{[^}]+\}\/run)|parity)$/;
 
 /** The start of a walk: merchants (with keys), the scenario library, an inbox, a few objects. */
 const BOOTSTRAP = [

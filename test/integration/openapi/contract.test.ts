@@ -1035,6 +1035,13 @@ const STEPS: Record<string, Step> = {
         'name: contract\nsteps:\n  - merchant: scenario-co\n  - call: GET /v1/checkouts\n    expect: { status: 200 }\n',
     }),
   },
+  'POST /sandbox/parity': {
+    body: () => ({
+      scenario:
+        'name: contract parity\nsteps:\n  - merchant: parity-co\n  - call: GET /v1/checkouts\n    recorded: { status: 200, body: [] }\n',
+      ignore: ['*.created_at'],
+    }),
+  },
 };
 
 /** Business-rule errors worth one call each: the same transition twice is refused with a 400. */

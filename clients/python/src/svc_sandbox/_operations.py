@@ -45,6 +45,7 @@ OPERATIONS: Final[dict[str, tuple[str, str]]] = {
     "sandboxAdvanceClock": ("POST", "/sandbox/clock/advance"),
     "sandboxCancelCard": ("POST", "/sandbox/cards/{id}/cancel"),
     "sandboxCancelCheckout": ("POST", "/sandbox/checkouts/{id}/cancel"),
+    "sandboxCheckParity": ("POST", "/sandbox/parity"),
     "sandboxCheckReceiver": ("POST", "/sandbox/receiver-checks"),
     "sandboxClearFaults": ("DELETE", "/sandbox/faults"),
     "sandboxClearInboxMessages": ("DELETE", "/sandbox/inboxes/{name}/messages"),
