@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { EXAMPLE_PATHS } from '../../api/links';
 import { Card } from '../../components/Card';
 import { Field, Select, TextInput } from '../../components/Field';
@@ -10,6 +10,10 @@ import '../../components/recording-indicator.css';
 import { ImportConfirm } from './ImportConfirm';
 import { resourceLabels } from './labels';
 import { StepError } from './StepError';
+
+// The parity check (a recorded session against this sandbox) is a chunk of its own, fetched when
+// the page shows: it adds nothing to the dashboard's first load.
+const ParityCard = lazy(async () => ({ default: (await import('./ParityCard')).ParityCard }));
 
 /** Hands a file to the browser's downloads (a Blob URL on a temporary link). */
 function saveFile({ name, blob }: Download): void {
@@ -392,6 +396,9 @@ export function ScenariosPage() {
     <div className="stack">
       <RecordCard />
       <RunCard />
+      <Suspense fallback={null}>
+        <ParityCard />
+      </Suspense>
       <BundleCard />
     </div>
   );
