@@ -38,6 +38,11 @@ export interface Recorded {
   skipped?: string;
 }
 
+/** How far back a late webhook looks for the step that caused it. */
+const LATE_STEPS = 5;
+/** Events that time itself fires (expiry, settlement, the network's own settlement). */
+const TIME_EVENTS = /^checkout\.(completed|partial|expired)$|^card\.transaction$|^payout\./;
+
 /** Statuses that say nothing a replay could reproduce: the key (401), a rate limit, a server fault. */
 const SKIPPED = (status: number) => status === 401 || status === 429 || status >= 500;
 
@@ -213,16 +218,41 @@ export class UpstreamRecorder {
     if (this.session.merchants.size === 1) this.identify([...this.session.merchants.keys()][0]!, data);
     const inferred = this.world.webhook(type, data).map((i) => this.withWebhooks(i));
     this.session.steps.push(...inferred);
-    const last = this.session.steps.at(-1);
-    if (!last || !acts(last))
+    const target = this.causeOf(type, data) ?? this.session.steps.at(-1);
+    if (!target || !acts(target))
       return { steps: inferred, type, skipped: 'it came before any request: no step to attach it to' };
-    const recorded = (last.recorded ?? {}) as { webhooks?: unknown[] };
+    const recorded = (target.recorded ?? {}) as { webhooks?: unknown[] };
     recorded.webhooks = [
       ...(recorded.webhooks ?? []),
       { type, ...(data === undefined ? {} : { data: substitute(data, this.refOf) }) },
     ];
-    last.recorded = recorded;
+    target.recorded = recorded;
     return { steps: inferred, type };
+  }
+
+  /**
+   * The step a webhook belongs to when it arrived late: deliveries are sent after the answer, so one
+   * may come while the next request is on its way, or after it. Among the last few steps, the latest
+   * that made or acted on the object the event names (a GET fires none; a clock step, only what
+   * time does). Undefined: the step before it, in arrival order.
+   */
+  private causeOf(type: string, data: unknown): Step | undefined {
+    const id = isObject(data) && typeof data.id === 'string' ? data.id : undefined;
+    const name = id === undefined ? undefined : this.refOf(id)?.replace(/\.id$/, '');
+    if (name === undefined || name.includes('.')) return undefined;
+    const steps = this.session.steps;
+    for (let i = steps.length - 1; i >= Math.max(0, steps.length - LATE_STEPS); i--) {
+      const step = steps[i]!;
+      if ('clock' in step) {
+        if (TIME_EVENTS.test(type)) return step;
+        continue;
+      }
+      const request =
+        typeof step.call === 'string' ? step.call : typeof step.control === 'string' ? step.control : '';
+      if (request === '' || request.startsWith('GET ')) continue;
+      if (step.as === name || request.includes(`\${${name}.`)) return step;
+    }
+    return undefined;
   }
 
   // ---- notes ----------------------------------------------------------------------------------
