@@ -82,10 +82,7 @@ export const RecordedWebhook = Type.Object(
 );
 export type RecordedWebhook = Static<typeof RecordedWebhook>;
 
-/**
- * What the real service answered to a step while `svc-sandbox record` proxied it: `svc-sandbox
- * parity` replays the step in the sandbox and reports every difference from this. `run` ignores it.
- */
+/** What the real service answered to a step (`svc-sandbox record`); `parity` compares, `run` ignores it. */
 export const RecordedAnswer = Type.Object(
   {
     status: describe(HttpStatus, "the service's HTTP status"),
