@@ -51,7 +51,7 @@ Commands:
                             record a session against the real service through a local proxy, as
                             a scenario file (with what the service answered)
 
-Every command but serve, run and parity talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
+Every command but serve, run, parity and record talks to a running sandbox: --url <url> (default $SVC_SANDBOX_URL or
 http://127.0.0.1:4010), in the workspace --workspace <id|name> names (default $SVC_SANDBOX_WORKSPACE,
 else the default workspace); export and import work on a database file instead with --db.
 Run \`svc-sandbox <command> --help\` for a command's options.
