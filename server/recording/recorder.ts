@@ -20,7 +20,7 @@ import {
 } from './exchange.js';
 import { defaultFields, type StateReads, stateExpectations, stateReads } from './outcomes.js';
 import { adoptedCheckoutBody, asOwnUrl, withoutWorkspace } from './own.js';
-import type { Session, Step } from './session.js';
+import { newSession, type Session, type Step } from './session.js';
 import {
   callStep,
   controlStep,
@@ -91,19 +91,11 @@ export class ScenarioRecorder {
   start(name?: string): RecordingState {
     if (this.session) throw new ConflictError(`A recording is already running: ${this.session.name}`);
     const startedAt = this.deps.clock.nowIso();
-    this.session = {
-      name: name ?? `recording ${startedAt}`,
+    this.session = newSession(
+      name ?? `recording ${startedAt}`,
       startedAt,
-      steps: [],
-      refs: new Map(),
-      merchants: new Map(),
-      // built-in reference names of the format
-      names: new Set(['sandbox', 'clock']),
-      counters: new Map(),
-      owners: new Map(),
-      resources: [],
-      balancesAtStart: this.deps.ledger.merchantBalancesNow(),
-    };
+      this.deps.ledger.merchantBalancesNow(),
+    );
     return this.changed();
   }
 

@@ -28,3 +28,24 @@ export interface Session {
    */
   balancesAtStart: Map<string, { available: number; held: number }>;
 }
+
+/** A session with no step yet. */
+export function newSession(
+  name: string,
+  startedAt: string,
+  balancesAtStart: Session['balancesAtStart'] = new Map(),
+): Session {
+  return {
+    name,
+    startedAt,
+    steps: [],
+    refs: new Map(),
+    merchants: new Map(),
+    // built-in reference names of the format
+    names: new Set(['sandbox', 'clock']),
+    counters: new Map(),
+    owners: new Map(),
+    resources: [],
+    balancesAtStart,
+  };
+}

@@ -13,7 +13,7 @@ import { OutsideWorld } from './infer.js';
 import { mapStrings } from './own.js';
 import { Secrets } from './redact.js';
 import { matchRoute, queryOf } from './routes.js';
-import type { Session, Step } from './session.js';
+import { newSession, type Session, type Step } from './session.js';
 import { callStep, nextName, type Translation, takeName, uniqueName } from './steps.js';
 import { clipDepth, duration, prefixFor, renderScenario, substitute, substitutePath } from './translate.js';
 
@@ -94,18 +94,7 @@ export class UpstreamRecorder {
     private readonly options: { upstream: string; startedAt: Date; name?: string; webhooks: boolean },
   ) {
     const at = options.startedAt.toISOString();
-    this.session = {
-      name: options.name ?? `session recorded against ${options.upstream}`,
-      startedAt: at,
-      steps: [],
-      refs: new Map(),
-      merchants: new Map(),
-      names: new Set(['sandbox', 'clock']),
-      counters: new Map(),
-      owners: new Map(),
-      resources: [],
-      balancesAtStart: new Map(),
-    };
+    this.session = newSession(options.name ?? `session recorded against ${options.upstream}`, at);
     this.world = new OutsideWorld(this.session);
   }
 

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { afterEveryTest } from './cleanup.js';
 import { CLI, cliEnv, ROOT } from './cli.js';
+import { startReceiver } from './receiver.js';
+import { tempDir, testSandbox } from './sandbox.js';
 
 /**
  * `svc-sandbox record` as a real child process (the built CLI), stdin piped for notes, and a
@@ -141,4 +143,18 @@ export async function upstreamTime(upstream: string, ms = 0): Promise<string> {
 /** Whether a delivery's X-SVC-Signature is the HMAC of its raw bytes under `secret`. */
 export function signatureHolds(raw: Buffer, header: string | string[] | undefined, secret: string): boolean {
   return header === `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+}
+
+/**
+ * A session's set-up: a second sandbox as the service, a receiver as the developer's endpoint,
+ * `record` writing `<dir>/<out>` with --webhooks-to it, and the service's merchant, its webhook
+ * endpoint the proxy's /webhooks.
+ */
+export async function recordAgainstSandbox(out = 's.yaml') {
+  const upstream = (await (await testSandbox()).listen()).test;
+  const receiver = await startReceiver();
+  const dir = tempDir();
+  const rec = await startRecord(['--upstream', upstream, '--out', out, '--webhooks-to', receiver.url], dir);
+  const acme = await upstreamMerchant(upstream, `${rec.url}/webhooks`);
+  return { upstream, receiver, dir, rec, acme };
 }

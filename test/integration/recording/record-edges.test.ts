@@ -6,8 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseScenario } from '../../../server/scenarios/parse.js';
 import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
-import { startReceiver } from '../../helpers/receiver.js';
-import { json, spawnRecord, startRecord, upstreamMerchant, upstreamTime } from '../../helpers/record.js';
+import {
+  json,
+  recordAgainstSandbox,
+  spawnRecord,
+  startRecord,
+  upstreamMerchant,
+  upstreamTime,
+} from '../../helpers/record.js';
 import { tempDir, testSandbox } from '../../helpers/sandbox.js';
 
 /**
@@ -29,14 +35,7 @@ const freePort = async (): Promise<{ port: number; close: () => void }> => {
 
 describe('svc-sandbox record: never written', () => {
   it('leaves API keys, signing secrets and card numbers out of the file, wherever they appear', async () => {
-    const upstream = (await (await testSandbox()).listen()).test;
-    const receiver = await startReceiver();
-    const dir = tempDir();
-    const rec = await startRecord(
-      ['--upstream', upstream, '--out', 's.yaml', '--webhooks-to', receiver.url],
-      dir,
-    );
-    const acme = await upstreamMerchant(upstream, `${rec.url}/webhooks`);
+    const { upstream, receiver, dir, rec, acme } = await recordAgainstSandbox();
     const pan = '4111 1111 1111 1111';
     const made = await json(
       `${rec.url}/v1/checkouts`,
@@ -68,14 +67,7 @@ describe('svc-sandbox record: never written', () => {
 
 describe('svc-sandbox record: notes', () => {
   it('writes a note as the step at that point; inference then plays only what the notes did not', async () => {
-    const upstream = (await (await testSandbox()).listen()).test;
-    const receiver = await startReceiver();
-    const dir = tempDir();
-    const rec = await startRecord(
-      ['--upstream', upstream, '--out', 's.yaml', '--webhooks-to', receiver.url],
-      dir,
-    );
-    const acme = await upstreamMerchant(upstream, `${rec.url}/webhooks`);
+    const { upstream, receiver, dir, rec, acme } = await recordAgainstSandbox();
     const note = (line: string) => json(`${rec.url}/__record/note`, 'POST', { line });
     const co = await json(
       `${rec.url}/v1/checkouts`,

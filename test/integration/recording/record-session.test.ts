@@ -5,9 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseScenario } from '../../../server/scenarios/parse.js';
 import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
-import { startReceiver } from '../../helpers/receiver.js';
-import { json, signatureHolds, startRecord, upstreamMerchant, upstreamTime } from '../../helpers/record.js';
-import { tempDir, testSandbox } from '../../helpers/sandbox.js';
+import { json, recordAgainstSandbox, signatureHolds, upstreamTime } from '../../helpers/record.js';
 
 /**
  * `svc-sandbox record` through the built CLI, against a second sandbox on loopback as the real
@@ -33,15 +31,8 @@ const label = (step: FileStep) =>
 
 describe('svc-sandbox record', () => {
   it('records a realistic session: steps, inferred outside world, webhooks; run replays it green', async () => {
-    const upstream = (await (await testSandbox()).listen()).test;
-    const receiver = await startReceiver();
-    const dir = tempDir();
-    const rec = await startRecord(
-      ['--upstream', upstream, '--out', 'session.yaml', '--webhooks-to', receiver.url],
-      dir,
-    );
+    const { upstream, receiver, dir, rec, acme } = await recordAgainstSandbox('session.yaml');
     expect(rec.stdout()).toContain(`register ${rec.url}/webhooks as your webhook endpoint at the service`);
-    const acme = await upstreamMerchant(upstream, `${rec.url}/webhooks`);
     const v1 = (method: string, path: string, body?: unknown) =>
       json(`${rec.url}${path}`, method, body, acme.auth);
     const outside = (path: string, body?: unknown) => json(`${upstream}${path}`, 'POST', body ?? {});
