@@ -262,6 +262,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(2);
     }
   }
+  // After the load: the code cache the build made for it was made without the flag.
+  favourMemory();
   try {
     sandbox = await createSandbox({
       dbPath: options.db,
@@ -299,10 +301,6 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     `svc-sandbox ready test=${urls.test} production=${urls.production} dashboard=${urls.dashboard}\n`,
   );
-  // From here on, a long-running process: keep its heap near its live size. Not before: the start
-  // (the schema, the routes) allocates fast and briefly, and collected ~10% of its time under the
-  // tight limit. After the code is loaded in any case: a code cache is checked against the flags.
-  favourMemory();
   // The demo drives the sandbox from inside: over the listeners, not the public addresses (which
   // may only mean something on the container's host).
   if (options.demo) {
