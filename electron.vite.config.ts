@@ -58,7 +58,8 @@ export default defineConfig({
             groups: [
               { name: 'react-vendor', test: VENDOR },
               // Shared pieces the pages use: one chunk, not one request per tiny module.
-              { name: 'shared', test: /renderer[\\/](components|store|api|lib)[\\/]/ },
+              // (api/card-secrets.ts stays out: the cards store loads it on the first reveal.)
+              { name: 'shared', test: /renderer[\\/](components|store|api(?![\\/]card-secrets)|lib)[\\/]/ },
             ],
           },
         },

@@ -262,6 +262,20 @@ export function figure({ name, measured, baseline = '', ratio = null, target = '
   return { name, measured, baseline, ratio, target, pass, data };
 }
 
+/**
+ * A throughput target: at least `ratio` of the baseline measured in the same run, and at most
+ * `cpuUs` µs of the server's CPU per operation. The ratio follows the machine (a busy one slows
+ * both sides); the CPU bound does not move with a noisy baseline, so a regression cannot hide
+ * behind one. `{ text, pass(ratio, cpu) }`; a CPU figure that could not be read fails.
+ */
+export function throughputTarget({ ratio, cpuUs }) {
+  return {
+    text: `>= ${ratio.toFixed(2)}, <= ${cpuUs} µs CPU`,
+    pass: (measuredRatio, cpu) =>
+      measuredRatio >= ratio && typeof cpu === 'number' && Number.isFinite(cpu) && cpu <= cpuUs,
+  };
+}
+
 export const fmt = (n, digits = 0) =>
   n === undefined || n === null || Number.isNaN(n)
     ? '-'

@@ -1,4 +1,4 @@
-import { type Call, caller, type Method, operations } from '../../server/contract/call.js';
+import { type Call, caller, type Method, operation } from '../../server/contract/call.js';
 import { workspaceHeader, workspaceMissing } from './active-workspace';
 import { controlTokenRequired } from './control-token';
 
@@ -19,7 +19,7 @@ export class ApiError extends Error {
  * Where the control API lives, as the operation table spells it (the first segment of a control
  * operation's path): a 401 there means the control token is missing, not an API key.
  */
-const CONTROL_PREFIX = `/${operations.sandboxGetHealth.path.split('/')[1]}/`;
+const CONTROL_PREFIX = `/${operation('sandboxGetHealth').path.split('/')[1]}/`;
 
 export interface RequestOptions {
   /** `null`: a sandbox-wide call that names no workspace; otherwise the active one is named. */

@@ -3,7 +3,7 @@
 // - links to documents the sandbox serves on hidden routes (no operationId): the API reference
 //   page and the OpenAPI document, from `documents` beside the table;
 // - example paths the forms show as placeholders, taken from the operation table.
-import { documents, operations } from '../../server/contract/call.js';
+import { documents, operation } from '../../server/contract/call.js';
 
 /** The API reference page, from the origin of an environment's listener. */
 export const API_REFERENCE_PATH = documents.reference;
@@ -13,7 +13,7 @@ export const OPENAPI_DOCUMENT_PATH = documents.openapi;
 /** Placeholders of the path fields: a resource to expect (Scenarios), a request to fault (Faults). */
 export const EXAMPLE_PATHS = {
   /** `/sandbox/checkouts/<id>`: a control-API resource the recording can read back */
-  resource: operations.sandboxGetCheckout.path.replace('{id}', '<id>'),
+  resource: operation('sandboxGetCheckout').path.replace('{id}', '<id>'),
   /** `/v1/checkouts/{id}`: a route pattern of the API a fault rule matches */
-  faultedRoute: operations.getCheckout.path,
+  faultedRoute: operation('getCheckout').path,
 } as const;

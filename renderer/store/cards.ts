@@ -1,4 +1,4 @@
-import { type CardSecrets, revealCardSecrets } from '../api/card-secrets';
+import type { CardSecrets } from '../api/card-secrets';
 import * as api from '../api/sandbox';
 import type {
   AuthorizationInput,
@@ -157,6 +157,8 @@ export const createCardsSlice: Slice<CardsSlice> = (set, get) => {
       let secrets: CardSecrets | null = null;
       const env = get().cardholderDetail?.cardholder.env ?? get().env;
       await attempt(get, async () => {
+        // Loaded on the first reveal (its own chunk): the first paint does not need the exchange.
+        const { revealCardSecrets } = await import('../api/card-secrets');
         secrets = await revealCardSecrets(card.id, env);
       });
       return secrets;

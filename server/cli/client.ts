@@ -33,8 +33,7 @@ export function resolved<K extends OperationId>(id: K, ...input: InputArgs<K>): 
   try {
     return resolveCall(id, ...input);
   } catch (error) {
-    if (error instanceof MissingParameter)
-      throw new CliFailure(`${operations[id].method} ${operations[id].path}: ${error.message}`);
+    if (error instanceof MissingParameter) throw new CliFailure(`${operations[id]}: ${error.message}`);
     throw error;
   }
 }

@@ -8,7 +8,25 @@ import { type OperationTypes, operations } from './operations.js';
 
 export { operations };
 export type OperationId = keyof typeof operations;
-export type Method = (typeof operations)[OperationId]['method'];
+type Route<K extends OperationId> = (typeof operations)[K];
+/** The method of an operation (`POST`). */
+type MethodOf<K extends OperationId> = Route<K> extends `${infer M} ${string}` ? M : never;
+export type Method = MethodOf<OperationId>;
+
+/** An operation's method, its path (`{name}` for each parameter), and whether it only reads. */
+export interface Operation {
+  method: Method;
+  path: string;
+  reads: boolean;
+}
+
+/** What the table holds of an operation: its method and path, split from one `METHOD /path` string. */
+export function operation(id: OperationId): Operation {
+  const route: string = operations[id];
+  const space = route.indexOf(' ');
+  const method = route.slice(0, space) as Method;
+  return { method, path: route.slice(space + 1), reads: method === 'GET' };
+}
 
 type Parts<K extends OperationId> = OperationTypes[K];
 
@@ -52,7 +70,7 @@ export function queryString(query: Record<string, unknown> | undefined): string 
 
 /** The method, path and body of one operation with `input`; throws when a path parameter is missing. */
 export function resolveCall<K extends OperationId>(id: K, ...[input]: InputArgs<K>): ResolvedCall {
-  const { method, path } = operations[id];
+  const { method, path } = operation(id);
   const given = input as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { DeclaredOperation } from './openapi.js';
 
 /**
  * Writes the operation table (server/contract/operations.ts) from the route definitions: each named
- * route's method, path, summary and whether it reads, and the contract schemas of its path
+ * route's method, path and summary, and the contract schemas of its path
  * parameters, query, body and answer, as types. Clients call the API through it by operationId,
  * never by a path of their own. `test/unit/operation-table.test.ts` renders it from the app's
  * routes and fails when the file differs; `npm run operations` writes it.
@@ -21,12 +21,11 @@ const HEADER = `// The operation table: every operation of the API by its operat
 // definitions (server/http/operation-table.ts). Do not edit: change the route, then run
 // \`npm run operations\`; a test fails while this file is behind the routes.
 //
-// \`operations\` holds what a client needs at run time, and no more (the renderer bundles it);
+// \`operations\` holds what a client needs at run time, and no more (the renderer bundles it): each
+// operation's \`METHOD /path\`, read through \`operation(id)\` (./call.ts);
 // \`OperationTypes\` each one's summary and the contract's types of its parameters, query, body and
 // answer.
 `;
-
-const READS = new Set(['GET', 'HEAD']);
 
 /** The status whose answer a client gets on success: the lowest 2xx the route declares. */
 function successStatus(response: Record<string, unknown>): string | undefined {
@@ -74,9 +73,7 @@ export function renderOperationTable(
   const types: string[] = [];
   for (const op of operations) {
     const summary = JSON.stringify(op.summary ?? op.operationId);
-    runtime.push(
-      `  ${op.operationId}: { method: '${op.method}', path: '${op.path}', reads: ${READS.has(op.method)} },`,
-    );
+    runtime.push(`  ${op.operationId}: '${op.method} ${op.path}',`);
     const status = successStatus(op.response);
     const answer =
       status === undefined || status === '204'
@@ -108,7 +105,7 @@ export function renderOperationTable(
     "import type { Static } from 'typebox';",
     ...importLines,
     '',
-    '/** Method, path (`{name}` for each parameter), and whether it only reads. */',
+    "/** Each operation's method and path (`{name}` for each parameter), one string: `operation(id)` splits it. */",
     'export const operations = {',
     ...runtime,
     '} as const;',

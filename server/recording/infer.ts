@@ -7,7 +7,7 @@
  * and gives the control or clock step that plays the difference. A note (`pay`, `advance`,
  * `control`) tells it the same way, so a change a note played is not inferred again.
  */
-import { type InputArgs, type OperationId, operations, resolveCall } from '../contract/call.js';
+import { type InputArgs, type OperationId, operation as operationOf, resolveCall } from '../contract/call.js';
 import { matchRoute } from './routes.js';
 import type { Session, Step } from './session.js';
 import { nextName, takeName } from './steps.js';
@@ -267,7 +267,7 @@ export class OutsideWorld {
           { params: { id: card }, body },
           `${seen}: the card network sent a ${type} (${status})`,
         );
-        const prefix = prefixFor(operations[operation].path);
+        const prefix = prefixFor(operationOf(operation).path);
         const name = nextName(this.s, prefix);
         takeName(this.s, prefix, name);
         step.as = name;

@@ -3,7 +3,7 @@
  * the recorder of a proxied session: it sees only URLs, and the step translation wants the route
  * pattern (`/v1/checkouts/:id`) and its parameters, as Fastify gives them inside the sandbox.
  */
-import { type OperationId, operations } from '../contract/call.js';
+import { type OperationId, operation, operations } from '../contract/call.js';
 
 export interface MatchedRoute {
   operationId: OperationId | null;
@@ -26,8 +26,9 @@ let patterns: Pattern[] | undefined;
 
 function table(): Pattern[] {
   if (patterns) return patterns;
-  patterns = Object.entries(operations)
-    .map(([id, op]) => {
+  patterns = (Object.keys(operations) as OperationId[])
+    .map((id) => {
+      const op = operation(id);
       const names: string[] = [];
       const source = op.path
         .split('/')
@@ -39,7 +40,7 @@ function table(): Pattern[] {
         })
         .join('/');
       return {
-        id: id as OperationId,
+        id,
         method: op.method,
         regex: new RegExp(`^${source}$`),
         names,

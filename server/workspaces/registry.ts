@@ -38,6 +38,8 @@ export interface WorkspaceRecord {
  */
 export class WorkspaceRegistry {
   private readonly file: string | null;
+  /** What the file holds (as last read or written): a change that leaves the list as it was writes nothing. */
+  private written: string | null = null;
 
   constructor(private readonly dir: string | null) {
     this.file = dir === null ? null : join(dir, 'workspaces.json');
@@ -51,16 +53,24 @@ export class WorkspaceRegistry {
     } catch {
       return [];
     }
+    this.written = text;
     const parsed = JSON.parse(text) as { workspaces?: WorkspaceRecord[] };
     return Array.isArray(parsed.workspaces) ? parsed.workspaces : [];
   }
 
+  /**
+   * Writes the list of lasting workspaces, unless the file already holds it: an ephemeral
+   * workspace made or deleted (a test's) leaves it as it was, and costs no write.
+   */
   save(records: readonly WorkspaceRecord[]): void {
     if (this.file === null || this.dir === null) return;
-    mkdirSync(this.dir, { recursive: true });
     const lasting = records.filter((record) => !record.ephemeral);
+    const text = `${JSON.stringify({ version: 1, workspaces: lasting }, null, 2)}\n`;
+    if (text === this.written) return;
+    mkdirSync(this.dir, { recursive: true });
     const temporary = `${this.file}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify({ version: 1, workspaces: lasting }, null, 2)}\n`);
+    writeFileSync(temporary, text);
     renameSync(temporary, this.file);
+    this.written = text;
   }
 }

@@ -21,7 +21,7 @@ import {
   toolsetOf,
   toolsIn,
 } from '../../server/cli/mcp/toolsets.js';
-import { operations } from '../../server/contract/call.js';
+import { operation } from '../../server/contract/call.js';
 import { Nullable } from '../../server/contract/common.js';
 import { testSandbox } from '../helpers/sandbox.js';
 
@@ -103,7 +103,7 @@ describe('mcp toolsets', () => {
       for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       // Read-only is the operation table's `reads`, except a POST that only reads.
       for (const tool of TOOLS.filter((t) => t.readOnly)) {
-        const posts = tool.operations.filter((id) => !operations[id].reads);
+        const posts = tool.operations.filter((id) => !operation(id).reads);
         expect(posts, tool.name).toEqual(tool.name === 'requests_verify' ? ['sandboxVerifyRequests'] : []);
       }
       const refused = (await sdk.callTool({ name: 'checkout_create', arguments: {} })) as CallToolResult;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type OperationId, operation } from '../../server/contract/call.js';
 import { operations } from '../../server/contract/operations.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -18,9 +19,10 @@ import { ROOT } from '../helpers/cli.js';
 function renderPythonOperations(): string {
   const rows = Object.entries(operations)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(
-      ([id, op]) => `    ${JSON.stringify(id)}: (${JSON.stringify(op.method)}, ${JSON.stringify(op.path)}),`,
-    );
+    .map(([id]) => {
+      const { method, path } = operation(id as OperationId);
+      return `    ${JSON.stringify(id)}: (${JSON.stringify(method)}, ${JSON.stringify(path)}),`;
+    });
   return [
     "# The operation table (server/contract/operations.ts) for Python: each operation's method and path",
     '# by its operationId. Generated, do not edit: `npx vitest run test/unit/python-kit-sources.test.ts',

@@ -7,6 +7,7 @@ import { scopeKey } from '../../store/merchant-scope';
 import { CardholderDetail } from './CardholderDetail';
 import { CardholderList, NewCardholderForm } from './Cardholders';
 import { PublicKeyCard } from './PublicKeyCard';
+import './cards.css';
 
 export function CardsPage() {
   const loadCards = useStore((s) => s.loadCards);

@@ -6,6 +6,7 @@ import { Deliveries } from './Deliveries';
 import { Endpoints } from './Endpoints';
 import { InboxCard } from './InboxCard';
 import { ReceiverCheck } from './ReceiverCheck';
+import './webhooks.css';
 
 export function WebhooksPage() {
   const loadWebhooks = useStore((s) => s.loadWebhooks);

@@ -2,7 +2,7 @@ import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import {
   MissingParameter,
   type OperationId,
-  operations,
+  operation,
   type ResolvedCall,
   resolveCall,
 } from '../../contract/call.js';
@@ -223,7 +223,7 @@ export function bodyOf(body: TObject | undefined, args: Args, fixed: Args = {}):
 
 /** The one `{parameter}` of an operation's path, if any. */
 export function pathParameter(operationId: OperationId): string | undefined {
-  const found = [...operations[operationId].path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const found = [...operation(operationId).path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   if (found.length > 1) throw new Error(`${operationId} has ${found.length} path parameters`);
   return found[0];
 }
@@ -238,7 +238,7 @@ export function callOf(
   spec: Pick<OperationToolSpec<unknown>, 'operationId' | 'pathArg' | 'query' | 'body' | 'fixed'>,
   args: Args,
 ): ResolvedCall {
-  const { method } = operations[spec.operationId];
+  const { method } = operation(spec.operationId);
   const body =
     method === 'GET' || method === 'DELETE' ? undefined : (bodyOf(spec.body, args, spec.fixed) ?? {});
   const parameter = pathParameter(spec.operationId);
@@ -261,13 +261,13 @@ const IDEMPOTENT_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
  * second time (idempotent); a POST adds. Nothing leaves the machine unless the tool says so.
  */
 export function effectsOf(ids: readonly OperationId[], own: Partial<Effects> = {}): Effects {
-  const writes = ids.filter((id) => !operations[id].reads);
+  const writes = ids.filter((id) => !operation(id).reads);
   const readOnly = own.readOnly ?? writes.length === 0;
   return {
     readOnly,
-    destructive: own.destructive ?? (!readOnly && writes.some((id) => operations[id].method !== 'POST')),
+    destructive: own.destructive ?? (!readOnly && writes.some((id) => operation(id).method !== 'POST')),
     idempotent:
-      own.idempotent ?? (readOnly || writes.every((id) => IDEMPOTENT_METHODS.has(operations[id].method))),
+      own.idempotent ?? (readOnly || writes.every((id) => IDEMPOTENT_METHODS.has(operation(id).method))),
     openWorld: own.openWorld ?? false,
   };
 }
