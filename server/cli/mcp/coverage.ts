@@ -54,6 +54,8 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
     'the scenario file schema ships as docs/scenario.schema.json; files run with `svc-sandbox run`',
   sandboxRunScenarios:
     'scenario files run with `svc-sandbox run FILE --url …`; scenario_trigger runs the built-in ones',
+  sandboxCheckParity:
+    'a recorded session is a file in the repository: `svc-sandbox parity FILE` checks it, as CI does',
   sandboxGetLibraryScenario:
     "a built-in scenario's YAML; scenarios_list describes each and scenario_trigger runs it",
   sandboxExportWorkspace:
