@@ -159,6 +159,18 @@ export class OutsideWorld {
         ),
       );
       this.pay(m, amount);
+    } else if (paid === undefined && m.told === 0 && m.status === 'active' && str(co.payer_address)) {
+      // A payer but no paid amount: part of the amount arrived, and the answer does not say how
+      // much. The least payment stands for it (the answer looks the same); a later answer's total
+      // (paid, or partial at expiry) adds the rest, and a note can tell the amount instead.
+      out.push(
+        this.step(
+          'sandboxPayCheckout',
+          { params: { id: m.id }, body: { amount: 1 } },
+          `${seen}: payer_address appeared with no paid_amount: part of the amount arrived, how much the answer does not show (1 minor unit stands for it; \`pay <checkout> <amount>\` tells it)`,
+        ),
+      );
+      this.pay(m, 1);
     }
     if ((status === 'expired' || status === 'partial') && m.status === 'active') {
       out.push(this.clock(m.expiresAt + 1 - this.elapsed, `${seen}: the checkout expired (${status})`));

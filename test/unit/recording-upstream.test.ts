@@ -89,6 +89,41 @@ describe('the proxy recorder', () => {
     expect(steps[1]!.recorded).not.toHaveProperty('webhooks');
   });
 
+  it('plays a part payment the answer shows only by its payer, then the rest from the paid total', () => {
+    const { call, file } = recorder(false);
+    call('POST', '/v1/checkouts', 200, checkout(), {
+      title: 'Order',
+      amount: 10_000_000,
+      expires_at: new Date(T0 + 3600_000).toISOString(),
+    });
+    const payer = '0x4062071fDC9039BC182C02B02C229082d9776A4E';
+    // 4 USDC arrived: the checkout stays active, with a payer and no paid amount.
+    call('GET', `/v1/checkouts/${CO}`, 200, checkout({ payer_address: payer }));
+    call('GET', `/v1/checkouts/${CO}`, 200, checkout({ payer_address: payer }));
+    call(
+      'GET',
+      `/v1/checkouts/${CO}`,
+      200,
+      checkout({ status: 'paid', paid_amount: 10_000_000, payer_address: payer }),
+    );
+    const { steps } = file();
+    expect(steps.map((s) => s.call ?? s.control ?? s.merchant)).toEqual([
+      'merchant',
+      'POST /v1/checkouts',
+      'POST /sandbox/checkouts/${co1.id}/payments',
+      'GET /v1/checkouts/${co1.id}',
+      'GET /v1/checkouts/${co1.id}',
+      'POST /sandbox/checkouts/${co1.id}/payments',
+      'GET /v1/checkouts/${co1.id}',
+    ]);
+    expect(steps[2]).toMatchObject({
+      body: { amount: 1 },
+      inferred: expect.stringContaining('payer_address'),
+    });
+    // The total the paid answer shows, less what stood for the part.
+    expect(steps[5]).toMatchObject({ body: { amount: 9_999_999 } });
+  });
+
   it('plays the card network: an authorization, then its settlement; a refund; an unknown card is left alone', () => {
     const { call, hook, file } = recorder();
     call('POST', '/v1/cardholders', 200, { id: HOLDER, merchant_id: MERCHANT, is_kyc_verified: false });
