@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type ParseResult, parseScenario } from '../scenarios/parse.js';
 
 /** A bad command line: the caller prints the message and the command's usage, and exits 2. */
 export class UsageError extends Error {}
@@ -120,4 +122,18 @@ export function json(value: unknown): void {
 export function clockTime(date = new Date()): string {
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/** A scenario file read and parsed (`run`, `parity`); a file that cannot be read is one error at its line 1. */
+export function readScenarioFile(file: string): ParseResult {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message;
+    return { ok: false, errors: [{ line: 1, path: '(file)', message: `cannot read: ${reason}` }] };
+  }
+  return parseScenario(text);
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ParityReport } from '../contract/parity.js';
 import {
@@ -9,9 +9,19 @@ import {
 } from '../parity/index.js';
 import { type ParityFileReport, parityJunit, textReport } from '../parity/report.js';
 import type { Scenario } from '../scenarios/format.js';
-import { formatErrors, parseScenario } from '../scenarios/parse.js';
+import { formatErrors } from '../scenarios/parse.js';
 import { SandboxClient } from './client.js';
-import { baseUrl, CliFailure, controlToken, envOption, json, out, parse, UsageError } from './common.js';
+import {
+  baseUrl,
+  CliFailure,
+  controlToken,
+  envOption,
+  json,
+  out,
+  parse,
+  readScenarioFile,
+  UsageError,
+} from './common.js';
 
 export const PARITY_USAGE = `Usage: svc-sandbox parity FILE... [--junit report.xml] [--ignore <field path>]... [--url URL]
 
@@ -47,16 +57,7 @@ Example (CI):
 type Invalid = Extract<ParityFileReport, { invalid: unknown }>;
 
 function load(file: string): { scenario: Scenario } | { invalid: Invalid } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message;
-    return { invalid: { file, invalid: [{ line: 1, path: '(file)', message: `cannot read: ${reason}` }] } };
-  }
-  const parsed = parseScenario(text);
+  const parsed = readScenarioFile(file);
   return parsed.ok ? { scenario: parsed.scenario } : { invalid: { file, invalid: parsed.errors } };
 }
 

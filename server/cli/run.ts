@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { addCoverage, type Coverage } from '../contract/coverage.js';
 import type { Scenario } from '../scenarios/format.js';
 import { type FileReport, junitXml } from '../scenarios/junit.js';
-import { formatErrors, parseScenario } from '../scenarios/parse.js';
+import { formatErrors } from '../scenarios/parse.js';
 import { type RunOptions, runScenario, type ScenarioRun } from '../scenarios/run.js';
 import { stepLabel } from '../scenarios/steps.js';
 import { SandboxClient } from './client.js';
@@ -14,6 +14,7 @@ import {
   json,
   out,
   parse,
+  readScenarioFile,
   UsageError,
   workspaceOption,
 } from './common.js';
@@ -67,19 +68,7 @@ interface Loaded {
 }
 
 function load(file: string): Loaded {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message;
-    return {
-      file,
-      report: { file, invalid: [{ line: 1, path: '(file)', message: `cannot read: ${reason}` }] },
-    };
-  }
-  const parsed = parseScenario(text);
+  const parsed = readScenarioFile(file);
   return parsed.ok ? { file, scenario: parsed.scenario } : { file, report: { file, invalid: parsed.errors } };
 }
 

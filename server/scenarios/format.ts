@@ -74,6 +74,7 @@ export const RecordedWebhook = Type.Object(
     data: Type.Optional(
       describe(
         Json,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a scenario reference, not a template
         "the event's data as delivered (ids and addresses as ${...} references, secrets left out)",
       ),
     ),
@@ -89,6 +90,7 @@ export const RecordedAnswer = Type.Object(
     body: Type.Optional(
       describe(
         Json,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a scenario reference, not a template
         "the service's whole response body (ids, keys and addresses as ${...} references, secrets and card data left out)",
       ),
     ),
