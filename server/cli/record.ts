@@ -42,7 +42,8 @@ step at that point, for what inference cannot tell:
   pay <checkout> <amount>      advance <duration>      control METHOD /sandbox/... [json]      help
 
 A request the service never answered (it is down) gets 502 {"error": ...} and is not recorded;
-nor are 401, 429 and 5xx answers (nothing a replay reproduces).
+nor are 401, 429 and 5xx answers (nothing a replay reproduces), or a request whose body is not
+JSON (a step sends JSON).
 `;
 
 const OPTIONS = {

@@ -111,6 +111,9 @@ export class UpstreamRecorder {
 
   exchange(p: ProxiedExchange): Recorded {
     if (SKIPPED(p.status)) return { steps: [], skipped: `the service answered ${p.status}` };
+    // A step's body is JSON: a body that is not (a malformed one, a form) would replay as none.
+    if (p.requestBody.length > 0 && parseJson(p.requestBody) === undefined)
+      return { steps: [], skipped: 'its body is not JSON (a step sends JSON)' };
     const key = this.secrets.addAuthorization(p.authorization);
     if (!key) return { steps: [], skipped: 'no API key' };
     const merchantId = this.merchantFor(key);

@@ -220,6 +220,17 @@ describe('the proxy recorder', () => {
     const { r, call } = recorder();
     expect(call('GET', '/v1/checkouts', 401, { error: 'Invalid API key' }).skipped).toContain('401');
     expect(call('GET', '/v1/checkouts', 503, { error: 'down' }).skipped).toContain('503');
+    // A malformed body would replay as none (another answer): not a step.
+    const malformed = r.exchange({
+      method: 'POST',
+      url: '/v1/checkouts',
+      authorization: `Bearer ${KEY}`,
+      requestBody: Buffer.from('{bad json'),
+      status: 400,
+      responseBody: Buffer.from(JSON.stringify({ error: 'Malformed JSON body' })),
+      at: T0,
+    });
+    expect(malformed).toEqual({ steps: [], skipped: expect.stringContaining('not JSON') });
     call('GET', '/v1/checkouts', 200, []);
     r.exchange({
       method: 'GET',
