@@ -9,6 +9,7 @@
  * up in its dashboard, so a recorded session has no endpoint the replay could deliver to, and an
  * event is exactly what the sandbox would deliver to every endpoint subscribed to it.
  */
+import { documents } from '../contract/call.js';
 import type { Env } from '../contract/common.js';
 import type { ParityDifference, ParityReport } from '../contract/parity.js';
 import { ScenarioClient, type ScenarioTarget } from '../scenarios/client.js';
@@ -46,7 +47,7 @@ function recordedWebhooks(step: ScenarioStep) {
 /** The sandbox's contract: the OpenAPI document it serves (undefined when it serves none). */
 async function loadContract(target: ScenarioTarget): Promise<Contract | undefined> {
   try {
-    const response = await fetch(`${target.urls.test}/sandbox/openapi.json`, {
+    const response = await fetch(`${target.urls.test}${documents.openapi}`, {
       headers: target.controlToken === undefined ? {} : { 'x-svc-control-token': target.controlToken },
       signal: AbortSignal.timeout(30_000),
     });
