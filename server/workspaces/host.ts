@@ -1,6 +1,6 @@
 import type { CreateWorkspaceBody, Workspace as WorkspaceView } from '../contract/workspaces.js';
 import { DEFAULT_WORKSPACE_ID } from '../contract/workspaces.js';
-import { openDatabase } from '../db/connection.js';
+import { schemaTemplate } from '../db/template.js';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../errors.js';
 import { createIds } from '../ids.js';
 import { repointInboxes } from './fork.js';
@@ -41,10 +41,8 @@ export class WorkspaceHost {
 
   constructor(options: HostOptions) {
     this.realNow = options.realNow ?? Date.now;
-    // The template: an empty database with today's schema, migrated once per process.
-    const scratch = openDatabase(':memory:', { nativeBinding: options.nativeBinding });
-    const template = scratch.serialize();
-    scratch.close();
+    // The template: an empty database with today's schema (the build's, checked, or migrated here).
+    const template = schemaTemplate({ nativeBinding: options.nativeBinding });
     const openOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     this.storage = new WorkspaceStorage(options.dbPath, template, openOptions);
     this.registry = new WorkspaceRegistry(this.storage.dir);
@@ -72,10 +70,8 @@ export class WorkspaceHost {
       from: null,
       checkpoints: stored?.checkpoints ?? [],
     };
-    // The default database is opened like every earlier version did (migrating it if needed).
     const place = this.storage.place(DEFAULT_WORKSPACE_ID, true, defaults.ephemeral);
-    const db =
-      place.db === null ? openDatabase(':memory:', openOptions) : openDatabase(place.db, openOptions);
+    const db = this.storage.openDefault(place);
     this.workspaces.set(DEFAULT_WORKSPACE_ID, new Workspace(defaults, true, this.deps, db));
     for (const record of records) {
       if (record.id === DEFAULT_WORKSPACE_ID || record.ephemeral) continue;

@@ -95,6 +95,26 @@ export class WorkspaceStorage {
     return openDatabase(place.db, this.options);
   }
 
+  /**
+   * The default workspace's database: the file as it is (migrated if an earlier version made it),
+   * or, where there is none yet, a new one from the template, as a reset makes it. Not made by
+   * running the migrations on the file: that took ~20 ms of every first start, against ~2.
+   */
+  openDefault(place: WorkspacePlace): Db {
+    if (place.db === null) return openDatabaseImage(this.template, { ...this.options, current: true });
+    if (!existsSync(place.db)) {
+      mkdirSync(join(place.db, '..'), { recursive: true });
+      try {
+        // `wx`: only if no file is there yet (another process starting on the same path has it).
+        writeFileSync(place.db, walImage(this.template), { flag: 'wx' });
+        return openDatabase(place.db, { ...this.options, current: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+    return openDatabase(place.db, this.options);
+  }
+
   /** Opens a database holding `image` (a template, a checkpoint) in the workspace's place. */
   openImage(place: WorkspacePlace, image: Buffer | null): Db {
     if (place.db === null)

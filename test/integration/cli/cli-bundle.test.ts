@@ -2,7 +2,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../server/db/migrations/index.js';
 import { CLI, cliEnv, ensureBuilt, ROOT } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/sandbox.js';
 
@@ -13,12 +15,13 @@ import { tempDir } from '../../helpers/sandbox.js';
 const CHUNKS = join(ROOT, 'dist/server/chunks');
 const BIN = join(ROOT, 'bin/svc-sandbox.js');
 const SCRIPT = join(ROOT, 'dist/server/sandbox.bundle.cjs');
+const TEMPLATE = join(ROOT, 'dist/server/db/schema-template.db');
 const READY = /^svc-sandbox ready test=(\S+) production=(\S+) dashboard=(\S+)$/;
 
 beforeAll(
   () =>
     ensureBuilt(
-      [CLI, CHUNKS, `${SCRIPT}.cache`, join(ROOT, 'dist/server/scenarios/library/demo.yaml')],
+      [CLI, CHUNKS, `${SCRIPT}.cache`, TEMPLATE, join(ROOT, 'dist/server/scenarios/library/demo.yaml')],
       ['npm', 'run', 'build:server', '--silent'],
     ),
   180_000,
@@ -78,11 +81,12 @@ process.stdout.write(String(script.cachedDataRejected));`;
   it('starts from the package bin and answers: health, OpenAPI, the scenario library, validation', {
     timeout: 30_000,
   }, async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--prod-port', '0', '--db', join(tempDir(), 'bundle.db')],
-      { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const dbPath = join(tempDir(), 'bundle.db');
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--prod-port', '0', '--db', dbPath], {
+      cwd: ROOT,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -137,7 +141,25 @@ process.stdout.write(String(script.cachedDataRejected));`;
       expect(((await invalid.json()) as { error: unknown }).error).toBeDefined();
     } finally {
       child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
     }
+    // The new database is the build's schema template (scripts/bundle-server.js), not migrated at
+    // start: its migrations carry the times the build applied them.
+    const applied = (file: string | Buffer) => {
+      const db = new Database(file, { readonly: typeof file === 'string' });
+      try {
+        return db
+          .prepare<[], { version: number; applied_at: string }>(
+            'SELECT version, applied_at FROM schema_migrations ORDER BY version',
+          )
+          .all();
+      } finally {
+        db.close();
+      }
+    };
+    const template = readFileSync(TEMPLATE);
+    expect(applied(dbPath)).toEqual(applied(template));
+    expect(applied(template).map((m) => m.version)).toEqual(migrations.map((m) => m.version));
     const code = await new Promise<number | null>((resolve) =>
       child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
     );
