@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { checkParity, type ParityDifferenceKind, type ParityReport } from '../../api/parity';
 import { Card } from '../../components/Card';
 import { Field, TextInput } from '../../components/Field';
@@ -6,6 +6,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useBusy } from '../../components/useBusy';
 import { useStore } from '../../store';
 import './parity.css';
+import { ScenarioText, ScenarioUpload } from './ScenarioFields';
 
 // The parity check is a chunk of its own (ScenariosPage loads it lazily), so its state lives here
 // rather than in a store slice: nothing of it reaches the dashboard's first load.
@@ -73,12 +74,6 @@ export function ParityCard() {
   const [error, setError] = useState<string | undefined>();
   const [busy, run] = useBusy();
 
-  const upload = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file) void file.text().then(setText);
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const patterns = ignore
@@ -106,15 +101,7 @@ export function ParityCard() {
     >
       <form className="form" onSubmit={submit}>
         <div className="form form-inline">
-          <Field label="Upload a session">
-            <input
-              className="input"
-              type="file"
-              accept=".yaml,.yml,.json,text/yaml,application/json"
-              onChange={upload}
-              data-testid="parity-file"
-            />
-          </Field>
+          <ScenarioUpload label="Upload a session" onText={setText} testId="parity-file" />
           <Field label="Ignore (field paths)" grow>
             <TextInput
               value={ignore}
@@ -124,18 +111,15 @@ export function ParityCard() {
             />
           </Field>
         </div>
-        <Field label="Session (YAML or JSON)">
-          <textarea
-            className="input scenario-text"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            spellCheck={false}
-            placeholder={
-              'name: session\nsteps:\n  - merchant: acme\n  - call: GET /v1/checkouts\n    recorded: { status: 200, body: [] }'
-            }
-            data-testid="parity-text"
-          />
-        </Field>
+        <ScenarioText
+          label="Session (YAML or JSON)"
+          value={text}
+          onChange={setText}
+          placeholder={
+            'name: session\nsteps:\n  - merchant: acme\n  - call: GET /v1/checkouts\n    recorded: { status: 200, body: [] }'
+          }
+          testId="parity-text"
+        />
         <div className="form-actions">
           <SubmitButton busy={busy} busyLabel="Replaying…" disabled={text.trim() === ''} testId="parity-run">
             Check parity

@@ -9,6 +9,7 @@ import { type Download, scenarioFileName } from '../../store/scenarios';
 import '../../components/recording-indicator.css';
 import { ImportConfirm } from './ImportConfirm';
 import { resourceLabels } from './labels';
+import { ScenarioText, ScenarioUpload } from './ScenarioFields';
 import { StepError } from './StepError';
 
 // The parity check (a recorded session against this sandbox) is a chunk of its own, fetched when
@@ -221,12 +222,6 @@ function RunCard() {
     void loadLibrary();
   }, [loadLibrary]);
 
-  const upload = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file) void file.text().then(setText);
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void runScenario(runEnv);
@@ -258,15 +253,7 @@ function RunCard() {
               ))}
             </Select>
           </Field>
-          <Field label="Upload a file">
-            <input
-              className="input"
-              type="file"
-              accept=".yaml,.yml,.json,text/yaml,application/json"
-              onChange={upload}
-              data-testid="scenario-file"
-            />
-          </Field>
+          <ScenarioUpload label="Upload a file" onText={setText} testId="scenario-file" />
           <Field label="Environment">
             <Select value={runEnv} onChange={(v) => setRunEnv(v as typeof env)} testId="scenario-env">
               <option value="test">test</option>
@@ -274,16 +261,13 @@ function RunCard() {
             </Select>
           </Field>
         </div>
-        <Field label="Scenario (YAML or JSON)">
-          <textarea
-            className="input scenario-text"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            spellCheck={false}
-            placeholder={'name: my scenario\nsteps:\n  - merchant: acme\n  - clock: { advance: 1h }'}
-            data-testid="scenario-text"
-          />
-        </Field>
+        <ScenarioText
+          label="Scenario (YAML or JSON)"
+          value={text}
+          onChange={setText}
+          placeholder={'name: my scenario\nsteps:\n  - merchant: acme\n  - clock: { advance: 1h }'}
+          testId="scenario-text"
+        />
         <div className="form-actions">
           <SubmitButton
             busy={running}
