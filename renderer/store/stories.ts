@@ -165,6 +165,17 @@ export const createStoriesSlice: Slice<StoriesSlice> = (set, get) => ({
     if (!scope) return;
     const run = ++storyRun;
     const steps = STEPS[id];
+    const caption = (index: number) => ({
+      id,
+      step: index + 1,
+      steps: steps.length,
+      caption: steps[index]!.caption,
+      paused: false,
+      failed: false,
+      done: false,
+    });
+    // The click shows its first caption at once, not the story before while the clock is read.
+    set({ story: caption(0) });
     const clock = await api.getClock().catch(() => null);
     const ctx: Context = {
       merchantId: scope.merchantId,
@@ -173,17 +184,8 @@ export const createStoriesSlice: Slice<StoriesSlice> = (set, get) => ({
     };
     for (const [index, step] of steps.entries()) {
       if (storyRun !== run) return;
-      set({
-        story: {
-          id,
-          step: index + 1,
-          steps: steps.length,
-          caption: step.caption,
-          paused: false,
-          failed: false,
-          done: false,
-        },
-      });
+      // A pause set while the clock was read carries over to the first step.
+      set((s) => ({ story: { ...caption(index), paused: index === 0 && s.story?.paused === true } }));
       // The caption shows first, then the step happens while the audience reads it.
       if (!(await wait(get, PACES[get().storyPace] / 2, run))) return;
       try {

@@ -165,6 +165,16 @@ describe('presentation mode', () => {
   }, 300_000);
 
   it('plays a story step by step with captions, pausable, through the control API', async () => {
+    /** Waits for this story (not the one before, whose caption says done too) to end, and not refused. */
+    const storyEnded = async (id: string) => {
+      const caption = page.locator(`[data-testid="story-caption"][data-story="${id}"]`);
+      await caption.and(page.locator('[data-done="true"], [data-failed="true"]')).waitFor({ timeout: 30_000 });
+      expect(await caption.getAttribute('data-failed'), (await caption.textContent()) ?? '').toBe('false');
+    };
+    const playStory = async (id: string) => {
+      await byTestId(`story-${id}`).click();
+      await storyEnded(id);
+    };
     await buildDemo(sandbox);
     await page.addInitScript(() => localStorage.setItem('svc-sandbox.presenting', '1'));
     await page.goto(dashboardUrl);
@@ -179,26 +189,23 @@ describe('presentation mode', () => {
     await page.waitForTimeout(1500);
     expect(await caption.getAttribute('data-step')).toBe(pausedAt);
     await byTestId('story-pause').click(); // resume
-    await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
+    await storyEnded('part');
 
     // It happened for real: half paid, then the window closed.
     const activity = byTestId('home-activity-item');
     await activity.filter({ hasText: 'Paid in part' }).filter({ hasText: '60.00 USDC' }).first().waitFor();
 
-    await byTestId('story-pays').click();
-    await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
+    await playStory('pays');
     await activity
       .filter({ hasText: 'Payment settled' })
       .filter({ hasText: '120.00 USDC' })
       .first()
       .waitFor();
 
-    await byTestId('story-declined').click();
-    await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
+    await playStory('declined');
     await activity.filter({ hasText: 'Card payment declined' }).first().waitFor();
 
-    await byTestId('story-refund').click();
-    await page.locator('[data-testid="story-caption"][data-done="true"]').waitFor({ timeout: 30_000 });
+    await playStory('refund');
     await activity.filter({ hasText: 'Refund sent' }).filter({ hasText: '60.00 USDC' }).first().waitFor();
 
     await byTestId('story-close').click();

@@ -49,8 +49,10 @@ export function Stories() {
           className={`story-caption ${story.failed ? 'story-failed' : ''}`}
           role="status"
           data-testid="story-caption"
+          data-story={story.id}
           data-step={story.step}
           data-done={story.done ? 'true' : 'false'}
+          data-failed={story.failed ? 'true' : 'false'}
         >
           <span className="story-step muted small">
             {story.done ? 'Done' : `Step ${story.step} of ${story.steps}`}
