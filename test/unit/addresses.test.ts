@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import {
   generateTxid,
   isChecksumAddress,
   isValidAddress,
+  keccak256,
   toChecksumAddress,
 } from '../../server/addresses/formats.js';
 import { AddressSource } from '../../server/addresses/source.js';
@@ -38,6 +41,20 @@ describe('EIP-55 checksum addresses', () => {
     expect(isChecksumAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe')).toBe(false);
     expect(isChecksumAddress('5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(false);
     expect(isChecksumAddress('0xZaAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(false);
+  });
+});
+
+describe('Keccak-256', () => {
+  it('is the JavaScript digest, whichever this Node uses (OpenSSL where it has it)', () => {
+    expect(Buffer.from(keccak256(new Uint8Array(0))).toString('hex')).toBe(
+      'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    );
+    for (const length of [1, 20, 40, 135, 136, 137, 1000]) {
+      const data = randomBytes(length);
+      expect(Buffer.from(keccak256(data)).toString('hex')).toBe(
+        Buffer.from(keccak_256(data)).toString('hex'),
+      );
+    }
   });
 });
 
