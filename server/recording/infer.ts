@@ -70,6 +70,9 @@ export class OutsideWorld {
   private readonly transactions = new Map<string, { status: string }>();
   private readonly deposits = new Set<string>();
   private readonly toldDeposits: { currency: string; amount: number }[] = [];
+  /** payouts seen (by id), and those notes made that no webhook has matched yet */
+  private readonly payouts = new Set<string>();
+  private readonly toldPayouts: { currency: string; amount: number }[] = [];
   /** authorizations notes made per card id, not matched to a transaction yet (their step names) */
   private readonly toldAuthorizations = new Map<string, string[]>();
   private readonly addresses: { chain: string; address: string }[] = [];
@@ -135,6 +138,7 @@ export class OutsideWorld {
     if (type.startsWith('checkout.')) return this.checkout(data, seen);
     if (type === 'deposit.received') return this.deposit(data, seen);
     if (type === 'card.transaction') return this.cardTransaction(data, seen);
+    if (type === 'payout.completed' || type === 'payout.failed') return this.payout(data, seen);
     return [];
   }
 
@@ -243,6 +247,47 @@ export class OutsideWorld {
         'sandboxCreateDeposit',
         { body: { merchant_id: merchant, chain, currency, amount, txid } },
         why,
+      ),
+    ];
+  }
+
+  // ---- payouts --------------------------------------------------------------------------------
+
+  /**
+   * A payout is made in the service's dashboard, never through the API: its webhook is the only
+   * sign of it, and the control step that plays it gives the same outcome.
+   */
+  private payout(p: Json, seen: string): Inferred[] {
+    const id = str(p.id);
+    const amount = num(p.amount);
+    const currency = str(p.currency);
+    const merchant = str(p.merchant_id);
+    const outcome = str(p.status);
+    if (!id || amount === undefined || !currency || !merchant || this.payouts.has(id)) return [];
+    if (outcome !== 'completed' && outcome !== 'failed') return [];
+    this.payouts.add(id);
+    const told = this.toldPayouts.findIndex((t) => t.currency === currency && t.amount === amount);
+    if (told >= 0) {
+      this.toldPayouts.splice(told, 1);
+      return [];
+    }
+    const destination = str(p.destination);
+    const reason = str(p.failure_reason);
+    return [
+      this.step(
+        'sandboxCreatePayout',
+        {
+          body: {
+            merchant_id: merchant,
+            ...(p.env === 'production' ? { env: 'production' as const } : {}),
+            amount,
+            currency,
+            ...(destination ? { destination } : {}),
+            outcome,
+            ...(outcome === 'failed' && reason ? { failure_reason: reason } : {}),
+          },
+        },
+        `${seen}: ${amount} ${currency} (minor units) paid out from the service's dashboard (${outcome})`,
       ),
     ];
   }
@@ -360,6 +405,10 @@ export class OutsideWorld {
           this.toldDeposits.push({ currency: String(b.currency), amount: num(b.amount)! });
         break;
       }
+      case 'sandboxCreatePayout':
+        if (str(b.currency) && num(b.amount) !== undefined)
+          this.toldPayouts.push({ currency: String(b.currency), amount: num(b.amount)! });
+        break;
       default: {
         const to = Object.entries(TRANSACTION_MOVES).find(([, op]) => op === operationId)?.[0];
         const tx = this.transactions.get(id);

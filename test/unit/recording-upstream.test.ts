@@ -216,6 +216,59 @@ describe('the proxy recorder', () => {
     ]);
   });
 
+  it('plays a payout made in the dashboard with its outcome, once; one a note made is not played again', () => {
+    const { r, call, hook, file } = recorder();
+    call('POST', '/v1/checkouts', 200, checkout());
+    const payout = {
+      id: crypto.randomUUID(),
+      merchant_id: MERCHANT,
+      env: 'test',
+      amount: 7_000_000,
+      currency: 'USDC',
+      destination: null,
+      status: 'failed',
+      failure_reason: 'Destination account closed',
+      created_at: new Date(T0).toISOString(),
+    };
+    const delivery = crypto.randomUUID();
+    hook('payout.failed', payout, delivery);
+    expect(hook('payout.failed', payout, delivery).skipped).toContain('retry');
+    // Told by a note first, then its webhook: the note is the step.
+    expect(
+      'steps' in
+        r.note(
+          `control POST /sandbox/payouts {"merchant_id":"${MERCHANT}","amount":3000000,"currency":"USDC"}`,
+        ),
+    ).toBe(true);
+    hook('payout.completed', {
+      ...payout,
+      id: crypto.randomUUID(),
+      amount: 3_000_000,
+      status: 'completed',
+      failure_reason: null,
+    });
+    const { steps } = file();
+    expect(steps.filter((s) => s.control === 'POST /sandbox/payouts')).toEqual([
+      {
+        control: 'POST /sandbox/payouts',
+        body: {
+          merchant_id: '${merchant.id}',
+          amount: 7_000_000,
+          currency: 'USDC',
+          outcome: 'failed',
+          failure_reason: 'Destination account closed',
+        },
+        inferred: expect.stringContaining('payout.failed'),
+        recorded: { webhooks: [expect.objectContaining({ type: 'payout.failed' })] },
+      },
+      expect.objectContaining({
+        body: { merchant_id: '${merchant.id}', amount: 3_000_000, currency: 'USDC' },
+        inferred: expect.stringMatching(/^a note/),
+        recorded: { webhooks: [expect.objectContaining({ type: 'payout.completed' })] },
+      }),
+    ]);
+  });
+
   it('makes one merchant step per API key and skips what a replay cannot reproduce', () => {
     const { r, call } = recorder();
     expect(call('GET', '/v1/checkouts', 401, { error: 'Invalid API key' }).skipped).toContain('401');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import type { ParityReport } from '../../../server/contract/parity.js';
 import { parseScenario } from '../../../server/scenarios/parse.js';
 import { ensureBuilt, ROOT, runCli } from '../../helpers/cli.js';
 import { json, recordAgainstSandbox, signatureHolds, upstreamTime } from '../../helpers/record.js';
@@ -84,6 +85,19 @@ describe('svc-sandbox record', () => {
     ).toBe(200);
     await delivered('deposit.received');
 
+    // A payout made in the service's dashboard: its webhook is all the session sees of it.
+    expect(
+      (
+        await outside('/sandbox/payouts', {
+          merchant_id: acme.id,
+          amount: 5_000_000,
+          currency: 'USDC',
+          destination: 'bank account ending 4242',
+        })
+      ).status,
+    ).toBe(200);
+    await delivered('payout.completed');
+
     // A cardholder through KYC: the provider's approval shows only in the next GET.
     const holder = await v1('POST', '/v1/cardholders', { name: 'Jane Doe', email: 'jane@example.com' });
     const holderId = (holder.body as Json).id as string;
@@ -113,12 +127,13 @@ describe('svc-sandbox record', () => {
       'clock {"advance":"1h1s"}',
       'GET /v1/static-addresses',
       'control POST /sandbox/static-addresses/${addr1.0.address}/deposits',
+      'control POST /sandbox/payouts',
       'POST /v1/cardholders',
       'POST /v1/cardholders/${holder1.id}/kyc',
       'control POST /sandbox/cardholders/${holder1.id}/kyc',
       'GET /v1/cardholders/${holder1.id}',
     ]);
-    const [, create1, pay1, get1, refund, create2, pay2, expiry, , deposit, , , kyc] =
+    const [, create1, pay1, get1, refund, create2, pay2, expiry, , deposit, payout, , , kyc] =
       file.steps as FileStep[];
     // Inferred steps say why; the amounts are the paid_amount deltas.
     expect(pay1).toMatchObject({
@@ -134,6 +149,17 @@ describe('svc-sandbox record', () => {
       body: { currency: 'USDC', amount: 25_000_000 },
       inferred: expect.stringContaining('deposit.received'),
     });
+    expect(payout).toMatchObject({
+      body: {
+        merchant_id: '${merchant.id}',
+        amount: 5_000_000,
+        currency: 'USDC',
+        destination: 'bank account ending 4242',
+        outcome: 'completed',
+      },
+      inferred: expect.stringContaining('payout.completed'),
+    });
+    expect(payout!.recorded!.webhooks!.map((w) => w.type)).toEqual(['payout.completed']);
     expect(kyc).toMatchObject({
       body: { result: 'approved' },
       inferred: expect.stringContaining('is_kyc_verified'),
@@ -160,5 +186,10 @@ describe('svc-sandbox record', () => {
 
     const run = await runCli(['run', 'session.yaml'], { cwd: dir, timeoutMs: 60_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-  }, 90_000);
+    // The service was a sandbox: the whole session, its outside world and webhooks included, holds.
+    const parity = await runCli(['parity', 'session.yaml', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const report = JSON.parse(parity.stdout.trim().split('\n').at(-1) ?? '{}') as ParityReport;
+    expect(report.differences, parity.stdout + parity.stderr).toEqual([]);
+    expect(parity.code).toBe(0);
+  }, 120_000);
 });
