@@ -168,7 +168,9 @@ describe('presentation mode', () => {
     /** Waits for this story (not the one before, whose caption says done too) to end, and not refused. */
     const storyEnded = async (id: string) => {
       const caption = page.locator(`[data-testid="story-caption"][data-story="${id}"]`);
-      await caption.and(page.locator('[data-done="true"], [data-failed="true"]')).waitFor({ timeout: 30_000 });
+      await caption
+        .and(page.locator('[data-done="true"], [data-failed="true"]'))
+        .waitFor({ timeout: 30_000 });
       expect(await caption.getAttribute('data-failed'), (await caption.textContent()) ?? '').toBe('false');
     };
     const playStory = async (id: string) => {
