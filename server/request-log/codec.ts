@@ -33,37 +33,32 @@ function putLength(buffer: Buffer, at: number, value: number): void {
   buffer.write(digits, at + LENGTH_WIDTH - digits.length, 'latin1');
 }
 
+/** The most bytes `row`'s record can take (its header is made once and given back for `encode`). */
+export function recordBound(row: StoredRequestLogRow): { header: string; bound: number } {
+  const head = header(row);
+  return {
+    header: head,
+    bound: maxBytes(head) + maxBytes(row.request_body) + maxBytes(row.response_body) + 1,
+  };
+}
+
 /**
- * Encodes rows as records into `scratch` (grown when too small), each piece straight into it (no
- * joined string to flatten, no second pass to measure); returns the buffer and each record's end.
+ * Encodes `row` as a record into `buffer` at `at`, each piece straight into it (no joined string
+ * to flatten, no second pass to measure); `buffer` must hold `recordBound(row).bound` bytes from
+ * `at`. Returns where the record ends.
  */
-export function pack(
-  rows: readonly StoredRequestLogRow[],
-  scratch: Buffer,
-): { buffer: Buffer; ends: number[] } {
-  const headers = rows.map(header);
-  let bound = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    bound += maxBytes(headers[i]!) + maxBytes(row.request_body) + maxBytes(row.response_body) + 1;
-  }
-  const buffer = scratch.length >= bound ? scratch : Buffer.allocUnsafe(Math.max(bound, scratch.length * 2));
-  const ends: number[] = [];
-  let at = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const { request_body: request, response_body: response } = rows[i]!;
-    at += buffer.write(headers[i]!, at);
-    const lengths = at - LENGTHS_TAIL.length;
-    const q = request === null ? -1 : buffer.write(request, at);
-    at += Math.max(q, 0);
-    const r = response === null ? -1 : buffer.write(response, at);
-    at += Math.max(r, 0);
-    buffer[at++] = NEWLINE;
-    putLength(buffer, lengths + 4, q);
-    putLength(buffer, lengths + 4 + LENGTH_WIDTH + 5, r);
-    ends.push(at);
-  }
-  return { buffer, ends };
+export function encode(row: StoredRequestLogRow, head: string, buffer: Buffer, at: number): number {
+  const { request_body: request, response_body: response } = row;
+  let end = at + buffer.write(head, at, 'utf8');
+  const lengths = end - LENGTHS_TAIL.length;
+  const q = request === null ? -1 : buffer.write(request, end, 'utf8');
+  end += Math.max(q, 0);
+  const r = response === null ? -1 : buffer.write(response, end, 'utf8');
+  end += Math.max(r, 0);
+  buffer[end++] = NEWLINE;
+  putLength(buffer, lengths + 4, q);
+  putLength(buffer, lengths + 4 + LENGTH_WIDTH + 5, r);
+  return end;
 }
 
 /** A string (or null) as JSON. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../errors.js';
-import { pack } from './codec.js';
+import { decode, encode, recordBound } from './codec.js';
 import {
   type NewRequestLogRow,
   type RequestLogFilter,
@@ -39,9 +39,9 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
  * reads write the queue first, and the live stream shows an entry at most 25 ms late.
  */
 export const REQUEST_LOG_FLUSH_MS = 25;
-/** The encoding buffer kept between batches, and the most it is kept at when a batch grew it. */
-const SCRATCH_BYTES = 256 * 1024;
-const SCRATCH_KEEP = 4 * 1024 * 1024;
+/** The buffer queued records wait in, and the most it is kept at when a batch grew it. */
+const PENDING_BYTES = 256 * 1024;
+const PENDING_KEEP = 4 * 1024 * 1024;
 
 /** What the index keeps of an entry: enough to filter and page without reading it. */
 interface Entry {
@@ -52,9 +52,15 @@ interface Entry {
   status: number;
   /** where its record is; null until it is written (and always, in memory) */
   segment: Segment | null;
+  /** in its segment once written; while queued, in the log's pending buffer */
   offset: number;
   length: number;
-  /** the entry itself while it is queued, and always in memory; null once it is on disk */
+  /**
+   * The entry itself in a log in memory. A log on disk encodes the record when the entry is
+   * appended and keeps only its bytes (outside V8's heap) until they are written: entries held
+   * for the next write as objects outlived two young-generation collections, and moving them to
+   * the old generation cost a GET more than writing them did.
+   */
   row: StoredRequestLogRow | null;
   /** out of the retention window (or lost to a failed write) */
   gone: boolean;
@@ -94,8 +100,9 @@ export class RequestLog {
   private readonly listeners: ((rows: readonly StoredRequestLogRow[]) => void)[] = [];
   /** this log's id prefix (see requestLogId) */
   private readonly idPrefix = randomUUID().slice(0, 24);
-  /** the buffer batches are encoded into, reused (one that grew past SCRATCH_KEEP is not kept) */
-  private scratch: Buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+  /** queued records, encoded, in order (a log on disk); reused (one grown past PENDING_KEEP is not kept) */
+  private pending: Buffer = Buffer.allocUnsafe(PENDING_BYTES);
+  private pendingSize = 0;
   /** a write failed and none has succeeded since (the error is reported once per such run) */
   private failing = false;
 
@@ -210,6 +217,7 @@ export class RequestLog {
   clear(): void {
     this.cancelTimers();
     this.queued = [];
+    this.resetPending();
     for (const segment of this.segments) this.removeFile(segment);
     this.segments.length = 0;
     this.index.length = 0;
@@ -220,6 +228,7 @@ export class RequestLog {
   discard(): void {
     this.cancelTimers();
     this.queued = [];
+    this.resetPending();
     for (const segment of this.segments.splice(0)) closeSegment(segment);
   }
 
@@ -243,18 +252,43 @@ export class RequestLog {
       segment: null,
       offset: 0,
       length: 0,
-      row,
+      row: this.dir === undefined ? row : null,
       gone: false,
     };
+    if (this.dir !== undefined) {
+      const { header, bound } = recordBound(row);
+      if (this.pending.length - this.pendingSize < bound) {
+        const grown = Buffer.allocUnsafe(Math.max(this.pending.length * 2, this.pendingSize + bound));
+        this.pending.copy(grown, 0, 0, this.pendingSize);
+        this.pending = grown;
+      }
+      entry.offset = this.pendingSize;
+      this.pendingSize = encode(row, header, this.pending, this.pendingSize);
+      entry.length = this.pendingSize - entry.offset;
+    }
     this.index.push(entry);
     this.queued.push(entry);
     while (this.count() > this.keep) this.dropOldest();
   }
 
+  /** A queued entry's row, from its record waiting in the pending buffer (a log on disk). */
+  private queuedRow(entry: Entry): StoredRequestLogRow {
+    if (entry.row) return entry.row;
+    const record = decode(this.pending, entry.offset);
+    if (!record) throw new Error(`request log: damaged queued record ${entry.id}`);
+    return record.row;
+  }
+
+  /** The pending buffer is empty again (written, dropped or lost). */
+  private resetPending(): void {
+    this.pendingSize = 0;
+    if (this.pending.length > PENDING_KEEP) this.pending = Buffer.allocUnsafe(PENDING_BYTES);
+  }
+
   /**
-   * Writes the queue: records are made here, one write per segment touched. A failed write (a
-   * full disk) loses that batch's entries from there on: they leave the index and the file is cut
-   * back, so a segment never holds a hole or half a record; the requests never see it.
+   * Writes the queue: its records (encoded when appended), one write per segment touched. A failed
+   * write (a full disk) loses that batch's entries from there on: they leave the index and the
+   * file is cut back, so a segment never holds a hole or half a record; the requests never see it.
    */
   private write(announce: boolean): void {
     this.cancelTimers();
@@ -263,7 +297,7 @@ export class RequestLog {
     this.queued = [];
     this.lastFlush = performance.now();
     // The rows for the listeners, taken before the written records leave memory.
-    const rows = announce && this.listeners.length > 0 ? queued.map((entry) => entry.row!) : null;
+    const rows = announce && this.listeners.length > 0 ? queued.map((entry) => this.queuedRow(entry)) : null;
     let written = queued.length;
     if (this.dir !== undefined) {
       for (let i = 0; i < queued.length; ) {
@@ -273,26 +307,19 @@ export class RequestLog {
         const take = Math.min(queued.length - i, this.segmentRows - segment.total);
         i += take;
         const batch = queued.slice(from, i);
-        const { buffer, ends } = pack(
-          batch.map((entry) => entry.row!),
-          this.scratch,
-        );
-        if (buffer.length <= SCRATCH_KEEP) this.scratch = buffer;
-        let previous = 0;
-        for (let k = 0; k < batch.length; k++) {
-          const entry = batch[k]!;
+        const bytes = this.pendingBytes(batch);
+        let at = start;
+        for (const entry of batch) {
           entry.segment = segment;
-          entry.offset = start + previous;
-          entry.length = ends[k]! - previous;
-          previous = ends[k]!;
+          entry.offset = at;
+          at += entry.length;
         }
-        segment.size = start + previous;
+        segment.size = at;
         segment.live += take;
         segment.total += take;
         try {
-          writeAll(segment, buffer.subarray(0, previous), start);
+          writeAll(segment, bytes, start);
           this.failing = false;
-          for (const entry of batch) entry.row = null;
         } catch (error) {
           written = from;
           this.lose(queued.slice(from), segment, start);
@@ -301,10 +328,26 @@ export class RequestLog {
           break;
         }
       }
+      this.resetPending();
     }
     if (!rows || written === 0) return;
     const announced = written === rows.length ? rows : rows.slice(0, written);
     for (const listener of this.listeners) listener(announced);
+  }
+
+  /**
+   * The pending bytes of queued entries, in order: one slice when they lie back to back (always,
+   * but for entries dropped from the window before they were written), else a copy of each.
+   */
+  private pendingBytes(batch: readonly Entry[]): Buffer {
+    const first = batch[0]!.offset;
+    let end = first;
+    for (const entry of batch) {
+      if (entry.offset !== end)
+        return Buffer.concat(batch.map((e) => this.pending.subarray(e.offset, e.offset + e.length)));
+      end += entry.length;
+    }
+    return this.pending.subarray(first, end);
   }
 
   /** The segment new records go to (a new one once the last is full or failed). */
