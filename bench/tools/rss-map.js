@@ -1,7 +1,9 @@
 // Where a sandbox's resident memory is, after growing to N checkouts over HTTP and resting 3 s:
-// /proc/<pid>/smaps grouped by kind (V8's heap and code, malloc's arenas, the binary, SQLite files).
+// /proc/<pid>/smaps grouped by mapping ([anon]: V8's heap and other threads' malloc arenas; [heap]:
+// the main thread's malloc, SQLite's page cache among it; node: the binary's code and data).
 //
 //   node bench/tools/rss-map.js [--checkouts 1000]
+//   RSS_NODE_ARGS="--max-semi-space-size=2 --trace-gc" node bench/tools/rss-map.js   (flags to try)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
