@@ -336,18 +336,13 @@ export class RequestLog {
   }
 
   /**
-   * The pending bytes of queued entries, in order: one slice when they lie back to back (always,
-   * but for entries dropped from the window before they were written), else a copy of each.
+   * The pending bytes of queued entries: one slice, as they lie back to back. (Entries the window
+   * dropped before they were written are always the oldest queued, so what is left of the queue
+   * is one run.)
    */
   private pendingBytes(batch: readonly Entry[]): Buffer {
-    const first = batch[0]!.offset;
-    let end = first;
-    for (const entry of batch) {
-      if (entry.offset !== end)
-        return Buffer.concat(batch.map((e) => this.pending.subarray(e.offset, e.offset + e.length)));
-      end += entry.length;
-    }
-    return this.pending.subarray(first, end);
+    const last = batch.at(-1)!;
+    return this.pending.subarray(batch[0]!.offset, last.offset + last.length);
   }
 
   /** The segment new records go to (a new one once the last is full or failed). */

@@ -16,6 +16,7 @@ import {
   type NewRequestLogRow,
   type StoredRequestLogRow,
   seqOfRequestLogId,
+  withoutSeq,
 } from '../../server/request-log/rows.js';
 
 const row = (n: number): NewRequestLogRow => ({
@@ -80,6 +81,20 @@ describe('request log', () => {
     await new Promise((resolve) => setTimeout(resolve, REQUEST_LOG_FLUSH_MS * 2 + 5));
     expect(batches).toEqual([1, 19]);
     expect(log.count()).toBe(20);
+  });
+
+  it('on disk, announces the rows it wrote as they were appended (held as encoded bytes until then)', () => {
+    const log = new RequestLog({ dir: tempDir(), limit: 3 });
+    const announced: unknown[] = [];
+    log.onWritten((rows) => announced.push(...rows));
+    const appended = [1, 2, 3, 4, 5].map((i) =>
+      log.append({ ...row(i), request_body: `{"note":"€ ${i} \\"q\\""}`, response_body: '{"ok":true}' }),
+    );
+    log.flush();
+    // The two oldest left the window before the write: only the newest three are written.
+    expect(announced).toEqual(appended.slice(2));
+    expect(log.get(appended[4]!.id)).toEqual(withoutSeq(appended[4]!));
+    log.close();
   });
 
   it('filters by merchant, env and status, and pages with starting_after', () => {
