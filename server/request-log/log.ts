@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../errors.js';
-import { decode, encode, recordBound } from './codec.js';
+import { PendingRecords } from './pending.js';
 import {
   type NewRequestLogRow,
+  positionOf,
   type RequestLogFilter,
   type RequestLogRow,
   requestLogId,
   type StoredRequestLogRow,
-  seqOfRequestLogId,
   withoutSeq,
 } from './rows.js';
 import {
@@ -39,9 +39,6 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
  * reads write the queue first, and the live stream shows an entry at most 25 ms late.
  */
 export const REQUEST_LOG_FLUSH_MS = 25;
-/** The buffer queued records wait in, and the most it is kept at when a batch grew it. */
-const PENDING_BYTES = 256 * 1024;
-const PENDING_KEEP = 4 * 1024 * 1024;
 
 /** What the index keeps of an entry: enough to filter and page without reading it. */
 interface Entry {
@@ -55,12 +52,7 @@ interface Entry {
   /** in its segment once written; while queued, in the log's pending buffer */
   offset: number;
   length: number;
-  /**
-   * The entry itself in a log in memory. A log on disk encodes the record when the entry is
-   * appended and keeps only its bytes (outside V8's heap) until they are written: rows held for
-   * the next write outlived two young-generation collections, and copying them into the old
-   * generation cost V8's helper threads ~5 µs a GET (~2 µs since).
-   */
+  /** the entry itself in a log in memory (a log on disk holds queued records as bytes: PendingRecords) */
   row: StoredRequestLogRow | null;
   /** out of the retention window (or lost to a failed write) */
   gone: boolean;
@@ -100,9 +92,8 @@ export class RequestLog {
   private readonly listeners: ((rows: readonly StoredRequestLogRow[]) => void)[] = [];
   /** this log's id prefix (see requestLogId) */
   private readonly idPrefix = randomUUID().slice(0, 24);
-  /** queued records, encoded, in order (a log on disk); reused (one grown past PENDING_KEEP is not kept) */
-  private pending: Buffer = Buffer.allocUnsafe(PENDING_BYTES);
-  private pendingSize = 0;
+  /** queued records, encoded (a log on disk) */
+  private readonly pending = new PendingRecords();
   /** a write failed and none has succeeded since (the error is reported once per such run) */
   private failing = false;
 
@@ -217,7 +208,7 @@ export class RequestLog {
   clear(): void {
     this.cancelTimers();
     this.queued = [];
-    this.resetPending();
+    this.pending.reset();
     for (const segment of this.segments) this.removeFile(segment);
     this.segments.length = 0;
     this.index.length = 0;
@@ -228,7 +219,7 @@ export class RequestLog {
   discard(): void {
     this.cancelTimers();
     this.queued = [];
-    this.resetPending();
+    this.pending.reset();
     for (const segment of this.segments.splice(0)) closeSegment(segment);
   }
 
@@ -243,6 +234,7 @@ export class RequestLog {
 
   /** Indexes a new entry (queued for writing) and applies retention. */
   private add(row: StoredRequestLogRow): void {
+    const pending = this.dir === undefined ? null : this.pending.add(row);
     const entry: Entry = {
       seq: row.seq,
       id: row.id,
@@ -250,39 +242,21 @@ export class RequestLog {
       env: row.env,
       status: row.status,
       segment: null,
-      offset: 0,
-      length: 0,
-      row: this.dir === undefined ? row : null,
+      offset: pending?.offset ?? 0,
+      length: pending?.length ?? 0,
+      row: pending ? null : row,
       gone: false,
     };
-    if (this.dir !== undefined) {
-      const { header, bound } = recordBound(row);
-      if (this.pending.length - this.pendingSize < bound) {
-        const grown = Buffer.allocUnsafe(Math.max(this.pending.length * 2, this.pendingSize + bound));
-        this.pending.copy(grown, 0, 0, this.pendingSize);
-        this.pending = grown;
-      }
-      entry.offset = this.pendingSize;
-      this.pendingSize = encode(row, header, this.pending, this.pendingSize);
-      entry.length = this.pendingSize - entry.offset;
-    }
     this.index.push(entry);
     this.queued.push(entry);
     while (this.count() > this.keep) this.dropOldest();
   }
 
-  /** A queued entry's row, from its record waiting in the pending buffer (a log on disk). */
+  /** A queued entry's row (in a log on disk, decoded from its pending record). */
   private queuedRow(entry: Entry): StoredRequestLogRow {
-    if (entry.row) return entry.row;
-    const record = decode(this.pending, entry.offset);
-    if (!record) throw new Error(`request log: damaged queued record ${entry.id}`);
-    return record.row;
-  }
-
-  /** The pending buffer is empty again (written, dropped or lost). */
-  private resetPending(): void {
-    this.pendingSize = 0;
-    if (this.pending.length > PENDING_KEEP) this.pending = Buffer.allocUnsafe(PENDING_BYTES);
+    const row = entry.row ?? this.pending.row(entry.offset);
+    if (!row) throw new Error(`request log: damaged queued record ${entry.id}`);
+    return row;
   }
 
   /**
@@ -328,21 +302,17 @@ export class RequestLog {
           break;
         }
       }
-      this.resetPending();
+      this.pending.reset();
     }
     if (!rows || written === 0) return;
     const announced = written === rows.length ? rows : rows.slice(0, written);
     for (const listener of this.listeners) listener(announced);
   }
 
-  /**
-   * The pending bytes of queued entries: one slice, as they lie back to back. (Entries the window
-   * dropped before they were written are always the oldest queued, so what is left of the queue
-   * is one run.)
-   */
+  /** A batch's pending bytes: one run (the window drops the oldest queued entries first). */
   private pendingBytes(batch: readonly Entry[]): Buffer {
     const last = batch.at(-1)!;
-    return this.pending.subarray(batch[0]!.offset, last.offset + last.length);
+    return this.pending.bytes(batch[0]!.offset, last.offset + last.length);
   }
 
   /** The segment new records go to (a new one once the last is full or failed). */
@@ -409,23 +379,9 @@ export class RequestLog {
     removeSegment(this.dir!, segment);
   }
 
-  /** Where an id is in the index (-1: not kept). Ids carry their seq: a binary search. */
+  /** Where an id is in the index (-1: not kept). */
   private position(id: string): number {
-    const seq = seqOfRequestLogId(id);
-    if (Number.isSafeInteger(seq)) {
-      let lo = this.head;
-      let hi = this.index.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const at = this.index[mid]!.seq;
-        if (at === seq) return this.index[mid]!.id === id ? mid : -1;
-        if (at < seq) lo = mid + 1;
-        else hi = mid - 1;
-      }
-    }
-    // Ids from before seq-carrying ids (an old bundle's): a scan, bounded by the limit.
-    for (let i = this.head; i < this.index.length; i++) if (this.index[i]!.id === id) return i;
-    return -1;
+    return positionOf(this.index, this.head, id);
   }
 
   private read(entry: Entry): StoredRequestLogRow {

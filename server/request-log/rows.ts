@@ -54,5 +54,27 @@ export function seqOfRequestLogId(id: string): number {
   return id.length === 36 ? Number.parseInt(id.slice(24), 16) : Number.NaN;
 }
 
+/**
+ * Where the entry of `id` is in `index` (ordered by seq, kept from `head` on), or -1. Ids carry
+ * their seq: a binary search, checked against the id itself.
+ */
+export function positionOf(index: readonly { seq: number; id: string }[], head: number, id: string): number {
+  const seq = seqOfRequestLogId(id);
+  if (Number.isSafeInteger(seq)) {
+    let lo = head;
+    let hi = index.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = index[mid]!.seq;
+      if (at === seq) return index[mid]!.id === id ? mid : -1;
+      if (at < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  // Ids from before seq-carrying ids (an old bundle's): a scan, bounded by the limit.
+  for (let i = head; i < index.length; i++) if (index[i]!.id === id) return i;
+  return -1;
+}
+
 /** The row without its position (what the control API shows). */
 export const withoutSeq = ({ seq: _seq, ...row }: StoredRequestLogRow): RequestLogRow => row;
