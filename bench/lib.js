@@ -324,3 +324,30 @@ export async function merchantHeaders(base, name) {
 export function weekFromNow() {
   return new Date(Date.now() + 7 * 86_400_000).toISOString();
 }
+
+/**
+ * The tools' set-up for one route's load: the limits off, a merchant with one checkout, and the
+ * GET of that checkout and the POST of new ones as load specs (10 connections, 1 s of warm-up).
+ */
+export async function checkoutLoads(base, { name, duration }) {
+  await limitsOff(base);
+  const { api_key, merchant } = await api(base, 'POST', '/sandbox/merchants', { body: { name } });
+  const headers = { authorization: `Bearer ${api_key.key}` };
+  const expires_at = weekFromNow();
+  const checkout = await api(base, 'POST', '/v1/checkouts', {
+    headers,
+    body: { title: name, amount: 5_000_000, expires_at },
+  });
+  const common = { connections: 10, duration, warmup: { connections: 10, duration: 1 } };
+  const specs = {
+    get: { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...common },
+    post: {
+      url: `${base}/v1/checkouts`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      bodyTemplate: JSON.stringify({ title: `${name} {{seq}}`, amount: 5_000_000, expires_at }),
+      ...common,
+    },
+  };
+  return { merchant, specs, common };
+}

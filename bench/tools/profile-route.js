@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { api, installCleanup, killAll, load, ROOT, startSandbox, stop, tempDir } from '../lib.js';
+import { checkoutLoads, installCleanup, killAll, load, ROOT, startSandbox, stop, tempDir } from '../lib.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,25 +20,16 @@ const sandbox = await startSandbox({
   nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir],
 });
 const base = sandbox.urls.test;
-await api(base, 'PATCH', '/sandbox/settings', { body: { rate_limit_per_minute: 0, concurrency_limit: 0 } });
-const { api_key, merchant } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Prof' } });
-const headers = { authorization: `Bearer ${api_key.key}` };
-const expires_at = new Date(Date.now() + 7 * 86_400_000).toISOString();
-const checkout = await api(base, 'POST', '/v1/checkouts', {
-  headers,
-  body: { title: 'Prof', amount: 5_000_000, expires_at },
+const {
+  merchant,
+  specs: loads,
+  common,
+} = await checkoutLoads(base, {
+  name: 'Prof',
+  duration: Number(values.duration),
 });
-const duration = Number(values.duration);
-const common = { connections: 10, duration, warmup: { connections: 10, duration: 1 } };
 const specs = {
-  get: { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...common },
-  post: {
-    url: `${base}/v1/checkouts`,
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    bodyTemplate: JSON.stringify({ title: 'Prof {{seq}}', amount: 5_000_000, expires_at }),
-    ...common,
-  },
+  ...loads,
   deposit: {
     url: `${base}/sandbox/deposits`,
     method: 'POST',

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { api, installCleanup, killAll, load, startSandbox, stop, tempDir } from '../lib.js';
+import { checkoutLoads, installCleanup, killAll, load, startSandbox, stop, tempDir } from '../lib.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,29 +33,7 @@ sandbox.child.stdout.on('data', (chunk) => {
 });
 const pid = sandbox.child.pid;
 const base = sandbox.urls.test;
-await api(base, 'PATCH', '/sandbox/settings', { body: { rate_limit_per_minute: 0, concurrency_limit: 0 } });
-const { api_key } = await api(base, 'POST', '/sandbox/merchants', { body: { name: 'Threads' } });
-const headers = { authorization: `Bearer ${api_key.key}` };
-const expires_at = new Date(Date.now() + 7 * 86_400_000).toISOString();
-const checkout = await api(base, 'POST', '/v1/checkouts', {
-  headers,
-  body: { title: 'Threads', amount: 5_000_000, expires_at },
-});
-const common = {
-  connections: 10,
-  duration: Number(values.duration),
-  warmup: { connections: 10, duration: 1 },
-};
-const specs = {
-  get: { url: `${base}/v1/checkouts/${checkout.id}`, headers, ...common },
-  post: {
-    url: `${base}/v1/checkouts`,
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    bodyTemplate: JSON.stringify({ title: 'Threads {{seq}}', amount: 5_000_000, expires_at }),
-    ...common,
-  },
-};
+const { specs, common } = await checkoutLoads(base, { name: 'Threads', duration: Number(values.duration) });
 
 /** CPU ticks (user + system) of each thread, by name. */
 function threads() {
