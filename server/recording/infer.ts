@@ -12,6 +12,7 @@ import { matchRoute } from './routes.js';
 import type { Session, Step } from './session.js';
 import { nextName, takeName } from './steps.js';
 import { duration, prefixFor, substitute, substitutePath } from './translate.js';
+import { CARD_MOVES, CHAIN_TOKENS, SETTLEMENT_SECONDS, TRANSACTION_MOVES } from './world-tables.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,40 +21,14 @@ const isObject = (value: unknown): value is Json =>
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The control operation that plays a card.transaction of each type the service sends. */
-const CARD_MOVES: Record<string, OperationId | undefined> = {
-  card_payment: 'sandboxCreateCardAuthorization',
-  card_refund: 'sandboxCreateCardRefund',
-  card_deposit: 'sandboxCreateCardDeposit',
-  card_withdraw: 'sandboxCreateCardWithdrawal',
-};
-
-/** The control operation that moves an authorization to each status the service reports. */
-const TRANSACTION_MOVES: Record<string, OperationId | undefined> = {
-  completed: 'sandboxSettleCardTransaction',
-  declined: 'sandboxDeclineCardTransaction',
-  reversed: 'sandboxReverseCardTransaction',
-};
-
-/** The sandbox's settlement delay (about a minute after paid, as the service says). */
-export const SETTLEMENT_SECONDS = 60;
-
-/** Which tokens each chain's static address accepts (the service's table). */
-const CHAIN_TOKENS: Record<string, readonly string[]> = {
-  ethereum: ['USDC', 'USDT', 'ETH'],
-  tron: ['USDT'],
-  bitcoin: ['BTC'],
-  polygon: ['USDC', 'USDT'],
-  bsc: ['USDT'],
-};
-
 interface CheckoutState {
   id: string;
   status: string;
   amount: number | null;
   currency: string;
-  /** what the replay has been told has arrived */
+  /** what the replay has been told has arrived, and has been refunded */
   told: number;
+  refunded: number;
   /** replay seconds since the start at which it expires, and at which it was paid */
   expiresAt: number;
   paidAt: number | null;
@@ -95,6 +70,12 @@ export class OutsideWorld {
       this.newCheckout(response, now);
       return [];
     }
+    if (method === 'POST' && route === '/v1/checkouts/:id/refund' && isObject(response)) {
+      // The call's own refund: the replay makes it too.
+      const m = this.checkouts.get(str(response.id) ?? '');
+      if (m) m.refunded = Math.max(m.refunded, num(response.refunded_amount) ?? 0);
+      return [];
+    }
     if (method === 'POST' && route === '/v1/cardholders' && isObject(response)) {
       const id = str(response.id);
       if (id) this.holders.set(id, { verified: response.is_kyc_verified === true });
@@ -124,6 +105,7 @@ export class OutsideWorld {
       amount: num(co.amount) ?? null,
       currency: str(co.currency) ?? 'USDC',
       told: 0,
+      refunded: 0,
       expiresAt: this.elapsed + left,
       paidAt: null,
     });
@@ -186,6 +168,19 @@ export class OutsideWorld {
           `${seen}: settled, about a minute after it was paid`,
         ),
       );
+    }
+    const refunded = num(co.refunded_amount);
+    if (refunded !== undefined && refunded > m.refunded && m.told > 0) {
+      // More refunded than any refund call made: the merchant refunded in the service's dashboard.
+      const reason = str(co.reason);
+      out.push(
+        this.step(
+          'sandboxRefundCheckout',
+          { params: { id: m.id }, body: { amount: refunded - m.refunded, ...(reason ? { reason } : {}) } },
+          `${seen}: refunded_amount ${m.refunded} → ${refunded} with no refund call (refunded in the service's dashboard)`,
+        ),
+      );
+      m.refunded = refunded;
     }
     // What calls do to it (refunds, cancellation) is the replay's own doing: taken as it is.
     if (status && ['cancelled', 'partially_refunded', 'refunded'].includes(status)) m.status = status;
@@ -403,6 +398,11 @@ export class OutsideWorld {
         if (txid) this.deposits.add(txid);
         else if (str(b.currency) && num(b.amount) !== undefined)
           this.toldDeposits.push({ currency: String(b.currency), amount: num(b.amount)! });
+        break;
+      }
+      case 'sandboxRefundCheckout': {
+        const m = this.checkouts.get(id);
+        if (m) m.refunded += num(b.amount) ?? Math.max(0, m.told - m.refunded);
         break;
       }
       case 'sandboxCreatePayout':

@@ -124,6 +124,62 @@ describe('the proxy recorder', () => {
     expect(steps[5]).toMatchObject({ body: { amount: 9_999_999 } });
   });
 
+  it("plays a refund made in the dashboard (more refunded than the refund calls made), not the calls' own", () => {
+    const { call, hook, file } = recorder();
+    call('POST', '/v1/checkouts', 200, checkout(), {
+      title: 'Order',
+      amount: 10_000_000,
+      expires_at: new Date(T0 + 3600_000).toISOString(),
+    });
+    hook('checkout.paid', checkout({ status: 'paid', paid_amount: 10_000_000 }));
+    // The integration's own refund of 3, and its webhook: the replay makes it by the same call.
+    call(
+      'POST',
+      `/v1/checkouts/${CO}/refund`,
+      200,
+      {
+        id: CO,
+        status: 'partially_refunded',
+        refund_status: 'partially_refunded',
+        refunded_amount: 3_000_000,
+      },
+      { amount: 3_000_000 },
+    );
+    const refunded = (amount: number, total: number, reason: string | null) => ({
+      id: CO,
+      merchant_id: MERCHANT,
+      refund_amount: amount,
+      refunded_amount: total,
+      currency: 'USDC',
+      reason,
+      status: 'partially_refunded',
+    });
+    hook('checkout.refunded', refunded(3_000_000, 3_000_000, null));
+    // Then 2 more, refunded by someone in the service's dashboard.
+    hook('checkout.refunded', refunded(2_000_000, 5_000_000, 'Goodwill'));
+    // A later GET shows the same total: nothing more to play.
+    call(
+      'GET',
+      `/v1/checkouts/${CO}`,
+      200,
+      checkout({ status: 'partially_refunded', paid_amount: 10_000_000, refunded_amount: 5_000_000 }),
+    );
+    const { steps } = file();
+    expect(steps.map((s) => s.call ?? s.control ?? s.merchant)).toEqual([
+      'merchant',
+      'POST /v1/checkouts',
+      'POST /sandbox/checkouts/${co1.id}/payments',
+      'POST /v1/checkouts/${co1.id}/refund',
+      'POST /sandbox/checkouts/${co1.id}/refund',
+      'GET /v1/checkouts/${co1.id}',
+    ]);
+    expect(steps[4]).toMatchObject({
+      body: { amount: 2_000_000, reason: 'Goodwill' },
+      inferred: expect.stringContaining('refunded_amount 3000000 → 5000000'),
+      recorded: { webhooks: [expect.objectContaining({ type: 'checkout.refunded' })] },
+    });
+  });
+
   it('plays the card network: an authorization, then its settlement; a refund; an unknown card is left alone', () => {
     const { call, hook, file } = recorder();
     call('POST', '/v1/cardholders', 200, { id: HOLDER, merchant_id: MERCHANT, is_kyc_verified: false });

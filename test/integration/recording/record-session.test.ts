@@ -58,6 +58,13 @@ describe('svc-sandbox record', () => {
       (await v1('POST', `/v1/checkouts/${co1Id}/refund`, { amount: 3_000_000, reason: 'duplicate' })).status,
     ).toBe(200);
     await delivered('checkout.refunded');
+    // Then one more made in the service's dashboard: only its webhook shows it.
+    const goodwill = await outside(`/sandbox/checkouts/${co1Id}/refund`, {
+      amount: 2_500_000,
+      reason: 'Goodwill',
+    });
+    expect(goodwill.status, JSON.stringify(goodwill.body)).toBe(200);
+    await delivered('checkout.refunded', 2);
 
     // A second checkout paid in part, then expiring: checkout.partial.
     const co2 = await v1('POST', '/v1/checkouts', {
@@ -122,6 +129,7 @@ describe('svc-sandbox record', () => {
       'control POST /sandbox/checkouts/${co1.id}/payments',
       'GET /v1/checkouts/${co1.id}',
       'POST /v1/checkouts/${co1.id}/refund',
+      'control POST /sandbox/checkouts/${co1.id}/refund',
       'POST /v1/checkouts',
       'control POST /sandbox/checkouts/${co2.id}/payments',
       'clock {"advance":"1h1s"}',
@@ -133,8 +141,23 @@ describe('svc-sandbox record', () => {
       'control POST /sandbox/cardholders/${holder1.id}/kyc',
       'GET /v1/cardholders/${holder1.id}',
     ]);
-    const [, create1, pay1, get1, refund, create2, pay2, expiry, , deposit, payout, , , kyc] =
-      file.steps as FileStep[];
+    const [
+      ,
+      create1,
+      pay1,
+      get1,
+      refund,
+      dashboardRefund,
+      create2,
+      pay2,
+      expiry,
+      ,
+      deposit,
+      payout,
+      ,
+      ,
+      kyc,
+    ] = file.steps as FileStep[];
     // Inferred steps say why; the amounts are the paid_amount deltas.
     expect(pay1).toMatchObject({
       body: { amount: 10_000_000 },
@@ -149,6 +172,11 @@ describe('svc-sandbox record', () => {
       body: { currency: 'USDC', amount: 25_000_000 },
       inferred: expect.stringContaining('deposit.received'),
     });
+    expect(dashboardRefund).toMatchObject({
+      body: { amount: 2_500_000, reason: 'Goodwill' },
+      inferred: expect.stringContaining('no refund call'),
+    });
+    expect(dashboardRefund!.recorded!.webhooks!.map((w) => w.type)).toEqual(['checkout.refunded']);
     expect(payout).toMatchObject({
       body: {
         merchant_id: '${merchant.id}',
