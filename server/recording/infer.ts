@@ -12,7 +12,7 @@ import { matchRoute } from './routes.js';
 import type { Session, Step } from './session.js';
 import { nextName, takeName } from './steps.js';
 import { duration, prefixFor, substitute, substitutePath } from './translate.js';
-import { CARD_MOVES, CHAIN_TOKENS, SETTLEMENT_SECONDS, TRANSACTION_MOVES } from './world-tables.js';
+import { CARD_MOVES, CHAIN_TOKENS, SETTLEMENT_SECONDS, TRANSACTION_MOVES, takeTold } from './world-tables.js';
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +59,19 @@ export class OutsideWorld {
   // ---- what calls made (their answers) --------------------------------------------------------
 
   /** Objects a call's answer shows: new ones become known; others are compared (`observe`). */
-  answered(route: string, method: string, response: unknown, now: number): Inferred[] {
+  answered(
+    route: string,
+    method: string,
+    response: unknown,
+    now: number,
+    params: Record<string, string> = {},
+  ): Inferred[] {
+    if (method === 'DELETE' && route === '/v1/checkouts/:id') {
+      // The call's own cancellation (204, no body): the replay makes it too.
+      const m = this.checkouts.get(params.id ?? '');
+      if (m) m.status = 'cancelled';
+      return [];
+    }
     if (route === '/v1/static-addresses' && Array.isArray(response)) {
       for (const a of response)
         if (isObject(a) && str(a.chain) && str(a.address))
@@ -182,7 +194,16 @@ export class OutsideWorld {
       );
       m.refunded = refunded;
     }
-    // What calls do to it (refunds, cancellation) is the replay's own doing: taken as it is.
+    if (status === 'cancelled' && m.status !== 'cancelled') {
+      out.push(
+        this.step(
+          'sandboxCancelCheckout',
+          { params: { id: m.id } },
+          `${seen}: cancelled with no cancelling call (cancelled in the service's dashboard)`,
+        ),
+      );
+    }
+    // What calls do to it (refunds) is the replay's own doing: taken as it is.
     if (status && ['cancelled', 'partially_refunded', 'refunded'].includes(status)) m.status = status;
     return out;
   }
@@ -219,11 +240,7 @@ export class OutsideWorld {
     const currency = str(d.currency);
     if (!txid || amount === undefined || !currency || this.deposits.has(txid)) return [];
     this.deposits.add(txid);
-    const told = this.toldDeposits.findIndex((t) => t.currency === currency && t.amount === amount);
-    if (told >= 0) {
-      this.toldDeposits.splice(told, 1);
-      return [];
-    }
+    if (takeTold(this.toldDeposits, currency, amount)) return [];
     const accepts = (chain: string) => CHAIN_TOKENS[chain]?.includes(currency.toUpperCase()) === true;
     const address = this.addresses.find((a) => accepts(a.chain));
     const why = `${seen}: ${amount} ${currency} (minor units) arrived at a static address`;
@@ -261,11 +278,7 @@ export class OutsideWorld {
     if (!id || amount === undefined || !currency || !merchant || this.payouts.has(id)) return [];
     if (outcome !== 'completed' && outcome !== 'failed') return [];
     this.payouts.add(id);
-    const told = this.toldPayouts.findIndex((t) => t.currency === currency && t.amount === amount);
-    if (told >= 0) {
-      this.toldPayouts.splice(told, 1);
-      return [];
-    }
+    if (takeTold(this.toldPayouts, currency, amount)) return [];
     const destination = str(p.destination);
     const reason = str(p.failure_reason);
     return [
@@ -378,36 +391,36 @@ export class OutsideWorld {
     const { operationId, params } = matchRoute(method, path);
     const b = isObject(body) ? body : {};
     const id = params.id ?? '';
+    const m = this.checkouts.get(id);
+    const transfer =
+      str(b.currency) && num(b.amount) !== undefined
+        ? { currency: String(b.currency), amount: num(b.amount)! }
+        : null;
     switch (operationId) {
-      case 'sandboxPayCheckout': {
-        const m = this.checkouts.get(id);
+      case 'sandboxPayCheckout':
         if (m) this.pay(m, num(b.amount) ?? Math.max(0, (m.amount ?? 0) - m.told));
         break;
-      }
       case 'sandboxAdvanceClock':
         this.advance(num(b.seconds) ?? 0);
         break;
       case 'sandboxReviewCardholderKyc': {
-        const m = this.holders.get(id);
-        if (m && b.result === 'approved') m.verified = true;
+        const holder = this.holders.get(id);
+        if (holder && b.result === 'approved') holder.verified = true;
         break;
       }
       case 'sandboxCreateDeposit':
-      case 'sandboxCreateStaticAddressDeposit': {
-        const txid = str(b.txid);
-        if (txid) this.deposits.add(txid);
-        else if (str(b.currency) && num(b.amount) !== undefined)
-          this.toldDeposits.push({ currency: String(b.currency), amount: num(b.amount)! });
+      case 'sandboxCreateStaticAddressDeposit':
+        if (str(b.txid)) this.deposits.add(String(b.txid));
+        else if (transfer) this.toldDeposits.push(transfer);
         break;
-      }
-      case 'sandboxRefundCheckout': {
-        const m = this.checkouts.get(id);
+      case 'sandboxCancelCheckout':
+        if (m) m.status = 'cancelled';
+        break;
+      case 'sandboxRefundCheckout':
         if (m) m.refunded += num(b.amount) ?? Math.max(0, m.told - m.refunded);
         break;
-      }
       case 'sandboxCreatePayout':
-        if (str(b.currency) && num(b.amount) !== undefined)
-          this.toldPayouts.push({ currency: String(b.currency), amount: num(b.amount)! });
+        if (transfer) this.toldPayouts.push(transfer);
         break;
       default: {
         const to = Object.entries(TRANSACTION_MOVES).find(([, op]) => op === operationId)?.[0];

@@ -138,7 +138,7 @@ export class UpstreamRecorder {
     const now = Number.isNaN(created) ? p.at + this.offset : created;
     this.identify(merchantId, Array.isArray(response) ? response[0] : response);
     // What the outside world did shows in this answer: it happened before the request.
-    const inferred = p.status < 400 ? this.world.answered(route, p.method, response, now) : [];
+    const inferred = p.status < 400 ? this.world.answered(route, p.method, response, now, params) : [];
     const step = callStep(this.session, ex, this.translation(now));
     if (!step) return { steps: [] };
     step.recorded = {

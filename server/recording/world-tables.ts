@@ -2,7 +2,8 @@ import type { OperationId } from '../contract/call.js';
 
 /**
  * What the recorder's model of the outside world (infer.ts) knows of the service: which control
- * operation plays each thing it reports, and the facts it infers with.
+ * operation plays each thing it reports, the facts it infers with, and how a note's transfer is
+ * matched to the webhook it announced.
  */
 
 /** The control operation that plays a card.transaction of each type the service sends. */
@@ -31,3 +32,14 @@ export const CHAIN_TOKENS: Record<string, readonly string[]> = {
   polygon: ['USDC', 'USDT'],
   bsc: ['USDT'],
 };
+
+/** Whether a note already played a transfer of `amount` `currency` (it is used up then). */
+export function takeTold(
+  told: { currency: string; amount: number }[],
+  currency: string,
+  amount: number,
+): boolean {
+  const at = told.findIndex((t) => t.currency === currency && t.amount === amount);
+  if (at >= 0) told.splice(at, 1);
+  return at >= 0;
+}

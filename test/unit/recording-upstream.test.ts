@@ -180,6 +180,33 @@ describe('the proxy recorder', () => {
     });
   });
 
+  it('plays a cancellation made in the dashboard, not the one a DELETE made', () => {
+    const { call, hook, file } = recorder();
+    const CO2 = '7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a';
+    const body = { title: 'Order', amount: 10_000_000, expires_at: new Date(T0 + 3600_000).toISOString() };
+    call('POST', '/v1/checkouts', 200, checkout(), body);
+    call('POST', '/v1/checkouts', 200, checkout({ id: CO2 }), body);
+    // The integration cancels the first itself; its webhook follows.
+    call('DELETE', `/v1/checkouts/${CO}`, 204);
+    hook('checkout.cancelled', checkout({ status: 'cancelled' }));
+    // The second is cancelled in the service's dashboard: its webhook, then a GET, show it.
+    hook('checkout.cancelled', checkout({ id: CO2, status: 'cancelled' }));
+    call('GET', `/v1/checkouts/${CO2}`, 200, checkout({ id: CO2, status: 'cancelled' }));
+    const { steps } = file();
+    expect(steps.map((s) => s.call ?? s.control ?? s.merchant)).toEqual([
+      'merchant',
+      'POST /v1/checkouts',
+      'POST /v1/checkouts',
+      'DELETE /v1/checkouts/${co1.id}',
+      'POST /sandbox/checkouts/${co2.id}/cancel',
+      'GET /v1/checkouts/${co2.id}',
+    ]);
+    expect(steps[4]).toMatchObject({
+      inferred: expect.stringContaining('no cancelling call'),
+      recorded: { webhooks: [expect.objectContaining({ type: 'checkout.cancelled' })] },
+    });
+  });
+
   it('plays the card network: an authorization, then its settlement; a refund; an unknown card is left alone', () => {
     const { call, hook, file } = recorder();
     call('POST', '/v1/cardholders', 200, { id: HOLDER, merchant_id: MERCHANT, is_kyc_verified: false });

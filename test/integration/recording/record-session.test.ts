@@ -112,6 +112,18 @@ describe('svc-sandbox record', () => {
     expect((await outside(`/sandbox/cardholders/${holderId}/kyc`, { result: 'approved' })).status).toBe(200);
     expect(((await v1('GET', `/v1/cardholders/${holderId}`)).body as Json).is_kyc_verified).toBe(true);
 
+    // A checkout cancelled in the service's dashboard: its webhook shows it first, then a GET.
+    const co3 = await v1('POST', '/v1/checkouts', {
+      title: 'Order 3',
+      amount: 5_000_000,
+      currency: 'USDC',
+      expires_at: await upstreamTime(upstream, 3600_000),
+    });
+    const co3Id = (co3.body as Json).id as string;
+    expect((await outside(`/sandbox/checkouts/${co3Id}/cancel`)).status).toBe(200);
+    await delivered('checkout.cancelled');
+    expect(((await v1('GET', `/v1/checkouts/${co3Id}`)).body as Json).status).toBe('cancelled');
+
     // Forwarded byte for byte: the signature made with the upstream's secret verifies at the receiver.
     expect(receiver.received.length).toBeGreaterThanOrEqual(6);
     for (const d of receiver.received)
@@ -140,6 +152,9 @@ describe('svc-sandbox record', () => {
       'POST /v1/cardholders/${holder1.id}/kyc',
       'control POST /sandbox/cardholders/${holder1.id}/kyc',
       'GET /v1/cardholders/${holder1.id}',
+      'POST /v1/checkouts',
+      'control POST /sandbox/checkouts/${co3.id}/cancel',
+      'GET /v1/checkouts/${co3.id}',
     ]);
     const [
       ,
@@ -177,6 +192,7 @@ describe('svc-sandbox record', () => {
       inferred: expect.stringContaining('no refund call'),
     });
     expect(dashboardRefund!.recorded!.webhooks!.map((w) => w.type)).toEqual(['checkout.refunded']);
+    expect(file.steps.at(-2)).toMatchObject({ inferred: expect.stringContaining('no cancelling call') });
     expect(payout).toMatchObject({
       body: {
         merchant_id: '${merchant.id}',
