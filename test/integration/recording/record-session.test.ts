@@ -39,16 +39,20 @@ describe('svc-sandbox record', () => {
     const outside = (path: string, body?: unknown) => json(`${upstream}${path}`, 'POST', body ?? {});
     const delivered = (type: string, n = 1) =>
       receiver.waitFor((r) => r.filter((d) => d.body.event === type).length >= n, 10_000);
+    /** A USDC checkout open for an hour of the upstream's time: its id. */
+    const checkout = async (title: string, amount: number) => {
+      const made = await v1('POST', '/v1/checkouts', {
+        title,
+        amount,
+        currency: 'USDC',
+        expires_at: await upstreamTime(upstream, 3600_000),
+      });
+      expect(made.status).toBe(200);
+      return (made.body as Json).id as string;
+    };
 
     // A checkout, paid on chain in two transfers (4 + 6 USDC): one checkout.paid.
-    const co1 = await v1('POST', '/v1/checkouts', {
-      title: 'Order 1',
-      amount: 10_000_000,
-      currency: 'USDC',
-      expires_at: await upstreamTime(upstream, 3600_000),
-    });
-    expect(co1.status).toBe(200);
-    const co1Id = (co1.body as Json).id as string;
+    const co1Id = await checkout('Order 1', 10_000_000);
     await delivered('checkout.created');
     expect((await outside(`/sandbox/checkouts/${co1Id}/payments`, { amount: 4_000_000 })).status).toBe(200);
     expect((await outside(`/sandbox/checkouts/${co1Id}/payments`, { amount: 6_000_000 })).status).toBe(200);
@@ -67,13 +71,7 @@ describe('svc-sandbox record', () => {
     await delivered('checkout.refunded', 2);
 
     // A second checkout paid in part, then expiring: checkout.partial.
-    const co2 = await v1('POST', '/v1/checkouts', {
-      title: 'Order 2',
-      amount: 5_000_000,
-      currency: 'USDC',
-      expires_at: await upstreamTime(upstream, 3600_000),
-    });
-    const co2Id = (co2.body as Json).id as string;
+    const co2Id = await checkout('Order 2', 5_000_000);
     await delivered('checkout.created', 2);
     await outside(`/sandbox/checkouts/${co2Id}/payments`, { amount: 2_000_000 });
     await outside('/sandbox/clock/advance', { seconds: 2 * 3600 });
@@ -113,13 +111,7 @@ describe('svc-sandbox record', () => {
     expect(((await v1('GET', `/v1/cardholders/${holderId}`)).body as Json).is_kyc_verified).toBe(true);
 
     // A checkout cancelled in the service's dashboard: its webhook shows it first, then a GET.
-    const co3 = await v1('POST', '/v1/checkouts', {
-      title: 'Order 3',
-      amount: 5_000_000,
-      currency: 'USDC',
-      expires_at: await upstreamTime(upstream, 3600_000),
-    });
-    const co3Id = (co3.body as Json).id as string;
+    const co3Id = await checkout('Order 3', 5_000_000);
     expect((await outside(`/sandbox/checkouts/${co3Id}/cancel`)).status).toBe(200);
     await delivered('checkout.cancelled');
     expect(((await v1('GET', `/v1/checkouts/${co3Id}`)).body as Json).status).toBe('cancelled');
