@@ -4,6 +4,7 @@ import { createCheckoutsRepo } from '../../server/db/checkouts.js';
 import { type Db, openDatabase } from '../../server/db/connection.js';
 import { createCustomersRepo } from '../../server/db/customers.js';
 import { createInvoicesRepo } from '../../server/db/invoices.js';
+import { createJobsRepo } from '../../server/db/jobs.js';
 import { createResellersRepo } from '../../server/db/resellers.js';
 import { Statements, UNWATCHED } from '../../server/db/statements.js';
 import { createViewsRepo } from '../../server/db/views.js';
@@ -143,5 +144,15 @@ describe('indexes behind the dashboard lists', () => {
       expect(plan, text).toMatch(/USING (COVERING )?INDEX/);
       expect(plan, text).not.toMatch(/TEMP B-TREE/);
     }
+  });
+
+  it("the scheduler's due jobs (failed ones included) are read from an index in due order, never by a scan of every job", () => {
+    // The scheduler reads them on every tick: a scan would cost each tick what the table holds.
+    const { db, sql } = recording(openDatabase(':memory:'));
+    const jobs = createJobsRepo(new Statements(db, UNWATCHED));
+    const start = sql.length;
+    jobs.due(0, 2);
+    const [due] = plans(db, sql, start);
+    expect(due?.plan, due?.sql).toMatch(/^SEARCH jobs USING INDEX jobs_due \(due_at<\?\)$/);
   });
 });

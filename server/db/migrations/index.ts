@@ -20,6 +20,7 @@ import { paymentOutcomes } from './020-payment-outcomes.js';
 import { txidLookup } from './021-txid-lookup.js';
 import { coverage } from './023-coverage.js';
 import { requestLogFaults } from './024-request-log-faults.js';
+import { dueJobsIndex } from './025-due-jobs-index.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   txidLookup,
   coverage,
   requestLogFaults,
+  dueJobsIndex,
 ];
