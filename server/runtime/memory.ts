@@ -54,10 +54,13 @@ export type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'las
  * Gives back the memory a burst of work left behind once the process has gone quiet: one full,
  * memory-reducing collection (V8's "last resort" flavour: it compacts the old generation, shrinks
  * the young one and returns the freed pages at once) about a second after the work stops. V8's own
- * memory reducer does the same but many seconds later; a desktop app or a CI sandbox at rest
- * should not keep ~25 MB of a finished load. It costs one 25–50 ms collection per rest, never on a
- * request: the event loop is idle when it runs. Nothing is watched per request, only the loop's
- * utilisation, twice a second, on an unref'd timer.
+ * memory reducer does the same when it sees the process idle, but at a time of its own choosing (2
+ * to 10 s and more); a desktop app or a CI sandbox at rest should not keep ~25 MB of a finished
+ * load. It costs one 25–50 ms collection per rest, never on a request: the event loop is idle when
+ * it runs. What it costs after: that flavour also drops the bytecode V8 compiled, so the first
+ * requests after a rest run a little slower while V8 compiles again (measured: the first POST
+ * after a 2.5 s rest ~1 ms slower, the next 25 ~0.4 ms each). Nothing is watched per request, only
+ * the loop's utilisation, twice a second, on an unref'd timer.
  */
 export function releaseAtRest({
   tickMs = REST_TICK_MS,
