@@ -12,6 +12,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/server/cli.js');
 const LOAD_WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+const WRITE_FLOOR_SERVER = fileURLToPath(new URL('./write-floor-server.js', import.meta.url));
 
 /** Every child process the bench started; all are SIGKILLed if the bench exits early. */
 const children = new Set();
@@ -140,6 +141,30 @@ export async function startBaseline({ timeoutMs = 10_000 } = {}) {
   child.stdout.resume();
   child.stderr.resume();
   return { child, url: match[1] };
+}
+
+/**
+ * The floor of a checkout create (`write-floor-server.js`: Fastify and the sandbox's own writes,
+ * nothing else), in its own process, with one checkout made: `headers` authorize its routes.
+ */
+export async function startWriteFloor({ timeoutMs = 10_000 } = {}) {
+  const child = track(
+    spawn(process.execPath, [WRITE_FLOOR_SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  const [, url, key] = await waitForLine(
+    child,
+    /^floor ready url=(\S+) key=(\S+)$/,
+    timeoutMs,
+    'write floor',
+  );
+  child.stdout.resume();
+  child.stderr.resume();
+  const headers = { authorization: `Bearer ${key}` };
+  const checkout = await api(url, 'POST', '/v1/checkouts', {
+    headers,
+    body: { title: 'Floor', amount: 5_000_000, expires_at: weekFromNow() },
+  });
+  return { child, url, headers, checkoutId: checkout.id };
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */
