@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
@@ -38,6 +38,13 @@ export function favourMemory(): void {
   releaseAtRest();
 }
 
+/** V8's own factor (`--semi-space-growth-factor`'s default). */
+const V8_SEMI_SPACE_GROWTH_FACTOR = 2;
+
+/** The young generation's size now (bytes). */
+const youngSize = (): number =>
+  getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
 /** How often the event loop's load is looked at (ms). */
 const REST_TICK_MS = 500;
 /** A tick busier than this (share of the tick the loop was running) counts as work. */
@@ -59,8 +66,11 @@ export type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'las
  * load. It costs one 25–50 ms collection per rest, never on a request: the event loop is idle when
  * it runs. What it costs after: that flavour also drops the bytecode V8 compiled, so the first
  * requests after a rest run a little slower while V8 compiles again (measured: the first POST
- * after a 2.5 s rest ~1 ms slower, the next 25 ~0.4 ms each). Nothing is watched per request, only
- * the loop's utilisation, twice a second, on an unref'd timer.
+ * after a 2.5 s rest ~1 ms slower, the next 25 ~0.4 ms each). It also shrinks the young generation
+ * to its least, which the growth factor held at 1 would keep there (the next load scavenged 4–8
+ * times as often), so V8's own factor is back until the young generation has regrown to the size it
+ * had. Nothing is watched per request, only the loop's utilisation, twice a second, on an unref'd
+ * timer.
  */
 export function releaseAtRest({
   tickMs = REST_TICK_MS,
@@ -73,9 +83,15 @@ export function releaseAtRest({
   let worked = false;
   let quiet = 0;
   let releasedAt = -Infinity;
+  /** While the young generation grows back after a release: the size it had before it. */
+  let regrowTo = 0;
   const timer = setInterval(() => {
     const tick = performance.eventLoopUtilization(last);
     last = performance.eventLoopUtilization();
+    if (regrowTo > 0 && youngSize() >= regrowTo) {
+      setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
+      regrowTo = 0;
+    }
     if (tick.utilization > BUSY) {
       worked = true;
       quiet = 0;
@@ -88,7 +104,15 @@ export function releaseAtRest({
     quiet = 0;
     releasedAt = performance.now();
     collect ??= collector();
+    const young = youngSize();
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    // The collection shrinks the young generation to its least, and with the growth factor held
+    // at 1 it would stay there: 4–8× as many scavenges under the next load. V8's own factor lets
+    // it grow back as the load needs, up to the size it had; the tick that sees it there holds it.
+    if (regrowTo === 0 && youngSize() < young) {
+      regrowTo = young;
+      setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH_FACTOR}`);
+    }
     // The collection itself is not work to rest from.
     last = performance.eventLoopUtilization();
   }, tickMs);
