@@ -77,7 +77,7 @@ describe('serve at rest', () => {
     const first = scavenges();
     const reducingBefore = gc.filter((line) => line.includes('(reduce)')).length;
     // Quiet: the release comes about a second after the load (two quiet ticks of 500 ms).
-    await sleep(2_500);
+    await sleep(3_000);
     expect(gc.filter((line) => line.includes('(reduce)')).length).toBeGreaterThan(reducingBefore);
 
     const before = scavenges();
