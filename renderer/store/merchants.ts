@@ -31,8 +31,14 @@ export const createMerchantsSlice: Slice<MerchantsSlice> = (set, get) => ({
 
   // Serialized: a burst of change notices (a script creating merchants) is one read after another.
   loadMerchants: serialized(async () => {
+    // A read that began before a workspace reset answers for the workspace that is gone: shown,
+    // it would bring its merchants back until the read the reset queued ends (three round trips
+    // later, with the keys of a merchant that no longer exists read in between).
+    const epoch = get().workspaceEpoch;
+    const stale = () => get().workspaceEpoch !== epoch;
     await attempt(get, async () => {
       const merchants = await api.listMerchants();
+      if (stale()) return;
       const selected = get().selectedMerchantId;
       const stillThere = merchants.some((merchant) => merchant.id === selected);
       set({
@@ -42,7 +48,7 @@ export const createMerchantsSlice: Slice<MerchantsSlice> = (set, get) => ({
       });
     });
     const selected = get().selectedMerchantId;
-    if (selected) await get().loadKeys(selected);
+    if (selected && !stale()) await get().loadKeys(selected);
   }),
 
   selectMerchant: async (id) => {
