@@ -12,15 +12,17 @@
 //   tools/write-floor.js start it)
 //
 // FLOOR_NO_DB=1: the same routes answering without SQLite (HTTP, validation and JSON alone).
+// FLOOR_STATS=1: every 2 s, the commits and creates so far on stderr (the group commit's batch size).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { ROOT } from './lib.js';
 
-const file = join(mkdtempSync(join(tmpdir(), 'svc-floor-')), 'floor.db');
+const dir = mkdtempSync(join(tmpdir(), 'svc-floor-'));
+const file = join(dir, 'floor.db');
 copyFileSync(join(ROOT, 'dist/server/db/schema-template.db'), file);
 const db = new Database(file);
 db.exec(
@@ -62,11 +64,11 @@ const byId = db.prepare('SELECT * FROM checkouts WHERE id = ?');
 // Group commit: one transaction per turn, each request a savepoint in it (better-sqlite3 nests
 // db.transaction() as a savepoint), the answers released by the commit.
 let open = false;
+let waiters = [];
 const stats = { commits: 0, creates: 0 };
 if (process.env.FLOOR_STATS)
   setInterval(() => process.stderr.write(`${JSON.stringify(stats)}\n`), 2000).unref();
-let waiters = [];
-function join_() {
+function joinBatch() {
   if (open) return;
   db.exec('BEGIN');
   open = true;
@@ -83,14 +85,18 @@ function join_() {
 const durable = () => new Promise((resolve) => waiters.push(resolve));
 
 const CHAINS = ['ethereum', 'polygon', 'bsc', 'tron'];
-const create = db.transaction((body) => {
-  const now = new Date();
-  const id = randomUUID();
-  const chains = CHAINS.map((chain) => ({
+/** A checkout's chains, each with a deposit address (random hex: no derivation). */
+const depositChains = () =>
+  CHAINS.map((chain) => ({
     chain,
     address: `0x${randomBytes(20).toString('hex')}`,
     tokens: ['USDC', 'USDT'],
   }));
+
+const create = db.transaction((body) => {
+  const now = new Date();
+  const id = randomUUID();
+  const chains = depositChains();
   const row = {
     id,
     merchant_id: MERCHANT,
@@ -125,17 +131,14 @@ const create = db.transaction((body) => {
   return view;
 });
 
-const view_ = (body) => ({
+/** FLOOR_NO_DB's answer: a checkout made up, stored nowhere. */
+const unstored = (body) => ({
   id: randomUUID(),
   object: 'checkout',
   merchant_id: MERCHANT,
   env: 'test',
   ...body,
-  crypto_chains: CHAINS.map((chain) => ({
-    chain,
-    address: `0x${randomBytes(20).toString('hex')}`,
-    tokens: ['USDC', 'USDT'],
-  })),
+  crypto_chains: depositChains(),
   created_at: new Date().toISOString(),
 });
 const app = Fastify({ logger: false });
@@ -164,8 +167,8 @@ app.post(
   },
   async (request, reply) => {
     if (!authorized(request, reply)) return reply;
-    if (process.env.FLOOR_NO_DB) return reply.code(201).send(view_(request.body));
-    join_();
+    if (process.env.FLOOR_NO_DB) return reply.code(201).send(unstored(request.body));
+    joinBatch();
     const view = create(request.body);
     await durable();
     return reply.code(201).send(view);
@@ -173,7 +176,7 @@ app.post(
 );
 app.get('/v1/checkouts/:id', async (request, reply) => {
   if (!authorized(request, reply)) return reply;
-  if (process.env.FLOOR_NO_DB) return view_({ title: 'Floor', amount: 5_000_000 });
+  if (process.env.FLOOR_NO_DB) return unstored({ title: 'Floor', amount: 5_000_000 });
   const row = byId.get(request.params.id);
   if (!row) return reply.code(404).send({ error: 'Not found' });
   return { ...row, object: 'checkout', crypto_chains: JSON.parse(row.crypto_chains) };
@@ -184,6 +187,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     app.close().then(() => {
       db.close();
+      rmSync(dir, { recursive: true, force: true });
       process.exit(0);
     });
   });

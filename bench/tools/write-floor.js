@@ -30,19 +30,20 @@ installCleanup(30_000 + rounds * 4 * (duration + 2) * 1000 + 30_000);
 const sandbox = await startSandbox({ dbPath: join(tempDir(), 'floor-sandbox.db') });
 const { specs } = await checkoutLoads(sandbox.urls.test, { name: 'Floor', duration });
 const floor = await startWriteFloor();
-const floorChild = floor.child;
-const floorHeaders = floor.headers;
-const floorUrl = floor.url;
-const id = floor.checkoutId;
 
 const servers = {
   floor: {
-    pid: floorChild.pid,
-    get: { ...specs.get, url: `${floorUrl}/v1/checkouts/${id}`, headers: floorHeaders, warmup: undefined },
+    pid: floor.child.pid,
+    get: {
+      ...specs.get,
+      url: `${floor.url}/v1/checkouts/${floor.checkoutId}`,
+      headers: floor.headers,
+      warmup: undefined,
+    },
     post: {
       ...specs.post,
-      url: `${floorUrl}/v1/checkouts`,
-      headers: { ...floorHeaders, 'content-type': 'application/json' },
+      url: `${floor.url}/v1/checkouts`,
+      headers: { ...floor.headers, 'content-type': 'application/json' },
       warmup: undefined,
     },
   },
@@ -77,6 +78,6 @@ for (const route of ['post', 'get']) {
     `${route.toUpperCase()}: ${line('floor')}; ${line('sandbox')}; sandbox/floor ${ratio.toFixed(2)}\n`,
   );
 }
-await stop(floorChild, 5_000);
+await stop(floor.child, 5_000);
 await stop(sandbox.child, 10_000);
 killAll();
