@@ -149,7 +149,10 @@ export async function startBaseline({ timeoutMs = 10_000 } = {}) {
  */
 export async function startWriteFloor({ timeoutMs = 10_000 } = {}) {
   const child = track(
-    spawn(process.execPath, [WRITE_FLOOR_SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [...(process.env.FLOOR_NODE_ARGS?.split(' ') ?? []), WRITE_FLOOR_SERVER], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   );
   const [, url, key] = await waitForLine(
     child,
