@@ -13,6 +13,7 @@ export const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/server/cli.js');
 const LOAD_WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
 const WRITE_FLOOR_SERVER = fileURLToPath(new URL('./write-floor-server.js', import.meta.url));
+const DELIVERY_FLOOR_SERVER = fileURLToPath(new URL('./delivery-floor-server.js', import.meta.url));
 
 /** Every child process the bench started; all are SIGKILLed if the bench exits early. */
 const children = new Set();
@@ -144,30 +145,52 @@ export async function startBaseline({ timeoutMs = 10_000 } = {}) {
 }
 
 /**
- * The floor of a checkout create (`write-floor-server.js`: Fastify and the sandbox's own writes,
- * nothing else), in its own process, with one checkout made: `headers` authorize its routes.
+ * A floor server in its own process (FLOOR_NODE_ARGS: node options for it, e.g. to profile it):
+ * `{ child, url, key }` once it prints `<name> ready url=… key=…`.
  */
-export async function startWriteFloor({ timeoutMs = 10_000 } = {}) {
+async function startFloor(script, name, timeoutMs) {
   const child = track(
-    spawn(process.execPath, [...(process.env.FLOOR_NODE_ARGS?.split(' ') ?? []), WRITE_FLOOR_SERVER], {
+    spawn(process.execPath, [...(process.env.FLOOR_NODE_ARGS?.split(' ') ?? []), script], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
   const [, url, key] = await waitForLine(
     child,
-    /^floor ready url=(\S+) key=(\S+)$/,
+    new RegExp(`^${name} ready url=(\\S+) key=(\\S+)$`),
     timeoutMs,
-    'write floor',
+    name,
   );
   child.stdout.resume();
   child.stderr.resume();
+  return { child, url, key };
+}
+
+/**
+ * The floor of a checkout create (`write-floor-server.js`: Fastify and the sandbox's own writes,
+ * nothing else), in its own process, with one checkout made: `headers` authorize its routes.
+ */
+export async function startWriteFloor({ timeoutMs = 10_000 } = {}) {
+  const { child, url, key } = await startFloor(WRITE_FLOOR_SERVER, 'floor', timeoutMs);
   const headers = { authorization: `Bearer ${key}` };
   const checkout = await api(url, 'POST', '/v1/checkouts', {
     headers,
     body: { title: 'Floor', amount: 5_000_000, expires_at: weekFromNow() },
   });
   return { child, url, headers, checkoutId: checkout.id };
+}
+
+/**
+ * The floor of a webhook delivery (`delivery-floor-server.js`: the deposit, its event and its
+ * deliveries stored, each signed, sent and its answer recorded, nothing else), in its own process,
+ * each of `urls` subscribed: `deposit(txid)` stores one (its sends follow).
+ */
+export async function startDeliveryFloor(urls, { timeoutMs = 10_000 } = {}) {
+  const { child, url } = await startFloor(DELIVERY_FLOOR_SERVER, 'delivery floor', timeoutMs);
+  for (const endpoint of urls) await api(url, 'POST', '/endpoints', { body: { url: endpoint } });
+  const deposit = (txid) =>
+    api(url, 'POST', '/deposits', { body: { amount: 1_000_000, currency: 'USDT', txid } });
+  return { child, url, deposit };
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */

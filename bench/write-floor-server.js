@@ -12,38 +12,15 @@
 //   tools/write-floor.js start it)
 //
 // FLOOR_NO_DB=1: the same routes answering without SQLite (HTTP, validation and JSON alone).
-// FLOOR_STATS=1: every 2 s, the commits and creates so far on stderr (the group commit's batch size).
+// FLOOR_STATS=1: every 2 s, the commits and the creates they held so far, on stderr (the group
+// commit's batch size).
+// FLOOR_NODE_ARGS (read by bench/lib.js): node options for it, e.g. '--cpu-prof --cpu-prof-dir d'.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { ROOT } from './lib.js';
+import { groupCommit, openFloorDb, reportStats, serveFloor } from './floor-db.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-floor-'));
-const file = join(dir, 'floor.db');
-copyFileSync(join(ROOT, 'dist/server/db/schema-template.db'), file);
-const db = new Database(file);
-db.exec(
-  [
-    'locking_mode = EXCLUSIVE',
-    'journal_mode = WAL',
-    'wal_autocheckpoint = 10000',
-    'synchronous = NORMAL',
-    'cache_size = -8000',
-    'mmap_size = 0',
-    'temp_store = MEMORY',
-    'foreign_keys = ON',
-  ]
-    .map((p) => `PRAGMA ${p};`)
-    .join(' '),
-);
-const MERCHANT = randomUUID();
-const KEY = `sk_test_${randomBytes(16).toString('hex')}`;
-db.prepare(
-  "INSERT INTO merchants (id, name, kyb_status, created_at, updated_at) VALUES (?, 'Floor', 'approved', ?, ?)",
-).run(MERCHANT, new Date().toISOString(), new Date().toISOString());
+const floorDb = openFloorDb('floor');
+const { db, merchant: MERCHANT, key: KEY } = floorDb;
 
 const insertCheckout = db.prepare(
   `INSERT INTO checkouts (id, merchant_id, env, title, description, amount, currency, method, status,
@@ -61,28 +38,9 @@ const scheduleJob = db.prepare(
 );
 const byId = db.prepare('SELECT * FROM checkouts WHERE id = ?');
 
-// Group commit: one transaction per turn, each request a savepoint in it (better-sqlite3 nests
-// db.transaction() as a savepoint), the answers released by the commit.
-let open = false;
-let waiters = [];
-const stats = { commits: 0, creates: 0 };
-if (process.env.FLOOR_STATS)
-  setInterval(() => process.stderr.write(`${JSON.stringify(stats)}\n`), 2000).unref();
-function joinBatch() {
-  if (open) return;
-  db.exec('BEGIN');
-  open = true;
-  setImmediate(() => {
-    stats.commits++;
-    stats.creates += waiters.length;
-    open = false;
-    db.exec('COMMIT');
-    const now = waiters;
-    waiters = [];
-    for (const resolve of now) resolve();
-  });
-}
-const durable = () => new Promise((resolve) => waiters.push(resolve));
+// Each request a savepoint (better-sqlite3 nests db.transaction() as one) of the turn's transaction.
+const batch = groupCommit(db);
+reportStats(batch.stats);
 
 const CHAINS = ['ethereum', 'polygon', 'bsc', 'tron'];
 /** A checkout's chains, each with a deposit address (random hex: no derivation). */
@@ -168,9 +126,9 @@ app.post(
   async (request, reply) => {
     if (!authorized(request, reply)) return reply;
     if (process.env.FLOOR_NO_DB) return reply.code(201).send(unstored(request.body));
-    joinBatch();
+    batch.join();
     const view = create(request.body);
-    await durable();
+    await batch.durable();
     return reply.code(201).send(view);
   },
 );
@@ -181,14 +139,4 @@ app.get('/v1/checkouts/:id', async (request, reply) => {
   if (!row) return reply.code(404).send({ error: 'Not found' });
   return { ...row, object: 'checkout', crypto_chains: JSON.parse(row.crypto_chains) };
 });
-await app.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`floor ready url=http://127.0.0.1:${app.server.address().port} key=${KEY}\n`);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    app.close().then(() => {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
-  });
-}
+await serveFloor(app, 'floor', floorDb);

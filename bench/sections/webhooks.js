@@ -13,6 +13,7 @@ import {
   fmt,
   limitsOff,
   percentile,
+  startDeliveryFloor,
   startSandbox,
   stop,
   tempDir,
@@ -23,7 +24,10 @@ import {
 const BARE_LOOP = fileURLToPath(new URL('../bare-webhook-loop.js', import.meta.url));
 // Deliveries/s against the bare loop's POSTs/s, and the sandbox's CPU per delivery (its share of
 // the deposit call that made it included): the bare loop spends ~110 µs per POST on the client
-// side alone; a delivery adds its signature, its row, its attempt and their commit.
+// side alone; a delivery adds its signature, its row, its attempt and their commit. Beside it, in
+// the same rounds, the delivery floor (delivery-floor-server.js: the deposit, its event and its
+// deliveries stored, each signed, sent with undici and its answer recorded, nothing else), for
+// information: what any server storing and sending a delivery the way the sandbox does spends here.
 const TARGET = throughputTarget({ ratio: 0.5, cpuUs: 200 });
 const TARGET_P50_MS = 5;
 
@@ -105,7 +109,9 @@ export default {
     const port = await inbox.listen();
     const url = `http://127.0.0.1:${port}/hook`;
     const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-webhooks.db') });
+    let floor;
     try {
+      floor = await startDeliveryFloor(Array.from({ length: endpoints }, (_, i) => `${url}?e=${i}`));
       const base = sandbox.urls.test;
       await limitsOff(base);
       const deposit = (merchant_id, txid) =>
@@ -143,39 +149,50 @@ export default {
         bareCpu.push(cpuUs);
         return rate;
       };
-      const sandboxRun = async (round) => {
+      /** Deposits from `concurrency` callers until `deposits`, then waits for every delivery. */
+      const depositRun = async (name, pid, depositOne) => {
         inbox.reset();
         const started = performance.now();
-        const cpuBefore = cpuSeconds(sandbox.child.pid);
+        const cpuBefore = cpuSeconds(pid);
         let next = 0;
         await Promise.all(
           Array.from({ length: concurrency }, async () => {
-            while (next < deposits) await deposit(busy.id, `tp-${round}-${next++}`);
+            while (next < deposits) await depositOne(next++);
           }),
         );
         const complete = await waitUntil(() => inbox.count >= expected, 30_000);
         const rate = complete ? inbox.count / ((inbox.last - started) / 1000) : 0;
-        const cpuAfter = cpuSeconds(sandbox.child.pid);
+        const cpuAfter = cpuSeconds(pid);
         const cpuUs =
           cpuBefore === null || cpuAfter === null || inbox.count === 0
             ? null
             : ((cpuAfter - cpuBefore) * 1e6) / inbox.count;
-        log(`    sandbox ${fmt(rate)} deliveries/s, ${fmt(cpuUs)} µs CPU/delivery`);
+        log(`    ${name} ${fmt(rate)} deliveries/s, ${fmt(cpuUs)} µs CPU/delivery`);
         return { rate, complete, delivered: inbox.count, cpu_us_per_delivery: cpuUs };
       };
+      const sandboxRun = (round) =>
+        depositRun('sandbox', sandbox.child.pid, (n) => deposit(busy.id, `tp-${round}-${n}`));
+      const floorRun = (round) =>
+        depositRun('floor', floor.child.pid, (n) => floor.deposit(`fl-${round}-${n}`));
 
       // Warm-up, not measured (see the http section): one whole round of each, first.
       if (config.warmupSeconds > 0) {
         await sandboxRun('warm-up');
+        await floorRun('warm-up');
         await bare();
       }
       const bareRates = [await bare()];
       const runs = [];
       const ratios = [];
+      const floorRuns = [];
+      const floorRatios = [];
       for (let round = 0; round < config.rounds; round++) {
         runs.push(await sandboxRun(round));
+        floorRuns.push(await floorRun(round));
         bareRates.push(await bare());
-        ratios.push(runs[round].rate / ((bareRates[round] + bareRates[round + 1]) / 2));
+        const reference = (bareRates[round] + bareRates[round + 1]) / 2;
+        ratios.push(runs[round].rate / reference);
+        floorRatios.push(floorRuns[round].rate / reference);
       }
       const failed = await api(
         base,
@@ -203,9 +220,12 @@ export default {
       const rate = runs.map((r) => r.rate).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
       const bareRate = bareRates.sort((a, b) => a - b)[Math.floor(bareRates.length / 2)];
       const middle = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-      const cpu = runs.some((r) => r.cpu_us_per_delivery === null)
-        ? null
-        : middle(runs.map((r) => r.cpu_us_per_delivery));
+      const cpuOf = (measured) =>
+        measured.some((r) => r.cpu_us_per_delivery === null)
+          ? null
+          : middle(measured.map((r) => r.cpu_us_per_delivery));
+      const cpu = cpuOf(runs);
+      const floorCpu = cpuOf(floorRuns);
       return {
         figures: [
           figure({
@@ -220,6 +240,15 @@ export default {
             data: { rate, cpu_us_per_delivery: cpu, bareRates, bareCpu, ratios, runs },
           }),
           figure({
+            name: 'webhook floor: the same rows, signed and sent (information)',
+            measured: floorRuns.every((r) => r.complete)
+              ? `${fmt(middle(floorRuns.map((r) => r.rate)))} deliveries/s, ${fmt(floorCpu)} µs CPU/delivery, ${fmt(middle(floorRatios), 2)} of bare`
+              : `incomplete: ${floorRuns.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered`,
+            baseline: `the sandbox's deliveries: ${fmt(cpu)} µs CPU/delivery`,
+            ratio: cpu !== null && floorCpu !== null ? cpu / floorCpu : null,
+            data: { cpu_us_per_delivery: floorCpu, ratios: floorRatios, runs: floorRuns },
+          }),
+          figure({
             name: 'webhook latency (call → receipt)',
             measured: `p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms (${latencies.length} calls)`,
             target: `p50 <= ${TARGET_P50_MS} ms`,
@@ -230,6 +259,7 @@ export default {
       };
     } finally {
       await stop(sandbox.child, 10_000);
+      if (floor) await stop(floor.child);
       await inbox.close();
     }
   },
