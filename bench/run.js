@@ -73,6 +73,8 @@ function parseOptions() {
     rounds,
     coldStarts,
     resets: quick ? 3 : 6,
+    // The floors beside GET, POST and webhook deliveries (information figures): full runs only.
+    floors: !quick,
     load: { connections, duration, warmup: { connections, duration: 1 } },
     warmupSeconds: warmup,
     webhooks: quick
@@ -86,8 +88,8 @@ function parseOptions() {
     scaleLevels: quick ? [1000, 5000] : [1000, 10_000, 100_000],
     // Sections start only within the soft budget (the rest are reported as skipped); the hard
     // limit stops a run that hangs.
-    softBudgetMs: quick ? 30_000 : 420_000,
-    budgetMs: quick ? 90_000 : 600_000,
+    softBudgetMs: quick ? 60_000 : 420_000,
+    budgetMs: quick ? 120_000 : 600_000,
     // --cpu-prof: the sandbox server of the http section writes a .cpuprofile on its clean shutdown.
     serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
   };

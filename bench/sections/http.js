@@ -21,7 +21,8 @@ import {
 // request log. POST also writes the checkout, its event and its expiry, and commits.
 // Beside each route the section measures its floor (write-floor-server.js: Fastify and the same
 // reads and writes, nothing else) in the same rounds, for information: what any server storing a
-// checkout the way the sandbox does spends on this machine, so what is the sandbox's own share.
+// checkout the way the sandbox does spends on this machine, so what is the sandbox's own share
+// (not in --quick: `config.floors`).
 const TARGETS = {
   get: throughputTarget({ ratio: 0.6, cpuUs: 40 }),
   post: throughputTarget({ ratio: 0.15, cpuUs: 120 }),
@@ -33,11 +34,11 @@ export default {
     return withSandboxAndBaseline(
       { name: 'http', nodeArgs: config.serverNodeArgs },
       async ({ bare, sandbox, base }) => {
-        const floor = await startWriteFloor();
+        const floor = config.floors ? await startWriteFloor() : undefined;
         try {
           return await measureRoutes({ config, log, bare, sandbox, base, floor });
         } finally {
-          await stop(floor.child);
+          if (floor) await stop(floor.child);
         }
       },
     );
@@ -69,18 +70,21 @@ async function measureRoutes({ config, log, bare, sandbox, base, floor }) {
       { serverPid: sandbox.child.pid },
     ],
   };
-  specs.floorGet = [
-    { ...specs.get[0], url: `${floor.url}/v1/checkouts/${floor.checkoutId}`, headers: floor.headers },
-    { serverPid: floor.child.pid },
-  ];
-  specs.floorPost = [
-    {
-      ...specs.post[0],
-      url: `${floor.url}/v1/checkouts`,
-      headers: { ...floor.headers, 'content-type': 'application/json' },
-    },
-    { serverPid: floor.child.pid },
-  ];
+  if (floor) {
+    specs.floorGet = [
+      { ...specs.get[0], url: `${floor.url}/v1/checkouts/${floor.checkoutId}`, headers: floor.headers },
+      { serverPid: floor.child.pid },
+    ];
+    specs.floorPost = [
+      {
+        ...specs.post[0],
+        url: `${floor.url}/v1/checkouts`,
+        headers: { ...floor.headers, 'content-type': 'application/json' },
+      },
+      { serverPid: floor.child.pid },
+    ];
+  }
+  const floors = floor ? ['floorGet', 'floorPost'] : [];
   const runs = { bare: [], get: [], post: [], floorGet: [], floorPost: [] };
   const ratios = { get: [], post: [], floorGet: [], floorPost: [] };
   const measure = async (what) => {
@@ -95,7 +99,7 @@ async function measureRoutes({ config, log, bare, sandbox, base, floor }) {
   // steady states (the ready section measures the cold start). Unwarmed, the sandbox's later
   // rounds ran faster than its first (POST 0.11, 0.14, 0.16 of bare in one run).
   if (config.warmupSeconds > 0) {
-    for (const what of ['get', 'post', 'floorGet', 'floorPost', 'bare']) {
+    for (const what of ['get', 'post', ...floors, 'bare']) {
       const [spec, options] = specs[what];
       await load({ ...spec, duration: config.warmupSeconds, warmup: undefined }, options);
     }
@@ -104,14 +108,13 @@ async function measureRoutes({ config, log, bare, sandbox, base, floor }) {
   for (let round = 0; round < config.rounds; round++) {
     const get = await measure('get');
     const post = await measure('post');
-    const floorGet = await measure('floorGet');
-    const floorPost = await measure('floorPost');
+    const floorRps = {};
+    for (const what of floors) floorRps[what] = await measure(what);
     const after = await measure('bare');
     const reference = (before + after) / 2;
     ratios.get.push(get / reference);
     ratios.post.push(post / reference);
-    ratios.floorGet.push(floorGet / reference);
-    ratios.floorPost.push(floorPost / reference);
+    for (const what of floors) ratios[what].push(floorRps[what] / reference);
     before = after;
   }
   const bareRps = median(runs.bare.map((r) => r.rps));
@@ -150,8 +153,12 @@ async function measureRoutes({ config, log, bare, sandbox, base, floor }) {
     figures: [
       row('get', 'GET /v1/checkouts/{id}'),
       row('post', 'POST /v1/checkouts'),
-      floorRow('floorGet', 'get', 'GET floor: Fastify + the same read (information)'),
-      floorRow('floorPost', 'post', 'POST floor: Fastify + the same writes (information)'),
+      ...(floor
+        ? [
+            floorRow('floorGet', 'get', 'GET floor: Fastify + the same read (information)'),
+            floorRow('floorPost', 'post', 'POST floor: Fastify + the same writes (information)'),
+          ]
+        : []),
     ],
     notes: [
       `http: ${config.rounds} round(s) of ${config.load.duration} s per route, ${config.load.connections} connections; ratio = median over rounds of route req/s ÷ mean of the bare runs around it; the bare runs differ by ${fmt(100 * spread)}%${spread > 0.25 ? ' (the machine was busy)' : ''}`,

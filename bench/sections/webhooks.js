@@ -111,7 +111,8 @@ export default {
     const sandbox = await startSandbox({ dbPath: join(tempDir(), 'bench-webhooks.db') });
     let floor;
     try {
-      floor = await startDeliveryFloor(Array.from({ length: endpoints }, (_, i) => `${url}?e=${i}`));
+      if (config.floors)
+        floor = await startDeliveryFloor(Array.from({ length: endpoints }, (_, i) => `${url}?e=${i}`));
       const base = sandbox.urls.test;
       await limitsOff(base);
       const deposit = (merchant_id, txid) =>
@@ -178,7 +179,7 @@ export default {
       // Warm-up, not measured (see the http section): one whole round of each, first.
       if (config.warmupSeconds > 0) {
         await sandboxRun('warm-up');
-        await floorRun('warm-up');
+        if (floor) await floorRun('warm-up');
         await bare();
       }
       const bareRates = [await bare()];
@@ -188,11 +189,11 @@ export default {
       const floorRatios = [];
       for (let round = 0; round < config.rounds; round++) {
         runs.push(await sandboxRun(round));
-        floorRuns.push(await floorRun(round));
+        if (floor) floorRuns.push(await floorRun(round));
         bareRates.push(await bare());
         const reference = (bareRates[round] + bareRates[round + 1]) / 2;
         ratios.push(runs[round].rate / reference);
-        floorRatios.push(floorRuns[round].rate / reference);
+        if (floor) floorRatios.push(floorRuns[round].rate / reference);
       }
       const failed = await api(
         base,
@@ -226,6 +227,15 @@ export default {
           : middle(measured.map((r) => r.cpu_us_per_delivery));
       const cpu = cpuOf(runs);
       const floorCpu = cpuOf(floorRuns);
+      const floorFigure = figure({
+        name: 'webhook floor: the same rows, signed and sent (information)',
+        measured: floorRuns.every((r) => r.complete)
+          ? `${fmt(middle(floorRuns.map((r) => r.rate)))} deliveries/s, ${fmt(floorCpu)} µs CPU/delivery, ${fmt(middle(floorRatios), 2)} of bare`
+          : `incomplete: ${floorRuns.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered`,
+        baseline: `the sandbox's deliveries: ${fmt(cpu)} µs CPU/delivery`,
+        ratio: cpu !== null && floorCpu !== null ? cpu / floorCpu : null,
+        data: { cpu_us_per_delivery: floorCpu, ratios: floorRatios, runs: floorRuns },
+      });
       return {
         figures: [
           figure({
@@ -239,15 +249,7 @@ export default {
             pass: clean && TARGET.pass(ratio, cpu),
             data: { rate, cpu_us_per_delivery: cpu, bareRates, bareCpu, ratios, runs },
           }),
-          figure({
-            name: 'webhook floor: the same rows, signed and sent (information)',
-            measured: floorRuns.every((r) => r.complete)
-              ? `${fmt(middle(floorRuns.map((r) => r.rate)))} deliveries/s, ${fmt(floorCpu)} µs CPU/delivery, ${fmt(middle(floorRatios), 2)} of bare`
-              : `incomplete: ${floorRuns.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered`,
-            baseline: `the sandbox's deliveries: ${fmt(cpu)} µs CPU/delivery`,
-            ratio: cpu !== null && floorCpu !== null ? cpu / floorCpu : null,
-            data: { cpu_us_per_delivery: floorCpu, ratios: floorRatios, runs: floorRuns },
-          }),
+          ...(floor ? [floorFigure] : []),
           figure({
             name: 'webhook latency (call → receipt)',
             measured: `p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms (${latencies.length} calls)`,
