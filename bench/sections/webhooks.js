@@ -226,16 +226,21 @@ export default {
           ? null
           : middle(measured.map((r) => r.cpu_us_per_delivery));
       const cpu = cpuOf(runs);
-      const floorCpu = cpuOf(floorRuns);
-      const floorFigure = figure({
-        name: 'webhook floor: the same rows, signed and sent (information)',
-        measured: floorRuns.every((r) => r.complete)
-          ? `${fmt(middle(floorRuns.map((r) => r.rate)))} deliveries/s, ${fmt(floorCpu)} µs CPU/delivery, ${fmt(middle(floorRatios), 2)} of bare`
-          : `incomplete: ${floorRuns.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered`,
-        baseline: `the sandbox's deliveries: ${fmt(cpu)} µs CPU/delivery`,
-        ratio: cpu !== null && floorCpu !== null ? cpu / floorCpu : null,
-        data: { cpu_us_per_delivery: floorCpu, ratios: floorRatios, runs: floorRuns },
-      });
+      const floorCpu = floor ? cpuOf(floorRuns) : null;
+      // Only where the floor ran (not in --quick).
+      const floorFigures = floor
+        ? [
+            figure({
+              name: 'webhook floor: the same rows, signed and sent (information)',
+              measured: floorRuns.every((r) => r.complete)
+                ? `${fmt(middle(floorRuns.map((r) => r.rate)))} deliveries/s, ${fmt(floorCpu)} µs CPU/delivery, ${fmt(middle(floorRatios), 2)} of bare`
+                : `incomplete: ${floorRuns.map((r) => `${r.delivered}/${expected}`).join(', ')} delivered`,
+              baseline: `the sandbox's deliveries: ${fmt(cpu)} µs CPU/delivery`,
+              ratio: cpu !== null && floorCpu !== null ? cpu / floorCpu : null,
+              data: { cpu_us_per_delivery: floorCpu, ratios: floorRatios, runs: floorRuns },
+            }),
+          ]
+        : [];
       return {
         figures: [
           figure({
@@ -249,7 +254,7 @@ export default {
             pass: clean && TARGET.pass(ratio, cpu),
             data: { rate, cpu_us_per_delivery: cpu, bareRates, bareCpu, ratios, runs },
           }),
-          ...(floor ? [floorFigure] : []),
+          ...floorFigures,
           figure({
             name: 'webhook latency (call → receipt)',
             measured: `p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms (${latencies.length} calls)`,
